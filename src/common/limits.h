@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every limit of dnstrust, each with the reason for its value.
+ * Limits an administrator may need to tune are also configuration keys;
+ * the values here are then their defaults.
+ */
+#ifndef DT_COMMON_LIMITS_H
+#define DT_COMMON_LIMITS_H
+
+/* --- names (src/wire) --- */
+
+/* RFC 1035 §2.3.4: a name is at most 255 octets in wire form, root included. */
+#define DT_NAME_MAXLEN 255
+/* RFC 1035 §2.3.4: a label is at most 63 octets. */
+#define DT_LABEL_MAXLEN 63
+/* 255 octets hold at most 127 one-octet labels plus the root label. */
+#define DT_NAME_MAXLABELS 127
+/* Presentation form: every octet may need \DDD (4 chars); 255 * 4 + NUL. */
+#define DT_NAME_TEXT_MAXLEN 1024
+/* Compression pointers followed while reading one name. A name has at most
+ * 127 labels and a sane encoder uses one pointer per name; 128 allows any
+ * legal encoding while capping the work a crafted chain of pointers causes. */
+#define DT_NAME_MAXPTRS 128
+
+/* --- messages (src/wire) --- */
+
+/* RFC 1035 §4.2.2: the two-octet length prefix caps a message at 65535. */
+#define DT_MSG_MAXLEN 65535
+/* Smallest header: RFC 1035 §4.1.1. */
+#define DT_MSG_HDRLEN 12
+/* Records held by one parsed message. The smallest RR (root owner, empty
+ * RDATA) takes 11 octets, so a 65535-octet message holds at most 5957. */
+#define DT_MSG_MAXRR 5957
+/* Names remembered for compression while building one message; names past
+ * this many are written in full, so this bounds work, never correctness. */
+#define DT_COMPRESS_MAXNAMES 256
+/* RFC 1035 §4.1.4: pointers are 14 bits, so only offsets below 16384 can be
+ * pointed to. */
+#define DT_COMPRESS_MAXOFF 0x3FFF
+/* RFC 8914 §2: EXTRA-TEXT is limited by the option size; we cap what we
+ * build at 255 octets to keep answers small (a reason, not an essay). */
+#define DT_EDE_TEXT_MAXLEN 255
+
+/* --- RDATA (src/wire) --- */
+
+/* RFC 1035 §3.2.1: RDLENGTH is 16 bits. */
+#define DT_RDATA_MAXLEN 65535
+/* RFC 4034 §4.1.2: 256 windows of at most 32 octets each. */
+#define DT_BITMAP_MAXWINDOWLEN 32
+
+/* --- presentation format (src/wire/zone) --- */
+
+/* One token (a name, a number, a base64 chunk, a quoted string). A
+ * character-string is 255 octets, each up to 4 characters escaped; base64
+ * of a large RSA key is written without spaces by some tools (4096-bit
+ * key = 700 characters), so 64 KiB is generous and still bounded. */
+#define DT_ZONE_TOKEN_MAXLEN 65536
+/* Tokens in one record (RDATA split over many lines in parentheses). */
+#define DT_ZONE_MAXTOKENS 16384
+/* Characters in one logical record, parentheses included: bounds the memory
+ * a single malformed record (an unclosed parenthesis) can claim. */
+#define DT_ZONE_RECORD_MAXLEN (1024 * 1024)
+
+#endif

@@ -1,0 +1,5 @@
+#include "tap.h"
+int main(void)
+{
+	return done_testing();
+}
