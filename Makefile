@@ -1,0 +1,71 @@
+# dnstrust — front door. Every target installs what it needs (make deps).
+#
+#   make deps    install the Debian 12 packages the rest needs (as root)
+#   make         build (build/)
+#   make check   deps + build + every test, then the unit and fuzz-replay
+#                tests again under ASan+UBSan (build-asan/); prints
+#                "N passed, N failed"
+#   make demo    a short tour on offline data
+#   make fuzz    each libFuzzer target for FUZZ_TIME seconds (build-fuzz/)
+#   make bench   benchmarks against ldns (results in bench/results/)
+#   make install install into PREFIX (default /usr/local)
+
+PREFIX    ?= /usr/local
+FUZZ_TIME ?= 60
+BUILD     := build
+ASAN      := build-asan
+FUZZB     := build-fuzz
+FUZZERS   := msg zone
+
+.PHONY: all deps build check test test-asan demo fuzz bench install clean
+
+all: build
+
+deps:
+	@./scripts/deps.sh
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) --prefix=$(PREFIX)
+
+build: $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+$(ASAN)/build.ninja:
+	meson setup $(ASAN) --buildtype=debug -Db_sanitize=address,undefined \
+		-Db_lundef=false -Dc_args=-fno-sanitize-recover=all
+
+test: build
+	-meson test -C $(BUILD) --print-errorlogs --num-processes 2
+
+test-asan: $(ASAN)/build.ninja
+	ninja -C $(ASAN)
+	-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	meson test -C $(ASAN) --print-errorlogs --num-processes 2 \
+		--suite unit --suite fuzz-replay
+
+check: deps
+	$(MAKE) test
+	$(MAKE) test-asan
+	@./scripts/test-summary.py $(BUILD) $(ASAN) | tee $(BUILD)/test-summary.txt
+
+demo: deps build
+	./scripts/demo.sh $(BUILD)
+
+$(FUZZB)/build.ninja:
+	CC=clang meson setup $(FUZZB) --buildtype=debugoptimized -Dfuzz=true \
+		-Db_sanitize=address,undefined -Db_lundef=false \
+		-Dc_args=-fno-sanitize-recover=all
+
+fuzz: deps $(FUZZB)/build.ninja
+	ninja -C $(FUZZB)
+	./scripts/fuzz.sh $(FUZZB) $(FUZZ_TIME) $(FUZZERS)
+
+bench: deps build
+	./bench/run.sh $(BUILD)
+
+install: build
+	meson install -C $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN) $(FUZZB)
