@@ -89,10 +89,12 @@ struct wire_rr {
 /* Mnemonic of a type ("A", "NSEC3") or "TYPEnnn" (RFC 3597 §5) written to
  * buf (at least 16 octets). Returns buf. */
 const char *wire_type_to_str(uint16_t type, char buf[16]);
-/* Parses a type mnemonic (case-insensitive) or TYPEnnn. Returns 0 and
- * writes *ret_type, or DT_ETYPE. */
+/* Parses a type mnemonic (case-insensitive) or TYPEnnn (decimal digits
+ * only, 1..65535; TYPE0 is refused: type 0 is reserved, RFC 6895 §3.1).
+ * Returns 0 and writes *ret_type, or DT_ETYPE. */
 int wire_type_from_str(const char *str, size_t len, uint16_t *ret_type);
-/* The same for classes: "IN", "CH", "HS", "NONE", "ANY" or CLASSnnn. */
+/* The same for classes: "IN", "CH", "HS", "NONE", "ANY" or CLASSnnn
+ * (CLASS0 refused likewise, RFC 6895 §3.2). */
 const char *wire_class_to_str(uint16_t rclass, char buf[16]);
 int wire_class_from_str(const char *str, size_t len, uint16_t *ret_class);
 
@@ -121,9 +123,10 @@ enum wire_field {
 	WIRE_F_CHARSTRS, /* one or more character-strings up to the end */
 	WIRE_F_SALT,	 /* u8 length + octets, text hex or "-" */
 	WIRE_F_HASH,	 /* u8 length + octets, text base32hex (NSEC3) */
-	WIRE_F_HEX,	 /* rest of RDATA, text hex (may be empty: "-" not
-			    used; DS digests are never empty) */
-	WIRE_F_B64,	 /* rest of RDATA, text base64 */
+	WIRE_F_HEX,	 /* rest of RDATA, text hex; never empty in checked
+			    RDATA (ZONEMD: at least 12 octets) */
+	WIRE_F_B64,	 /* rest of RDATA, text base64; never empty in
+			    checked RDATA */
 	WIRE_F_BITMAP,	 /* rest of RDATA, type bitmap, text type list */
 };
 
@@ -150,7 +153,9 @@ int wire_rdata_check(uint16_t type, const uint8_t *rdata, size_t rdlen);
  * and writes uncompressed RDATA to out. The result is also checked as
  * wire_rdata_check() does. Returns the uncompressed length or an error
  * (DT_ESPACE when outcap is too small; DT_RDATA_MAXLEN is always enough
- * since longer results are refused with DT_ERDATA). */
+ * since longer results are refused with DT_ERDATA; DT_ETRUNC when the
+ * RDATA runs past msglen or a name's encoding past rdlen). out may be
+ * partly written on failure. */
 int wire_rdata_unpack(uint16_t type, const uint8_t *msg, size_t msglen,
 		      size_t pos, size_t rdlen, uint8_t *out, size_t outcap);
 
@@ -180,7 +185,8 @@ int wire_rdata_canon_cmp(const uint8_t *a, size_t alen, const uint8_t *b,
 size_t wire_rrset_canon_sort(struct wire_rr *rrs, size_t n);
 
 /* Key tag of DNSKEY RDATA (RFC 4034 App. B, including the algorithm 1
- * special case of App. B.1). rdlen must be at least 4. */
+ * special case of App. B.1). rdlen must be 4..DT_RDATA_MAXLEN (0 is
+ * returned below 4). */
 uint16_t wire_keytag(const uint8_t *rdata, size_t rdlen);
 
 /* Checks a type bitmap (RFC 4034 §4.1.2): windows in strictly increasing
