@@ -53,7 +53,8 @@ tap_ok(int cond, const char *fmt, ...)
 		       memcmp((got), (want), (size_t)(wantlen)) == 0,        \
 	       __VA_ARGS__)
 
-static inline void diag(const char *fmt, ...)
+__attribute__((format(printf, 1, 2))) static inline void
+diag(const char *fmt, ...)
 {
 	va_list ap;
 	printf("# ");

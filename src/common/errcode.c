@@ -23,6 +23,11 @@ static const char *const dt_err_text[] = {
 	[DT_ERANGE - DT_ERR_BASE] = "number out of range",
 	[DT_EQDCOUNT - DT_ERR_BASE] = "question count other than 0 or 1",
 	[DT_ESECTION - DT_ERR_BASE] = "section out of order",
+	[DT_EKEY - DT_ERR_BASE] = "malformed or unusable DNSKEY public key",
+	[DT_EKEYSIZE - DT_ERR_BASE] = "key size out of accepted range",
+	[DT_EUNSUPPORTED - DT_ERR_BASE] = "unsupported algorithm or digest type",
+	[DT_EBADSIG - DT_ERR_BASE] = "signature does not verify",
+	[DT_ECRYPTO - DT_ERR_BASE] = "crypto library failure",
 };
 
 const char *dt_strerror(int err)

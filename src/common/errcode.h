@@ -31,6 +31,11 @@ enum dt_err {
 	DT_ERANGE,		/* number out of range for its field */
 	DT_EQDCOUNT,		/* question count other than 0 or 1 */
 	DT_ESECTION,		/* records added to a section out of order */
+	DT_EKEY,		/* DNSKEY public key malformed or unusable */
+	DT_EKEYSIZE,		/* key size outside the range we accept */
+	DT_EUNSUPPORTED,	/* algorithm or digest type not implemented */
+	DT_EBADSIG,		/* signature does not verify */
+	DT_ECRYPTO,		/* the crypto library failed (not the data) */
 	DT_ERR_END
 };
 

@@ -61,4 +61,31 @@
  * a single malformed record (an unclosed parenthesis) can claim. */
 #define DT_ZONE_RECORD_MAXLEN (1024 * 1024)
 
+/* --- crypto (src/crypto) --- */
+
+/* Smallest RSA modulus we verify with. RFC 5702 §6.1's example key and the
+ * RFC 4035/5155 example zones use 512 bits; anything shorter is factorable
+ * for pocket money and no signer has produced it in this century. */
+#define DT_RSA_MIN_BITS 512
+/* Largest RSA modulus: RFC 3110 §2 limits it to 4096 bits "for
+ * interoperability", and every extra bit makes each verification (and so a
+ * KeyTrap-style flood of colliding keys, CVE-2023-50387) more expensive. */
+#define DT_RSA_MAX_BITS 4096
+/* Octets of the RSA public exponent. Verification cost grows with the
+ * exponent's length; real keys use 3, 65537 or 2^32+1 (5 octets), and
+ * OpenSSL itself refuses exponents over 64 bits for moduli over 3072. */
+#define DT_RSA_EXP_MAXLEN 8
+/* Largest DS digest we compute (SHA-384, RFC 6605 §3). */
+#define DT_DS_DIGEST_MAXLEN 48
+/* Hard cap on NSEC3 iterations, whatever the caller's own budget: RFC 5155
+ * §10.3 allowed at most 2500 (for 4096-bit keys); RFC 9276 says 0, and the
+ * validator's (tunable) limit is far lower. Above this we never hash. */
+#define DT_NSEC3_MAX_ITERATIONS 2500
+/* Data signed with EdDSA must be handed to OpenSSL in one piece. An RRset
+ * from one 65535-octet message decompresses to at most about 2.5 MiB of
+ * canonical records (4681 records of 14 octets, owner and RDATA name each a
+ * 2-octet pointer expanding to 255 octets); 4 MiB bounds a caller's mistake,
+ * never a real RRset. */
+#define DT_EDDSA_DATA_MAXLEN (4 * 1024 * 1024)
+
 #endif
