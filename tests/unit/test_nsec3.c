@@ -1,0 +1,845 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * NSEC3 denial of existence (src/validator/denial_nsec3.c) against the
+ * RFC 5155 Appendix B responses and the Appendix A zone: the proofs, the
+ * opt-out cases, the iteration limit of RFC 9276 and the hash budget
+ * against deep names (CVE-2023-50868).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/arena.h"
+#include "common/errcode.h"
+#include "validator/denial.h"
+#include "wire/dname.h"
+#include "wire/msg.h"
+#include "wire/zone.h"
+
+#include "tap.h"
+
+#define RESP_FILE "rfc5155-appendix-B-responses.txt"
+#define ZONE_FILE "rfc5155-appendix-A-nsec3-zone.zone"
+#define NOW	  1262304000
+
+/* Every NSEC3 of the RFC 5155 zone has the opt-out flag; this edit clears
+ * it (signatures are not checked here). */
+#define OPTOUT	  " NSEC3 1 1 12 "
+#define NO_OPTOUT " NSEC3 1 0 12 "
+
+/* The helpers below are the same as in test_nsec.c. */
+/* --- test helpers: vector files, blocks, sections, records --- */
+
+/* Records read from text, owned, grouped into RRsets. */
+struct recs {
+	struct wire_rr *rr;
+	size_t n;
+	struct arena arena;
+	struct val_rrset *sets;
+	size_t nsets;
+};
+
+static const char *vector_path(const char *file)
+{
+	static char path[4096];
+	const char *peer = getenv("DT_PEER");
+
+	snprintf(path, sizeof(path), "%s/rfc-vectors/%s", peer ? peer : ".",
+		 file);
+	return path;
+}
+
+/* The whole file as a NUL-terminated string (caller frees), or NULL. */
+static char *file_text(const char *file)
+{
+	FILE *f = fopen(vector_path(file), "r");
+	char *buf = NULL;
+	long len;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 &&
+	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)len + 1))) {
+		if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
+			free(buf);
+			buf = NULL;
+		} else {
+			buf[len] = '\0';
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+static char *dup_range(const char *s, const char *e)
+{
+	char *out = malloc((size_t)(e - s) + 1);
+
+	if (!out)
+		abort();
+	memcpy(out, s, (size_t)(e - s));
+	out[e - s] = '\0';
+	return out;
+}
+
+/* Start of the line after p (or the terminating NUL). */
+static const char *next_line(const char *p)
+{
+	const char *nl = strchr(p, '\n');
+
+	return nl ? nl + 1 : p + strlen(p);
+}
+
+/* The block of a response file whose "; ===== RFC nnnn <id>" header
+ * line contains id (e.g. "B.2."), up to the next "; =====" line. */
+static char *block_text(const char *file, const char *id)
+{
+	char *all = file_text(file), *out = NULL;
+	const char *p, *e;
+
+	if (!all)
+		return NULL;
+	for (p = all; *p; p = next_line(p)) {
+		const char *eol = next_line(p);
+		if (strncmp(p, "; =====", 7) != 0)
+			continue;
+		char *line = dup_range(p, eol);
+		bool hit = strstr(line, id) != NULL;
+		free(line);
+		if (hit)
+			break;
+	}
+	if (*p) {
+		for (e = next_line(p); *e && strncmp(e, "; =====", 7) != 0;
+		     e = next_line(e))
+			;
+		out = dup_range(p, e);
+	}
+	free(all);
+	return out;
+}
+
+static bool is_section_marker(const char *p)
+{
+	return strncmp(p, ";; Answer", 9) == 0 ||
+	       strncmp(p, ";; Authority", 12) == 0 ||
+	       strncmp(p, ";; Additional", 13) == 0;
+}
+
+/* The lines of one section (";; Authority"...) of a block. */
+static char *section_text(const char *block, const char *marker)
+{
+	const char *p, *e;
+
+	for (p = block; *p && strncmp(p, marker, strlen(marker)) != 0;
+	     p = next_line(p))
+		;
+	if (!*p)
+		return NULL;
+	p = next_line(p);
+	for (e = p; *e && !is_section_marker(e); e = next_line(e))
+		;
+	return dup_range(p, e);
+}
+
+/* Copy of s with every line starting with prefix removed. */
+static char *drop_lines(const char *s, const char *prefix)
+{
+	char *out = malloc(strlen(s) + 1), *o = out;
+
+	if (!out)
+		abort();
+	for (const char *p = s; *p;) {
+		const char *e = next_line(p);
+		if (strncmp(p, prefix, strlen(prefix)) != 0) {
+			memcpy(o, p, (size_t)(e - p));
+			o += e - p;
+		}
+		p = e;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Copy of s with every occurrence of from replaced by to. */
+static char *replace(const char *s, const char *from, const char *to)
+{
+	size_t fl = strlen(from), tl = strlen(to), n = 0;
+	char *out, *o;
+
+	for (const char *p = s; (p = strstr(p, from)); p += fl)
+		n++;
+	out = malloc(strlen(s) + n * tl + 1);
+	if (!out)
+		abort();
+	o = out;
+	for (const char *p = s;;) {
+		const char *m = strstr(p, from);
+		if (!m) {
+			strcpy(o, p);
+			break;
+		}
+		memcpy(o, p, (size_t)(m - p));
+		o += m - p;
+		memcpy(o, to, tl);
+		o += tl;
+		p = m + fl;
+	}
+	return out;
+}
+
+static void recs_add(struct recs *rs, const struct wire_rr *rr)
+{
+	struct wire_rr *c;
+	uint8_t *owner = malloc(DT_NAME_MAXLEN);
+	uint8_t *rdata = malloc(rr->rdlen ? rr->rdlen : 1);
+
+	rs->rr = realloc(rs->rr, (rs->n + 1) * sizeof(*rs->rr));
+	if (!rs->rr || !owner || !rdata)
+		abort();
+	wire_dname_copy(owner, rr->owner);
+	memcpy(rdata, rr->rdata, rr->rdlen);
+	c = &rs->rr[rs->n++];
+	*c = *rr;
+	c->owner = owner;
+	c->rdata = rdata;
+}
+
+static int recs_group(struct recs *rs)
+{
+	int r;
+
+	arena_init(&rs->arena, 0);
+	r = val_rrsets_collect(rs->rr, rs->n, &rs->arena, &rs->sets);
+	if (r < 0)
+		return r;
+	rs->nsets = (size_t)r;
+	return 0;
+}
+
+static int recs_read(struct wire_zreader *zr, struct recs *rs)
+{
+	struct wire_rr rr;
+	int r;
+
+	memset(rs, 0, sizeof(*rs));
+	while ((r = wire_zreader_next(zr, &rr)) == 1)
+		recs_add(rs, &rr);
+	if (r < 0)
+		diag("%s", wire_zreader_error(zr));
+	wire_zreader_free(zr);
+	return r < 0 ? r : recs_group(rs);
+}
+
+/* Reads zone text (origin "example.", $TTL 3600) into grouped RRsets. */
+static int recs_from_text(const char *text, struct recs *rs)
+{
+	struct wire_zreader *zr;
+
+	zr = wire_zreader_new(text, strlen(text), "example.", 3600, "text");
+	if (!zr)
+		abort();
+	return recs_read(zr, rs);
+}
+
+static int recs_from_file(const char *file, struct recs *rs)
+{
+	struct wire_zreader *zr;
+	int r = wire_zreader_open(vector_path(file), NULL, 3600, &zr);
+
+	if (r < 0) {
+		diag("%s: %s", vector_path(file), dt_strerror(r));
+		return r;
+	}
+	return recs_read(zr, rs);
+}
+
+static void recs_free(struct recs *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		free((void *)rs->rr[i].owner);
+		free((void *)rs->rr[i].rdata);
+	}
+	free(rs->rr);
+	arena_free(&rs->arena);
+	memset(rs, 0, sizeof(*rs));
+}
+
+/*
+ * The authority section of a response block, after an optional edit:
+ * lines starting with drop removed, then from replaced by to, then extra
+ * lines put first. Returns 0 or a negative code (a failed test).
+ */
+static int load_auth_x(const char *id, const char *drop, const char *from,
+		       const char *to, const char *extra, struct recs *rs)
+{
+	char *block = block_text(RESP_FILE, id), *sec, *t;
+	int r;
+
+	if (!block) {
+		ok(0, "block %s in %s", id, vector_path(RESP_FILE));
+		return -1;
+	}
+	sec = section_text(block, ";; Authority");
+	free(block);
+	if (!sec) {
+		ok(0, "authority section of %s", id);
+		return -1;
+	}
+	if (drop) {
+		t = drop_lines(sec, drop);
+		free(sec);
+		sec = t;
+	}
+	if (from) {
+		t = replace(sec, from, to);
+		free(sec);
+		sec = t;
+	}
+	if (extra) {
+		t = malloc(strlen(extra) + strlen(sec) + 2);
+		if (!t)
+			abort();
+		sprintf(t, "%s\n%s", extra, sec);
+		free(sec);
+		sec = t;
+	}
+	r = recs_from_text(sec, rs);
+	free(sec);
+	if (r < 0)
+		ok(0, "records of %s: %s", id, dt_strerror(r));
+	return r;
+}
+
+static int load_auth(const char *id, const char *drop, const char *from,
+		     const char *to, struct recs *rs)
+{
+	return load_auth_x(id, drop, from, to, NULL, rs);
+}
+
+static const uint8_t *N(const char *text)
+{
+	/* A ring of buffers so that a call may take several names. */
+	static uint8_t ring[8][DT_NAME_MAXLEN];
+	static unsigned next;
+	uint8_t *out = ring[next++ % 8];
+
+	if (wire_dname_from_str(text, strlen(text), NULL, out) < 0)
+		abort();
+	return out;
+}
+
+static void check(const struct val_verdict *v, enum val_status status,
+		  uint16_t ede, const char *tag, const char *what)
+{
+	is_int(v->status, status, "%s: %s", what, val_status_name(status));
+	is_int(v->ede, ede, "%s: EDE %u", what, (unsigned)ede);
+	is_str(v->tag, tag, "%s: tag %s", what, tag);
+	if (v->reason[0])
+		diag("  reason: %s", v->reason);
+}
+
+/* --- the proofs, run over one authority section --- */
+
+static struct val_limits lim;
+static struct val_ctx ctx;
+static struct val_verdict v;
+static struct val_denial_info info;
+
+static void reset(void)
+{
+	val_ctx_init(&ctx, NOW, &lim);
+	memset(&v, 0, sizeof(v));
+	/* Written only on success: a failure must leave these. */
+	info = (struct val_denial_info){true, true, true};
+}
+
+static int nodata(const struct recs *rs, const char *qname, uint16_t qtype)
+{
+	reset();
+	return val_nsec3_nodata(&ctx, rs->sets, rs->nsets, N("example."),
+				N(qname), qtype, &info, &v);
+}
+
+static int nxdomain(const struct recs *rs, const char *qname)
+{
+	reset();
+	return val_nsec3_nxdomain(&ctx, rs->sets, rs->nsets, N("example."),
+				  N(qname), &v);
+}
+
+static int wildcard(const struct recs *rs, const char *qname, const char *ce)
+{
+	reset();
+	return val_nsec3_wildcard(&ctx, rs->sets, rs->nsets, N("example."),
+				  N(qname), N(ce), &v);
+}
+
+static void hashes(unsigned want, const char *what)
+{
+	is_int(ctx.nsec3_hashes_used, want, "%s: %u NSEC3 hashes charged", what,
+	       want);
+}
+
+/* --- tests --- */
+
+static void test_b1_name_error(void)
+{
+	struct recs rs;
+
+	if (load_auth("B.1.", NULL, NULL, NULL, &rs) < 0)
+		return;
+	is_int(nxdomain(&rs, "a.c.x.w.example."), 0, "B.1 returns 0");
+	check(&v, VAL_INSECURE, VAL_EDE_NONE, "nsec3-optout",
+	      "B.1 a.c.x.w.example. NXDOMAIN through an opt-out span");
+	hashes(4, "B.1");
+	nodata(&rs, "a.c.x.w.example.", WIRE_TYPE_A);
+	check(&v, VAL_INSECURE, VAL_EDE_NONE, "nsec3-optout",
+	      "B.1 records as NODATA: only the opt-out span");
+	ok(info.optout && !info.wildcard && !info.delegation,
+	   "B.1 NODATA info: opt-out");
+	nxdomain(&rs, "x.w.example.");
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-nx-qname-exists",
+	      "B.1 records as NXDOMAIN for x.w.example. (it matches)");
+	nxdomain(&rs, "a.c.x.w.example.org.");
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-out-of-zone",
+	      "B.1 for a name outside the zone");
+	hashes(0, "out of zone");
+	recs_free(&rs);
+
+	if (load_auth("B.1.", NULL, OPTOUT, NO_OPTOUT, &rs) < 0)
+		return;
+	nxdomain(&rs, "a.c.x.w.example.");
+	check(&v, VAL_SECURE, VAL_EDE_NONE, "secure",
+	      "B.1 without opt-out: NXDOMAIN secure");
+	hashes(4, "B.1 without opt-out");
+	nodata(&rs, "a.c.x.w.example.", WIRE_TYPE_A);
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-nodata-no-proof",
+	      "B.1 without opt-out as NODATA");
+	ok(info.optout && info.wildcard && info.delegation,
+	   "info untouched on failure");
+	recs_free(&rs);
+}
+
+static void test_b1_broken(void)
+{
+	struct recs rs;
+
+	if (load_auth("B.1.", "35mthgpgcu1qg68fab165klnsnk3dpvl.example. NSEC3",
+		      NULL, NULL, &rs) < 0)
+		return;
+	nxdomain(&rs, "a.c.x.w.example.");
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING,
+	      "nsec3-nx-no-wildcard-cover",
+	      "B.1 without the NSEC3 covering *.x.w.example.");
+	ok(strstr(v.reason, "*.x.w.example.") != NULL,
+	   "reason names the wildcard");
+	recs_free(&rs);
+
+	if (load_auth("B.1.", "b4um86eghhds6nea196smvmlo4ors995.example. NSEC3",
+		      NULL, NULL, &rs) < 0)
+		return;
+	nxdomain(&rs, "a.c.x.w.example.");
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-no-nc-cover",
+	      "B.1 without the closest encloser's NSEC3 (falls back to "
+	      "the apex, and w.example. is not covered)");
+	recs_free(&rs);
+
+	if (load_auth("B.1.", "0p9mhaveqvm6t7vbl5lop2u3t2rp3tom.example. NSEC3",
+		      NULL, NULL, &rs) < 0)
+		return;
+	nxdomain(&rs, "a.c.x.w.example.");
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-no-nc-cover",
+	      "B.1 without the NSEC3 covering c.x.w.example.");
+	ok(strstr(v.reason, "c.x.w.example.") != NULL,
+	   "reason names the next closer name");
+	recs_free(&rs);
+
+	/* A record with other parameters is ignored (RFC 5155 §8.2). */
+	if (load_auth("B.1.", NULL,
+		      "35mthgpgcu1qg68fab165klnsnk3dpvl.example. NSEC3 1 1 "
+		      "12 aabbccdd",
+		      "35mthgpgcu1qg68fab165klnsnk3dpvl.example. NSEC3 1 1 12 "
+		      "aabbccde",
+		      &rs) < 0)
+		return;
+	nxdomain(&rs, "a.c.x.w.example.");
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING,
+	      "nsec3-nx-no-wildcard-cover",
+	      "B.1 with the wildcard cover's salt changed");
+	recs_free(&rs);
+
+	if (load_auth("B.1.", NULL, OPTOUT, " NSEC3 1 2 12 ", &rs) < 0)
+		return;
+	nxdomain(&rs, "a.c.x.w.example.");
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-none-usable",
+	      "B.1 with unknown flags only");
+	hashes(0, "unknown flags");
+	recs_free(&rs);
+
+	if (load_auth("B.1.", NULL, OPTOUT, " NSEC3 2 1 12 ", &rs) < 0)
+		return;
+	nxdomain(&rs, "a.c.x.w.example.");
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-none-usable",
+	      "B.1 with an unknown hash algorithm only");
+	recs_free(&rs);
+}
+
+static void test_limits(void)
+{
+	struct recs rs;
+
+	if (load_auth("B.1.", NULL, NULL, NULL, &rs) < 0)
+		return;
+	lim.nsec3_iterations = 10;
+	nxdomain(&rs, "a.c.x.w.example.");
+	check(&v, VAL_INSECURE, WIRE_EDE_UNSUPPORTED_NSEC3_ITERATIONS,
+	      "nsec3-iterations", "B.1 with the iteration limit at 10");
+	ok(strstr(v.reason, "iterations 12 above the limit 10") != NULL,
+	   "reason gives the iterations and the limit");
+	hashes(0, "over the iteration limit");
+	lim.nsec3_iterations = 12;
+	nxdomain(&rs, "a.c.x.w.example.");
+	check(&v, VAL_INSECURE, VAL_EDE_NONE, "nsec3-optout",
+	      "B.1 with the iteration limit at 12 (not above)");
+	val_limits_default(&lim);
+
+	lim.nsec3_hashes_per_query = 2;
+	nxdomain(&rs, "a.c.x.w.example.");
+	check(&v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS, "nsec3-hash-limit",
+	      "B.1 with 2 hashes per question");
+	ok(ctx.nsec3_hashes_used <= 2, "at most 2 hashes charged (%u)",
+	   ctx.nsec3_hashes_used);
+	ok(strstr(v.reason, "(2 per question)") != NULL,
+	   "reason names the limit");
+	lim.nsec3_hashes_per_query = 4;
+	nxdomain(&rs, "a.c.x.w.example.");
+	check(&v, VAL_INSECURE, VAL_EDE_NONE, "nsec3-optout",
+	      "B.1 with exactly the 4 hashes it needs");
+	val_limits_default(&lim);
+	recs_free(&rs);
+
+	/* The hard cap holds whatever the configured limit. */
+	if (load_auth("B.2.", NULL, " 12 aabbccdd", " 3000 aabbccdd", &rs) < 0)
+		return;
+	lim.nsec3_iterations = 100000;
+	nodata(&rs, "ns1.example.", WIRE_TYPE_MX);
+	check(&v, VAL_INSECURE, WIRE_EDE_UNSUPPORTED_NSEC3_ITERATIONS,
+	      "nsec3-iterations", "3000 iterations against a limit of 100000");
+	ok(strstr(v.reason, "limit 2500") != NULL,
+	   "reason gives the hard cap 2500");
+	val_limits_default(&lim);
+	recs_free(&rs);
+
+	/* Every vector becomes insecure under a limit of 10. */
+	static const char *const ids[] = {"B.1.", "B.2.", "B.2.1.",
+					  "B.3.", "B.5.", "B.6."};
+	lim.nsec3_iterations = 10;
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		if (load_auth(ids[i], NULL, NULL, NULL, &rs) < 0)
+			continue;
+		nodata(&rs, "ns1.example.", WIRE_TYPE_MX);
+		is_int(v.status, VAL_INSECURE, "%s: insecure at limit 10",
+		       ids[i]);
+		is_int(v.ede, WIRE_EDE_UNSUPPORTED_NSEC3_ITERATIONS,
+		       "%s: EDE 27", ids[i]);
+		recs_free(&rs);
+	}
+	if (load_auth("B.4.", NULL, NULL, NULL, &rs) == 0) {
+		wildcard(&rs, "a.z.w.example.", "w.example.");
+		is_int(v.ede, WIRE_EDE_UNSUPPORTED_NSEC3_ITERATIONS,
+		       "B.4 wildcard: EDE 27 at limit 10");
+		recs_free(&rs);
+	}
+	val_limits_default(&lim);
+}
+
+static void test_b2_no_data(void)
+{
+	struct recs rs;
+
+	if (load_auth("B.2.", NULL, NULL, NULL, &rs) < 0)
+		return;
+	is_int(nodata(&rs, "ns1.example.", WIRE_TYPE_MX), 0, "B.2 returns 0");
+	check(&v, VAL_SECURE, VAL_EDE_NONE, "secure", "B.2 ns1.example./MX");
+	ok(!info.optout && !info.wildcard && !info.delegation,
+	   "B.2 info: plain NODATA");
+	hashes(1, "B.2");
+	nodata(&rs, "ns1.example.", WIRE_TYPE_A);
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-nodata-type-present",
+	      "B.2 records as NODATA for ns1.example./A");
+	nxdomain(&rs, "ns1.example.");
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-nx-qname-exists",
+	      "B.2 records as NXDOMAIN");
+	recs_free(&rs);
+
+	if (load_auth("B.2.", NULL, "2vptu5timamqttgl4luu9kg21e0aor3s A RRSIG",
+		      "2vptu5timamqttgl4luu9kg21e0aor3s A MX RRSIG", &rs) < 0)
+		return;
+	nodata(&rs, "ns1.example.", WIRE_TYPE_MX);
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-nodata-type-present",
+	      "B.2 with an NSEC3 listing MX");
+	ok(strstr(v.reason, "lists MX") != NULL, "reason says it lists MX");
+	recs_free(&rs);
+
+	if (load_auth("B.2.", NULL, "2vptu5timamqttgl4luu9kg21e0aor3s A RRSIG",
+		      "2vptu5timamqttgl4luu9kg21e0aor3s A CNAME RRSIG",
+		      &rs) < 0)
+		return;
+	nodata(&rs, "ns1.example.", WIRE_TYPE_MX);
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-nodata-cname",
+	      "B.2 with an NSEC3 listing CNAME");
+	recs_free(&rs);
+
+	if (load_auth("B.2.", NULL, " NSEC3 1 1 12 ", " NSEC3 1 128 12 ", &rs) <
+	    0)
+		return;
+	nodata(&rs, "ns1.example.", WIRE_TYPE_MX);
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-none-usable",
+	      "B.2 with an unknown flag (128) only");
+	recs_free(&rs);
+
+	if (load_auth("B.2.", NULL, "2t7b4g4vsa5smi47k61mv5bv1a22bojr.example.",
+		      "2t7b4g4vsa5smi47k61mv5bv1a22bojr.sub.example.", &rs) < 0)
+		return;
+	nodata(&rs, "ns1.example.", WIRE_TYPE_MX);
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-none-usable",
+	      "B.2 with the owner two labels below the zone");
+	recs_free(&rs);
+
+	/* An unusable record first does not set the parameters... */
+	if (load_auth_x("B.2.", NULL, NULL, NULL,
+			"2t7b4g4vsa5smi47k61mv5bv1a22bojr NSEC3 1 128 12 "
+			"aabbccdd 2vptu5timamqttgl4luu9kg21e0aor3s A MX RRSIG",
+			&rs) < 0)
+		return;
+	nodata(&rs, "ns1.example.", WIRE_TYPE_MX);
+	check(&v, VAL_SECURE, VAL_EDE_NONE, "secure",
+	      "B.2 after an NSEC3 with unknown flags (ignored)");
+	recs_free(&rs);
+
+	/* ...the first usable one does: the others are then ignored. */
+	if (load_auth_x("B.2.", NULL, NULL, NULL,
+			"00000000000000000000000000000000 NSEC3 1 0 12 ff "
+			"00000000000000000000000000000001 A",
+			&rs) < 0)
+		return;
+	nodata(&rs, "ns1.example.", WIRE_TYPE_MX);
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-no-ce",
+	      "B.2 after a usable NSEC3 with another salt");
+	recs_free(&rs);
+}
+
+static void test_b21_ent(void)
+{
+	struct recs rs;
+
+	if (load_auth("B.2.1.", NULL, NULL, NULL, &rs) < 0)
+		return;
+	nodata(&rs, "y.w.example.", WIRE_TYPE_A);
+	check(&v, VAL_SECURE, VAL_EDE_NONE, "secure",
+	      "B.2.1 empty non-terminal y.w.example./A");
+	nodata(&rs, "y.w.example.", WIRE_TYPE_DS);
+	check(&v, VAL_SECURE, VAL_EDE_NONE, "secure",
+	      "B.2.1 no DS at the empty non-terminal");
+	ok(!info.delegation, "B.2.1 DS: not a delegation");
+	recs_free(&rs);
+}
+
+static void test_b3_optout_referral(void)
+{
+	struct recs rs;
+
+	if (load_auth("B.3.", NULL, NULL, NULL, &rs) < 0)
+		return;
+	nodata(&rs, "c.example.", WIRE_TYPE_DS);
+	check(&v, VAL_INSECURE, VAL_EDE_NONE, "nsec3-optout",
+	      "B.3 c.example./DS denied through opt-out");
+	ok(info.optout && !info.wildcard && !info.delegation,
+	   "B.3 info: opt-out");
+	hashes(3, "B.3 (c.example., example., *.example.)");
+	recs_free(&rs);
+
+	if (load_auth("B.3.", NULL, OPTOUT, NO_OPTOUT, &rs) < 0)
+		return;
+	nodata(&rs, "c.example.", WIRE_TYPE_DS);
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-ds-no-optout",
+	      "B.3 without opt-out: no proof for c.example./DS");
+	recs_free(&rs);
+}
+
+static void test_b4_wildcard(void)
+{
+	struct recs rs;
+
+	if (load_auth("B.4.", NULL, NULL, NULL, &rs) < 0)
+		return;
+	is_int(wildcard(&rs, "a.z.w.example.", "w.example."), 0,
+	       "B.4 returns 0");
+	check(&v, VAL_INSECURE, VAL_EDE_NONE, "nsec3-optout",
+	      "B.4 a.z.w.example. from *.w.example., next closer opt-out");
+	hashes(1, "B.4");
+	wildcard(&rs, "a.z.w.example.", "a.z.w.example.");
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-wc-bad-ce",
+	      "B.4 with qname as its own closest encloser");
+	wildcard(&rs, "a.z.w.example.", "x.example.");
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-wc-bad-ce",
+	      "B.4 with a closest encloser not above qname");
+	recs_free(&rs);
+
+	if (load_auth("B.4.", NULL, OPTOUT, NO_OPTOUT, &rs) < 0)
+		return;
+	wildcard(&rs, "a.z.w.example.", "w.example.");
+	check(&v, VAL_SECURE, VAL_EDE_NONE, "secure",
+	      "B.4 without opt-out: wildcard answer secure");
+	recs_free(&rs);
+
+	/* Shorten the span so that it no longer covers H(z.w.example). */
+	if (load_auth("B.4.", NULL, "r53bq7cc2uvmubfu5ocmm6pers9tk9en A RRSIG",
+		      "q1000000000000000000000000000000 A RRSIG", &rs) < 0)
+		return;
+	wildcard(&rs, "a.z.w.example.", "w.example.");
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-wc-no-nc-cover",
+	      "B.4 when no NSEC3 covers z.w.example.");
+	recs_free(&rs);
+}
+
+static void test_b5_wildcard_nodata(void)
+{
+	struct recs rs;
+
+	if (load_auth("B.5.", NULL, NULL, NULL, &rs) < 0)
+		return;
+	nodata(&rs, "a.z.w.example.", WIRE_TYPE_AAAA);
+	check(&v, VAL_INSECURE, VAL_EDE_NONE, "nsec3-optout",
+	      "B.5 a.z.w.example./AAAA wildcard NODATA, next closer opt-out");
+	ok(info.wildcard && info.optout && !info.delegation,
+	   "B.5 info: wildcard, opt-out");
+	hashes(4, "B.5 (a.z.w, z.w, w, *.w)");
+	nodata(&rs, "a.z.w.example.", WIRE_TYPE_MX);
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING,
+	      "nsec3-wc-nodata-type-present",
+	      "B.5 records as NODATA for a.z.w.example./MX");
+	nxdomain(&rs, "a.z.w.example.");
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-nx-wildcard-exists",
+	      "B.5 records as NXDOMAIN (the wildcard exists)");
+	recs_free(&rs);
+
+	if (load_auth("B.5.", NULL, OPTOUT, NO_OPTOUT, &rs) < 0)
+		return;
+	nodata(&rs, "a.z.w.example.", WIRE_TYPE_AAAA);
+	check(&v, VAL_SECURE, VAL_EDE_NONE, "secure",
+	      "B.5 without opt-out: wildcard NODATA secure");
+	ok(info.wildcard && !info.optout, "B.5 info: wildcard");
+	recs_free(&rs);
+
+	if (load_auth("B.5.", "r53bq7cc2uvmubfu5ocmm6pers9tk9en.example. NSEC3",
+		      OPTOUT, NO_OPTOUT, &rs) < 0)
+		return;
+	nodata(&rs, "a.z.w.example.", WIRE_TYPE_AAAA);
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-nodata-no-proof",
+	      "B.5 without opt-out and without the wildcard's NSEC3");
+	recs_free(&rs);
+}
+
+static void test_b6_ds_child(void)
+{
+	struct recs rs;
+
+	if (load_auth("B.6.", NULL, NULL, NULL, &rs) < 0)
+		return;
+	nodata(&rs, "example.", WIRE_TYPE_DS);
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-ds-child-side",
+	      "B.6 child apex NSEC3 as proof of no DS");
+	nodata(&rs, "example.", WIRE_TYPE_A);
+	check(&v, VAL_SECURE, VAL_EDE_NONE, "secure",
+	      "B.6 records deny example./A");
+	recs_free(&rs);
+}
+
+/* A name of n one-letter labels below example. */
+static const char *deep_name(int n)
+{
+	static char buf[DT_NAME_TEXT_MAXLEN];
+	size_t off = 0;
+
+	for (int i = 0; i < n; i++)
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%c.",
+					'a' + i % 26);
+	snprintf(buf + off, sizeof(buf) - off, "example.");
+	return buf;
+}
+
+static void test_zone_chain(void)
+{
+	struct recs rs;
+	unsigned used;
+
+	if (recs_from_file(ZONE_FILE, &rs) < 0) {
+		ok(0, "read %s", ZONE_FILE);
+		return;
+	}
+	nxdomain(&rs, "x.a.example.");
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-ce-delegation",
+	      "zone: x.a.example. lies below the delegation a.example.");
+	nodata(&rs, "a.example.", WIRE_TYPE_A);
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-nodata-referral",
+	      "zone: parent-side NSEC3 cannot deny a.example./A");
+	nodata(&rs, "a.example.", WIRE_TYPE_DS);
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-nodata-type-present",
+	      "zone: a.example. has a DS");
+	nodata(&rs, "c.example.", WIRE_TYPE_DS);
+	check(&v, VAL_INSECURE, VAL_EDE_NONE, "nsec3-optout",
+	      "zone: c.example./DS (unsigned, opted out)");
+	wildcard(&rs, "a.x.w.example.", "w.example.");
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-wc-nc-exists",
+	      "zone: a.x.w.example. cannot come from *.w.example.");
+	nxdomain(&rs, "b.w.example.");
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-nx-wildcard-exists",
+	      "zone: b.w.example. is answered by *.w.example.");
+
+	/* CVE-2023-50868: 60 labels below the apex. */
+	nxdomain(&rs, deep_name(60));
+	check(&v, VAL_INSECURE, VAL_EDE_NONE, "nsec3-optout",
+	      "zone: 60-label name NXDOMAIN within the default budget");
+	hashes(62, "60 labels: 61 names up to the apex and the wildcard");
+	ok(ctx.nsec3_hashes_used <= DT_VAL_NSEC3_HASHES_PER_QUERY,
+	   "within the default budget of %u", DT_VAL_NSEC3_HASHES_PER_QUERY);
+
+	lim.nsec3_hashes_per_query = 30;
+	nxdomain(&rs, deep_name(60));
+	check(&v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS, "nsec3-hash-limit",
+	      "zone: 60-label name with 30 hashes per question");
+	hashes(30, "stopped at the limit");
+	used = ctx.nsec3_hashes_used;
+	memset(&v, 0, sizeof(v));
+	val_nsec3_nodata(&ctx, rs.sets, rs.nsets, N("example."),
+			 N(deep_name(60)), WIRE_TYPE_A, &info, &v);
+	is_str(v.tag, "nsec3-hash-limit",
+	       "a second proof in the question "
+	       "fails at once");
+	is_int(ctx.nsec3_hashes_used, used, "...without hashing");
+	val_limits_default(&lim);
+
+	/* The longest name that fits: 123 labels of one octet. */
+	nxdomain(&rs, deep_name(123));
+	check(&v, VAL_INSECURE, VAL_EDE_NONE, "nsec3-optout",
+	      "zone: 123-label name NXDOMAIN within the default budget");
+	hashes(125, "123 labels");
+	recs_free(&rs);
+}
+
+int main(void)
+{
+	val_limits_default(&lim);
+	test_b1_name_error();
+	test_b1_broken();
+	test_limits();
+	test_b2_no_data();
+	test_b21_ent();
+	test_b3_optout_referral();
+	test_b4_wildcard();
+	test_b5_wildcard_nodata();
+	test_b6_ds_child();
+	test_zone_chain();
+	return done_testing();
+}
