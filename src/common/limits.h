@@ -7,6 +7,15 @@
 #ifndef DT_COMMON_LIMITS_H
 #define DT_COMMON_LIMITS_H
 
+/* --- memory (src/common) --- */
+
+/* Chunk size of a per-query arena: one chunk holds a typical response's
+ * scratch data (RRset indexes, canonical forms) without a second malloc. */
+#define DT_ARENA_CHUNK (16 * 1024)
+/* Default cap on one arena: a 64 KiB message decompresses to at most a few
+ * MiB (see DT_EDDSA_DATA_MAXLEN); 32 MiB stops a runaway, never a query. */
+#define DT_ARENA_MAXSIZE (32u * 1024 * 1024)
+
 /* --- names (src/wire) --- */
 
 /* RFC 1035 §2.3.4: a name is at most 255 octets in wire form, root included. */
@@ -87,5 +96,39 @@
  * 2-octet pointer expanding to 255 octets); 4 MiB bounds a caller's mistake,
  * never a real RRset. */
 #define DT_EDDSA_DATA_MAXLEN (4 * 1024 * 1024)
+
+/* --- validator (src/validator); all tunable in dnstrust.conf --- */
+
+/* Signature verifications for one RRset, key-tag collisions counted
+ * (Unbound's choice): an RRset is signed by one or two keys, three during an
+ * algorithm roll; 8 leaves room and stops KeyTrap (CVE-2023-50387), where
+ * a crafted zone pairs many colliding keys with many signatures. */
+#define DT_VAL_SIGS_PER_RRSET 8
+/* Signature verifications for one question's validation (Knot Resolver
+ * uses 32): an answer, its denial and a CNAME chain need well under 32
+ * once the zones' keys are validated, which happens once per zone. */
+#define DT_VAL_CRYPTO_PER_QUERY 32
+/* Keys tried for one RRSIG that share its key tag and algorithm. Real
+ * collisions are rare and involve two keys; 4 covers a roll coinciding. */
+#define DT_VAL_KEYS_PER_TAG 4
+/* RRSIGs looked at for one RRset: one per algorithm and key in use. */
+#define DT_VAL_RRSIGS_PER_RRSET 16
+/* Records in one RRset: each costs canonicalisation and sorting. Real
+ * RRsets hold dozens; a 64 KiB message cannot hold more than ~4,000. */
+#define DT_VAL_RRS_PER_RRSET 1024
+/* NSEC3 iterations above which an answer is treated as insecure with EDE
+ * 27 (RFC 9276 §3.2). BIND and Knot Resolver use 50, Unbound 150,
+ * systemd-resolved 100; RFC 9276 asks signers for 0. */
+#define DT_VAL_NSEC3_ITERATIONS 50
+/* NSEC3 hash computations for one question: a closest-encloser proof
+ * hashes at most one name per label (127) plus the wildcard; 150 with at
+ * most 51 SHA-1 rounds each bounds CVE-2023-50868's amplification. */
+#define DT_VAL_NSEC3_HASHES_PER_QUERY 150
+/* CNAME and DNAME links followed in one answer (Unbound 11, Knot
+ * Resolver 13): more is a loop or an attack, never a real zone. */
+#define DT_VAL_CHAIN_MAX 12
+/* Seconds of clock skew allowed on each side of an RRSIG's validity
+ * period: hosts without a synchronised clock still validate. */
+#define DT_VAL_SKEW 300
 
 #endif

@@ -87,6 +87,10 @@ enum wire_ede {
 	WIRE_EDE_UNSUPPORTED_NSEC3_ITERATIONS = 27,
 };
 
+/* The RFC 8914 name of an INFO-CODE ("DNSSEC Bogus"); "Unknown" for a
+ * code without one. Static string. */
+const char *wire_ede_name(uint16_t code);
+
 enum wire_section {
 	WIRE_SEC_ANSWER = 0,
 	WIRE_SEC_AUTHORITY = 1,

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+#include <ctype.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+void cli_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* Days since 1970-01-01 of a civil date (proleptic Gregorian). */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+	y -= m <= 2;
+	int64_t era = (y >= 0 ? y : y - 399) / 400;
+	int64_t yoe = y - era * 400;
+	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static int digits(const char *s, size_t n, int *ret)
+{
+	int v = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	*ret = v;
+	return 0;
+}
+
+int cli_parse_time(const char *s, int64_t *ret)
+{
+	size_t len = strlen(s);
+	int y, mo, d, h, mi, se;
+
+	if (len == 14) {
+		if (digits(s, 4, &y) || digits(s + 4, 2, &mo) ||
+		    digits(s + 6, 2, &d) || digits(s + 8, 2, &h) ||
+		    digits(s + 10, 2, &mi) || digits(s + 12, 2, &se))
+			return -1;
+		if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
+		    se > 60)
+			return -1;
+		*ret = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 +
+		       se;
+		return 0;
+	}
+	if (len == 0 || len > 12)
+		return -1;
+	int64_t v = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	*ret = v;
+	return 0;
+}

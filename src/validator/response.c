@@ -1,0 +1,477 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <string.h>
+
+#include "common/arena.h"
+#include "common/errcode.h"
+#include "validator/denial.h"
+#include "validator/response.h"
+#include "validator/sig.h"
+#include "wire/dname.h"
+#include "wire/msg.h"
+
+/* Offset of the signer name in RRSIG RDATA (RFC 4034 §3.1). */
+#define RRSIG_SIGNER_OFF 18
+
+struct walk {
+	struct val_ctx *ctx;
+	const struct val_response *resp;
+	const struct val_keysource *src;
+	struct val_result *res;
+	struct arena arena;
+	struct val_rrset *ans, *auth;
+	size_t nans, nauth;
+	/* Denial records of the authority section that verified, found once. */
+	bool denial_done;
+	const uint8_t *denial_zone;
+	struct val_rrset *nsec, *nsec3;
+	size_t nnsec, nnsec3;
+	struct val_verdict denial_fail; /* weakest failed denial RRset */
+	bool need;			/* stopped for want of keys */
+};
+
+static void need_keys(struct walk *w, const uint8_t *zone)
+{
+	w->need = true;
+	w->res->kind = VAL_KIND_NEED_KEYS;
+	wire_dname_copy(w->res->need_zone, zone);
+}
+
+static void fold(struct walk *w, const struct val_verdict *v, uint32_t ttl)
+{
+	val_verdict_weakest(&w->res->verdict, v);
+	if (ttl < w->res->ttl)
+		w->res->ttl = ttl;
+}
+
+static const struct val_rrset *find_set(const struct val_rrset *sets,
+					size_t n, const uint8_t *owner,
+					uint16_t type)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (sets[i].type == type && sets[i].n > 0 &&
+		    wire_dname_equal(sets[i].owner, owner))
+			return &sets[i];
+	}
+	return NULL;
+}
+
+static const uint8_t *rrsig_signer(const struct wire_rr *sig)
+{
+	return sig->rdata + RRSIG_SIGNER_OFF;
+}
+
+/* Data without RRSIGs: insecure only where the zone is insecure. */
+static void verify_unsigned(struct walk *w, const struct val_rrset *set,
+			    struct val_verdict *v)
+{
+	char name[DT_NAME_TEXT_MAXLEN + 16], zone[DT_NAME_TEXT_MAXLEN];
+	const struct val_keyset *ks = w->src->name_keys(w->src->arg, set->owner);
+
+	if (!ks) {
+		need_keys(w, set->owner);
+		return;
+	}
+	if (ks->verdict.status != VAL_SECURE) {
+		*v = ks->verdict;
+		return;
+	}
+	wire_dname_to_str(ks->zone, zone, sizeof(zone));
+	val_verdict_set(v, VAL_BOGUS, WIRE_EDE_RRSIGS_MISSING, "resp-unsigned",
+			"no RRSIG over %s in the signed zone %s",
+			val_rrset_name(set->owner, set->type, name,
+				       sizeof(name)),
+			zone);
+}
+
+/* Verifies one RRset with the keys of its signer. */
+static int verify_set(struct walk *w, const struct val_rrset *set,
+		      struct val_sig_info *info, struct val_verdict *v)
+{
+	char name[DT_NAME_TEXT_MAXLEN + 16], zone[DT_NAME_TEXT_MAXLEN];
+
+	info->wildcard = false;
+	info->ttl = set->ttl;
+	if (set->nsigs == 0) {
+		verify_unsigned(w, set, v);
+		return 0;
+	}
+	const uint8_t *signer = rrsig_signer(set->sigs[0]);
+	if (!wire_dname_is_subdomain(set->owner, signer)) {
+		wire_dname_to_str(signer, zone, sizeof(zone));
+		val_verdict_set(v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS,
+				"resp-signer-not-ancestor",
+				"RRSIG over %s names signer %s, not an "
+				"ancestor of the owner",
+				val_rrset_name(set->owner, set->type, name,
+					       sizeof(name)),
+				zone);
+		return 0;
+	}
+	const struct val_keyset *ks = w->src->zone_keys(w->src->arg, signer);
+	if (!ks) {
+		need_keys(w, signer);
+		return 0;
+	}
+	if (ks->verdict.status != VAL_SECURE) {
+		*v = ks->verdict;
+		return 0;
+	}
+	return val_rrset_verify(w->ctx, set, ks, info, v);
+}
+
+static int push_set(struct walk *w, struct val_rrset **list, size_t *n,
+		    const struct val_rrset *set)
+{
+	struct val_rrset *nl = arena_alloc(&w->arena, (*n + 1) * sizeof(*nl));
+
+	if (!nl)
+		return -ENOMEM;
+	if (*n)
+		memcpy(nl, *list, *n * sizeof(*nl));
+	nl[(*n)++] = *set;
+	*list = nl;
+	return 0;
+}
+
+/* Verifies the authority section's NSEC, NSEC3 and SOA RRsets once. */
+static int gather_denial(struct walk *w)
+{
+	struct val_sig_info info;
+	struct val_verdict v;
+	int r;
+
+	if (w->denial_done)
+		return 0;
+	w->denial_done = true;
+	val_verdict_secure(&w->denial_fail);
+	for (size_t i = 0; i < w->nauth && !w->need; i++) {
+		const struct val_rrset *s = &w->auth[i];
+		if (s->n == 0 || (s->type != WIRE_TYPE_NSEC &&
+				  s->type != WIRE_TYPE_NSEC3 &&
+				  s->type != WIRE_TYPE_SOA))
+			continue;
+		if ((r = verify_set(w, s, &info, &v)) < 0)
+			return r;
+		if (w->need)
+			return 0;
+		if (v.status != VAL_SECURE || s->type == WIRE_TYPE_SOA) {
+			val_verdict_weakest(&w->denial_fail, &v);
+			continue;
+		}
+		if (!w->denial_zone)
+			w->denial_zone = rrsig_signer(s->sigs[0]);
+		else if (!wire_dname_equal(w->denial_zone,
+					   rrsig_signer(s->sigs[0])))
+			continue; /* another zone's proof: not usable here */
+		struct val_rrset copy = *s;
+		copy.ttl = info.ttl;
+		r = s->type == WIRE_TYPE_NSEC
+			    ? push_set(w, &w->nsec, &w->nnsec, &copy)
+			    : push_set(w, &w->nsec3, &w->nnsec3, &copy);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static uint32_t denial_ttl(const struct walk *w)
+{
+	uint32_t ttl = UINT32_MAX;
+
+	for (size_t i = 0; i < w->nnsec; i++)
+		ttl = w->nsec[i].ttl < ttl ? w->nsec[i].ttl : ttl;
+	for (size_t i = 0; i < w->nnsec3; i++)
+		ttl = w->nsec3[i].ttl < ttl ? w->nsec3[i].ttl : ttl;
+	return ttl;
+}
+
+/* No usable signed denial: the zone of name decides. */
+static void denial_missing(struct walk *w, const uint8_t *name,
+			   const char *what)
+{
+	char txt[DT_NAME_TEXT_MAXLEN], zone[DT_NAME_TEXT_MAXLEN];
+	struct val_verdict v;
+
+	if (w->denial_fail.status != VAL_SECURE) {
+		fold(w, &w->denial_fail, 0);
+		return;
+	}
+	const struct val_keyset *ks = w->src->name_keys(w->src->arg, name);
+	if (!ks) {
+		need_keys(w, name);
+		return;
+	}
+	if (ks->verdict.status != VAL_SECURE) {
+		fold(w, &ks->verdict, ks->ttl);
+		return;
+	}
+	wire_dname_to_str(name, txt, sizeof(txt));
+	wire_dname_to_str(ks->zone, zone, sizeof(zone));
+	val_verdict_set(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "resp-no-denial",
+			"no signed NSEC or NSEC3 records prove %s for %s in "
+			"the signed zone %s",
+			what, txt, zone);
+	fold(w, &v, 0);
+}
+
+/* True when the verified denial records can speak for name. */
+static bool denial_usable(const struct walk *w, const uint8_t *name)
+{
+	return (w->nnsec || w->nnsec3) &&
+	       wire_dname_is_subdomain(name, w->denial_zone);
+}
+
+static int prove_negative(struct walk *w, const uint8_t *name, bool nx)
+{
+	struct val_verdict v;
+	int r;
+
+	if ((r = gather_denial(w)) < 0 || w->need)
+		return r;
+	w->res->kind = nx ? VAL_KIND_NXDOMAIN : VAL_KIND_NODATA;
+	if (!denial_usable(w, name)) {
+		denial_missing(w, name, nx ? "NXDOMAIN" : "NODATA");
+		return 0;
+	}
+	const uint16_t qt = w->resp->qtype;
+	if (w->nnsec)
+		r = nx ? val_nsec_nxdomain(w->ctx, w->nsec, w->nnsec,
+					   w->denial_zone, name, &v)
+		       : val_nsec_nodata(w->ctx, w->nsec, w->nnsec,
+					 w->denial_zone, name, qt,
+					 &w->res->denial, &v);
+	else
+		r = nx ? val_nsec3_nxdomain(w->ctx, w->nsec3, w->nnsec3,
+					    w->denial_zone, name, &v)
+		       : val_nsec3_nodata(w->ctx, w->nsec3, w->nnsec3,
+					  w->denial_zone, name, qt,
+					  &w->res->denial, &v);
+	if (r < 0)
+		return r;
+	fold(w, &v, denial_ttl(w));
+	return 0;
+}
+
+static int prove_wildcard(struct walk *w, const uint8_t *name,
+			  const uint8_t *ce)
+{
+	struct val_verdict v;
+	int r;
+
+	if ((r = gather_denial(w)) < 0 || w->need)
+		return r;
+	if (!denial_usable(w, name)) {
+		denial_missing(w, name, "the wildcard expansion");
+		/* A secure zone without the proof: denial_missing said
+		 * bogus; an insecure one cannot have signed the answer. */
+		return 0;
+	}
+	if (w->nnsec)
+		r = val_nsec_wildcard(w->ctx, w->nsec, w->nnsec,
+				      w->denial_zone, name, ce, &v);
+	else
+		r = val_nsec3_wildcard(w->ctx, w->nsec3, w->nnsec3,
+				       w->denial_zone, name, ce, &v);
+	if (r < 0)
+		return r;
+	fold(w, &v, denial_ttl(w));
+	return 0;
+}
+
+/* One link of the chain: an RRset, and its wildcard proof if expanded. */
+static int verify_link(struct walk *w, const struct val_rrset *set)
+{
+	struct val_sig_info info;
+	struct val_verdict v;
+	int r;
+
+	if ((r = verify_set(w, set, &info, &v)) < 0 || w->need)
+		return r;
+	fold(w, &v, v.status == VAL_SECURE ? info.ttl : set->ttl);
+	char name[DT_NAME_TEXT_MAXLEN + 16];
+	val_trace(w->ctx, "%s %s%s",
+		  val_rrset_name(set->owner, set->type, name, sizeof(name)),
+		  val_status_name(v.status),
+		  v.status == VAL_SECURE && info.wildcard
+			  ? " (expanded from a wildcard)"
+			  : "");
+	if (v.status == VAL_SECURE && info.wildcard)
+		return prove_wildcard(w, set->owner, info.closest_encloser);
+	return 0;
+}
+
+/* The deepest DNAME whose owner is a proper ancestor of name. */
+static const struct val_rrset *find_dname(const struct walk *w,
+					  const uint8_t *name)
+{
+	const struct val_rrset *best = NULL;
+
+	for (size_t i = 0; i < w->nans; i++) {
+		const struct val_rrset *s = &w->ans[i];
+		if (s->type != WIRE_TYPE_DNAME || s->n == 0 ||
+		    wire_dname_equal(s->owner, name) ||
+		    !wire_dname_is_subdomain(name, s->owner))
+			continue;
+		if (!best || wire_dname_labels(s->owner) >
+				     wire_dname_labels(best->owner))
+			best = s;
+	}
+	return best;
+}
+
+/* RFC 6672 §2.2: the name with the DNAME owner replaced by its target. */
+static int dname_substitute(const uint8_t *name, const struct val_rrset *dn,
+			    uint8_t out[DT_NAME_MAXLEN])
+{
+	size_t prefix = wire_dname_len(name) - wire_dname_len(dn->owner);
+	const uint8_t *target = dn->rrs[0]->rdata;
+	size_t tlen = wire_dname_len(target);
+
+	if (prefix + tlen > DT_NAME_MAXLEN)
+		return DT_ENAMELEN;
+	memmove(out, name, prefix);
+	memcpy(out + prefix, target, tlen);
+	return 0;
+}
+
+static void chain_too_long(struct walk *w)
+{
+	struct val_verdict v;
+
+	val_verdict_set(&v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS, "resp-chain-limit",
+			"CNAME/DNAME chain longer than %u links",
+			w->ctx->lim.chain_max);
+	fold(w, &v, 0);
+}
+
+/* Follows a DNAME at cur. Returns 1 when the chain goes on. */
+static int follow_dname(struct walk *w, const struct val_rrset *dn,
+			uint8_t cur[DT_NAME_MAXLEN])
+{
+	uint8_t next[DT_NAME_MAXLEN];
+	struct val_verdict v;
+	int r;
+
+	if ((r = verify_link(w, dn)) < 0 || w->need)
+		return r;
+	if (dname_substitute(cur, dn, next) < 0) {
+		val_verdict_set(&v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS,
+				"resp-dname-too-long",
+				"DNAME substitution exceeds 255 octets");
+		fold(w, &v, 0);
+		return 0;
+	}
+	/* The synthesised CNAME is unsigned (RFC 6672 §5.3.1); it must agree
+	 * with the DNAME, which is what was validated. */
+	const struct val_rrset *cn = find_set(w->ans, w->nans, cur,
+					      WIRE_TYPE_CNAME);
+	if (cn && !wire_dname_equal(cn->rrs[0]->rdata, next)) {
+		val_verdict_set(&v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS,
+				"resp-dname-cname-mismatch",
+				"CNAME synthesised from a DNAME points elsewhere "
+				"than the DNAME says");
+		fold(w, &v, 0);
+		return 0;
+	}
+	wire_dname_copy(cur, next);
+	return 1;
+}
+
+/* Validates the RRsets at cur for qtype ANY. */
+static int verify_any(struct walk *w, const uint8_t *cur)
+{
+	int r, found = 0;
+
+	for (size_t i = 0; i < w->nans && !w->need; i++) {
+		if (w->ans[i].n == 0 || !wire_dname_equal(w->ans[i].owner, cur))
+			continue;
+		found = 1;
+		if ((r = verify_link(w, &w->ans[i])) < 0)
+			return r;
+	}
+	return found;
+}
+
+/* One step of the chain at cur. Returns 1 to go on, 0 when done. */
+static int chain_step(struct walk *w, uint8_t cur[DT_NAME_MAXLEN])
+{
+	const uint16_t qt = w->resp->qtype;
+	const struct val_rrset *s;
+	int r;
+
+	if (qt == WIRE_TYPE_ANY) {
+		if ((r = verify_any(w, cur)) != 0)
+			return r < 0 ? r : 0;
+	} else if ((s = find_set(w->ans, w->nans, cur, qt)) != NULL) {
+		return verify_link(w, s);
+	}
+	if (w->res->links >= w->ctx->lim.chain_max &&
+	    (find_dname(w, cur) ||
+	     find_set(w->ans, w->nans, cur, WIRE_TYPE_CNAME))) {
+		chain_too_long(w);
+		return 0;
+	}
+	if (qt != WIRE_TYPE_DNAME && (s = find_dname(w, cur)) != NULL) {
+		w->res->links++;
+		return follow_dname(w, s, cur);
+	}
+	if ((s = find_set(w->ans, w->nans, cur, WIRE_TYPE_CNAME)) != NULL) {
+		w->res->links++;
+		if ((r = verify_link(w, s)) < 0 || w->need)
+			return r;
+		wire_dname_copy(cur, s->rrs[0]->rdata);
+		return 1;
+	}
+	r = prove_negative(w, cur, w->resp->rcode == WIRE_RCODE_NXDOMAIN);
+	return r < 0 ? r : 0;
+}
+
+static int walk_init(struct walk *w, struct val_ctx *ctx,
+		     const struct val_response *resp,
+		     const struct val_keysource *src, struct val_result *ret)
+{
+	int n;
+
+	memset(w, 0, sizeof(*w));
+	w->ctx = ctx;
+	w->resp = resp;
+	w->src = src;
+	w->res = ret;
+	arena_init(&w->arena, 0);
+	n = val_rrsets_collect(resp->answer, resp->nanswer, &w->arena, &w->ans);
+	if (n < 0)
+		return n;
+	w->nans = (size_t)n;
+	n = val_rrsets_collect(resp->authority, resp->nauthority, &w->arena,
+			       &w->auth);
+	if (n < 0)
+		return n;
+	w->nauth = (size_t)n;
+	return 0;
+}
+
+int val_response_validate(struct val_ctx *ctx, const struct val_response *resp,
+			  const struct val_keysource *src,
+			  struct val_result *ret)
+{
+	uint8_t cur[DT_NAME_MAXLEN];
+	struct walk w;
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	val_verdict_secure(&ret->verdict);
+	ret->kind = VAL_KIND_ANSWER;
+	ret->ttl = UINT32_MAX;
+	if ((r = walk_init(&w, ctx, resp, src, ret)) < 0)
+		goto out;
+	wire_dname_copy(cur, resp->qname);
+	while ((r = chain_step(&w, cur)) > 0 && !w.need)
+		;
+	wire_dname_copy(ret->final_name, cur);
+	if (ret->ttl == UINT32_MAX)
+		ret->ttl = 0;
+out:
+	arena_free(&w.arena);
+	return r < 0 ? r : 0;
+}
