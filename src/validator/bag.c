@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/arena.h"
+#include "crypto/key.h"
 #include "validator/anchor.h"
 #include "validator/bag.h"
 #include "validator/keyset.h"
@@ -164,7 +165,8 @@ static const struct val_keyset *from_ds(struct val_bag *bag,
 
 	if (!dnskeys) {
 		wire_dname_to_str(zone, txt, sizeof(txt));
-		val_verdict_set(&v, VAL_BOGUS, WIRE_EDE_DNSKEY_MISSING,
+		/* Missing input, not proof of an attack: undecidable. */
+		val_verdict_set(&v, VAL_INDETERMINATE, WIRE_EDE_DNSKEY_MISSING,
 				"bag-no-dnskey",
 				"the DNSKEY RRset of %s is not in the input",
 				txt);
@@ -176,6 +178,51 @@ static const struct val_keyset *from_ds(struct val_bag *bag,
 	const struct val_keyset *stored = bag_store(bag, &ks);
 	if (stored)
 		trace_keyset(bag, stored, how);
+	return stored;
+}
+
+/*
+ * DNSKEY anchors for a zone whose DNSKEY RRset is absent or unsigned in the
+ * input: the configured keys themselves are the starting point (RFC 4033
+ * §2, "trust anchor"), as when checking RFC example data that signs only
+ * the answer. Zone keys of a supported algorithm, not revoked.
+ */
+static const struct val_keyset *anchor_keys(struct val_bag *bag,
+					    const struct val_anchor_zone *az)
+{
+	struct val_keyset ks = {0};
+	struct val_verdict v;
+
+	ks.keys = calloc(az->ndnskey + 1, sizeof(*ks.keys));
+	if (!ks.keys)
+		return NULL;
+	wire_dname_copy(ks.zone, az->zone);
+	for (size_t i = 0; i < az->ndnskey; i++) {
+		struct crypto_key *k;
+		const struct wire_rr *rr = &az->dnskey[i];
+		uint16_t flags = (uint16_t)(rr->rdata[0] << 8 | rr->rdata[1]);
+		if (!(flags & CRYPTO_KEY_FLAG_ZONE) ||
+		    (flags & CRYPTO_KEY_FLAG_REVOKE) ||
+		    crypto_key_new(rr->rdata, rr->rdlen, &k) < 0)
+			continue;
+		ks.keys[ks.nkeys++] = k;
+	}
+	ks.ttl = UINT32_MAX;
+	if (ks.nkeys) {
+		val_verdict_secure(&ks.verdict);
+	} else {
+		free(ks.keys);
+		ks.keys = NULL;
+		val_verdict_set(&v, VAL_BOGUS, WIRE_EDE_DNSKEY_MISSING,
+				"bag-anchor-unusable",
+				"no usable zone key among the DNSKEY trust anchors");
+		return bag_verdict(bag, az->zone, &v, 0, "DNSKEY trust anchor");
+	}
+	const struct val_keyset *stored = bag_store(bag, &ks);
+	if (stored)
+		trace_keyset(bag, stored, "DNSKEY trust anchor, keys used as "
+					  "configured (DNSKEY RRset unsigned "
+					  "in the input)");
 	return stored;
 }
 
@@ -194,15 +241,9 @@ static const struct val_keyset *from_anchor(struct val_bag *bag,
 	const struct val_rrset *dnskeys =
 		bag_find(bag, az->zone, WIRE_TYPE_DNSKEY);
 	struct val_keyset ks;
-	struct val_verdict v;
 	struct val_ctx sub;
-	if (!dnskeys) {
-		val_verdict_set(&v, VAL_BOGUS, WIRE_EDE_DNSKEY_MISSING,
-				"bag-no-anchor-dnskey",
-				"the DNSKEY RRset of a trust-anchor zone is not "
-				"in the input");
-		return bag_verdict(bag, az->zone, &v, 0, "DNSKEY trust anchor");
-	}
+	if (!dnskeys || dnskeys->nsigs == 0)
+		return anchor_keys(bag, az);
 	for (size_t i = 0; i < az->ndnskey && n < 64; i++)
 		ptrs[n++] = &az->dnskey[i];
 	sub_ctx(bag, &sub);
@@ -362,7 +403,7 @@ static const struct val_keyset *no_ds(struct val_bag *bag, const uint8_t *zone)
 		if (pks->verdict.status != VAL_SECURE)
 			return bag_verdict(bag, zone, &pks->verdict, pks->ttl,
 					   "parent not secure");
-		val_verdict_set(&v, VAL_BOGUS, WIRE_EDE_DNSKEY_MISSING,
+		val_verdict_set(&v, VAL_INDETERMINATE, WIRE_EDE_DNSKEY_MISSING,
 				"bag-no-ds",
 				"neither the DS RRset of %s nor a proof of its "
 				"absence is in the input",
