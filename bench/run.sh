@@ -39,7 +39,7 @@ if [ ! -s "$zone" ]; then
 	(cd "$work" &&
 		ldns-keygen -a ECDSAP256SHA256 -k bench.example >ksk &&
 		ldns-keygen -a ECDSAP256SHA256 bench.example >zsk &&
-		ldns-signzone -s 0 -t 0 -f "$zone" bench.example \
+		ldns-signzone -f "$zone" bench.example \
 			"$(cat ksk)" "$(cat zsk)")
 fi
 records=$(grep -vc '^;' "$zone")

@@ -22,13 +22,14 @@ struct arena {
 void arena_init(struct arena *a, size_t cap);
 
 /* Returns size octets aligned for any type, or NULL when out of memory or
- * over the arena's cap. The memory lives until arena_free/arena_reset. */
+ * over the arena's cap. The memory lives until arena_free(). */
 void *arena_alloc(struct arena *a, size_t size);
 
 /* Copies len octets into the arena; NULL as arena_alloc. */
 void *arena_memdup(struct arena *a, const void *src, size_t len);
 
-/* Frees everything the arena holds; the arena is then empty and usable. */
+/* Frees everything the arena holds; the arena is then empty and usable
+ * again (there is no separate reset). */
 void arena_free(struct arena *a);
 
 #endif

@@ -14,7 +14,8 @@
  *                 reason naming what is missing ("no NSEC3 matches the
  *                 closest encloser of x.y.example"), or EDE 6 when a limit
  *                 on the work was reached.
- * They return 0, or -ENOMEM.
+ * They return 0, or -ENOMEM (the NSEC3 ones also DT_ECRYPTO when OpenSSL
+ * fails to hash).
  *
  * zone is the signer of the NSEC/NSEC3 records: proofs never look above
  * it (the closest encloser is at or below the apex).

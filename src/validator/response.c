@@ -96,7 +96,17 @@ static int verify_set(struct walk *w, const struct val_rrset *set,
 		verify_unsigned(w, set, v);
 		return 0;
 	}
+	/* The first RRSIG whose signer can be the owner's zone decides which
+	 * keys to use: an RRSIG by an unrelated signer placed first must not
+	 * hide a valid one. */
 	const uint8_t *signer = rrsig_signer(set->sigs[0]);
+	for (size_t i = 0; i < set->nsigs; i++) {
+		if (wire_dname_is_subdomain(set->owner,
+					    rrsig_signer(set->sigs[i]))) {
+			signer = rrsig_signer(set->sigs[i]);
+			break;
+		}
+	}
 	if (!wire_dname_is_subdomain(set->owner, signer)) {
 		wire_dname_to_str(signer, zone, sizeof(zone));
 		val_verdict_set(v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS,

@@ -30,7 +30,9 @@ int wire_dname_check(const uint8_t *name, const uint8_t *end);
  * DT_NAME_MAXPTRS are followed. On success writes the uncompressed name
  * to out, advances *pos past the name's encoding in the message and
  * returns the name's length; on failure leaves *pos and out unspecified
- * and returns DT_ETRUNC, DT_ELABEL, DT_ENAMELEN, DT_EPTR, DT_EPTRLIMIT. */
+ * and returns DT_ETRUNC, DT_ENAMELEN, DT_EPTR, DT_EPTRLIMIT, or DT_EMALF
+ * for a length octet of 0x40-0xBF (the obsolete extended label types: no
+ * label is longer than 63, so these are never lengths). */
 int wire_dname_unpack(const uint8_t *msg, size_t msglen, size_t *pos,
 		      uint8_t out[DT_NAME_MAXLEN]);
 

@@ -55,6 +55,43 @@ for f in "$vec"/rfc5702-*.zone "$vec"/rfc6605-*.zone "$vec"/rfc8080-*.zone; do
 	check "$b: indeterminate without a covering anchor" 3 "$dt" verify --time "$at" "$f"
 done
 
+# Example responses (RFC 4035 App. B, RFC 5155 App. B), validated with
+# the example zone's DNSKEY RRset and its KSK as the anchor.
+# usage: responses ZONE RESPONSES TIME "block:status:result ..."
+responses() {
+	"$wire" zone -p -o example. "$1" 2>/dev/null | awk -F'\t' \
+		'$4 == "DNSKEY" || ($4 == "RRSIG" && $5 ~ /^DNSKEY /)' >"$tmp/keys"
+	awk -F'\t' '$4 == "DNSKEY" && $5 ~ /^257 /' "$tmp/keys" >"$tmp/anchor"
+	rm -f "$tmp"/blk*
+	awk -v d="$tmp" '/^; ===== /{n++; f=sprintf("%s/blk%02d", d, n)} n{print > f}' "$2"
+	for want in $4; do
+		blk=${want%%:*} rest=${want#*:}
+		st=${rest%%:*} kind=${rest#*:}
+		title=$(head -1 "$tmp/blk$blk" | sed 's/^; ===== //; s/ =====$//')
+		"$dt" verify --anchor "$tmp/anchor" --time "$3" "$tmp/keys" \
+			"$tmp/blk$blk" >"$tmp/out" 2>&1
+		if grep -q "^status: $st\$" "$tmp/out" &&
+			grep -q "^result: $kind\$" "$tmp/out"; then
+			ok "$title: $st $kind"
+		else
+			nok "$title: want $st $kind"
+			sed 's/^/# /' "$tmp/out"
+		fi
+	done
+}
+wire=$(dirname "$dt")/dnstrust-wire
+responses "$vec/rfc4035-appendix-A-signed-zone.zone" \
+	"$vec/rfc4035-appendix-B-responses.txt" 1082419200 \
+	"01:secure:answer 02:secure:nxdomain 03:secure:nodata
+	 06:secure:answer 07:secure:nodata 08:bogus:nodata"
+# Every NSEC3 of the RFC 5155 zone has opt-out set: proofs through its
+# spans are insecure (RFC 5155 §9.2); B.6 asks the child for its DS.
+responses "$vec/rfc5155-appendix-A-nsec3-zone.zone" \
+	"$vec/rfc5155-appendix-B-responses.txt" 1262304000 \
+	"01:insecure:nxdomain 02:secure:nodata 03:secure:nodata
+	 04:insecure:nodata 05:insecure:answer 06:insecure:nodata
+	 07:bogus:nodata"
+
 f="$vec/rfc4035-appendix-A-signed-zone.zone"
 at=$(grep -o 'VALIDATE-AT: [0-9]*' "$f" | awk '{print $2}')
 check "RFC 4035 A zone: --zone secure" 0 "$dt" verify --zone example. --time "$at" "$f"
