@@ -15,7 +15,7 @@ FUZZ_TIME ?= 60
 BUILD     := build
 ASAN      := build-asan
 FUZZB     := build-fuzz
-FUZZERS   := msg zone
+FUZZERS   := msg zone validator
 
 .PHONY: all deps build check test test-asan demo fuzz bench install clean
 
