@@ -12,8 +12,6 @@
 #include "wire/dname.h"
 #include "wire/msg.h"
 
-#define RRSIG_SIGNER_OFF 18
-
 struct val_bag {
 	struct val_ctx ctx;	/* template: time, limits, trace */
 	const struct val_anchors *ta;
@@ -68,13 +66,7 @@ size_t val_bag_keysets(const struct val_bag *bag,
 static const struct val_rrset *bag_find(const struct val_bag *bag,
 					const uint8_t *owner, uint16_t type)
 {
-	for (size_t i = 0; i < bag->nsets; i++) {
-		const struct val_rrset *s = &bag->sets[i];
-		if (s->type == type && s->n > 0 &&
-		    wire_dname_equal(s->owner, owner))
-			return s;
-	}
-	return NULL;
+	return val_rrset_find(bag->sets, bag->nsets, owner, type);
 }
 
 static const struct val_keyset *bag_cached(const struct val_bag *bag,
@@ -281,7 +273,7 @@ static const struct val_keyset *from_parent_ds(struct val_bag *bag,
 				txt);
 		return bag_verdict(bag, zone, &v, 0, "DS");
 	}
-	const uint8_t *signer = ds->sigs[0]->rdata + RRSIG_SIGNER_OFF;
+	const uint8_t *signer = val_rrsig_signer(ds->sigs[0]);
 	if (wire_dname_equal(signer, zone) ||
 	    !wire_dname_is_subdomain(zone, signer)) {
 		wire_dname_to_str(zone, txt, sizeof(txt));
@@ -319,7 +311,7 @@ static size_t denial_records(struct val_bag *bag, const uint8_t *name,
 		if ((s->type != WIRE_TYPE_NSEC && s->type != WIRE_TYPE_NSEC3) ||
 		    !s->nsigs || !s->n)
 			continue;
-		const uint8_t *signer = s->sigs[0]->rdata + RRSIG_SIGNER_OFF;
+		const uint8_t *signer = val_rrsig_signer(s->sigs[0]);
 		if (wire_dname_equal(signer, name) ||
 		    !wire_dname_is_subdomain(name, signer))
 			continue;
@@ -336,8 +328,7 @@ static size_t denial_records(struct val_bag *bag, const uint8_t *name,
 			if ((s->type != WIRE_TYPE_NSEC &&
 			     s->type != WIRE_TYPE_NSEC3) ||
 			    !s->nsigs || !s->n ||
-			    !wire_dname_equal(best, s->sigs[0]->rdata +
-							    RRSIG_SIGNER_OFF))
+			    !wire_dname_equal(best, val_rrsig_signer(s->sigs[0])))
 				continue;
 			for (size_t j = 0; j < s->n; j++, k++)
 				if (pass)
@@ -467,8 +458,7 @@ static bool bag_knows_zone(const struct val_bag *bag, const uint8_t *name)
 		    s->n && wire_dname_equal(s->owner, name))
 			return true;
 		for (size_t j = 0; j < s->nsigs; j++) {
-			if (wire_dname_equal(name, s->sigs[j]->rdata +
-							   RRSIG_SIGNER_OFF))
+			if (wire_dname_equal(name, val_rrsig_signer(s->sigs[j])))
 				return true;
 		}
 	}

@@ -10,9 +10,6 @@
 #include "wire/dname.h"
 #include "wire/msg.h"
 
-/* Offset of the signer name in RRSIG RDATA (RFC 4034 §3.1). */
-#define RRSIG_SIGNER_OFF 18
-
 struct walk {
 	struct val_ctx *ctx;
 	const struct val_response *resp;
@@ -42,23 +39,6 @@ static void fold(struct walk *w, const struct val_verdict *v, uint32_t ttl)
 	val_verdict_weakest(&w->res->verdict, v);
 	if (ttl < w->res->ttl)
 		w->res->ttl = ttl;
-}
-
-static const struct val_rrset *find_set(const struct val_rrset *sets,
-					size_t n, const uint8_t *owner,
-					uint16_t type)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (sets[i].type == type && sets[i].n > 0 &&
-		    wire_dname_equal(sets[i].owner, owner))
-			return &sets[i];
-	}
-	return NULL;
-}
-
-static const uint8_t *rrsig_signer(const struct wire_rr *sig)
-{
-	return sig->rdata + RRSIG_SIGNER_OFF;
 }
 
 /* Data without RRSIGs: insecure only where the zone is insecure. */
@@ -99,11 +79,11 @@ static int verify_set(struct walk *w, const struct val_rrset *set,
 	/* The first RRSIG whose signer can be the owner's zone decides which
 	 * keys to use: an RRSIG by an unrelated signer placed first must not
 	 * hide a valid one. */
-	const uint8_t *signer = rrsig_signer(set->sigs[0]);
+	const uint8_t *signer = val_rrsig_signer(set->sigs[0]);
 	for (size_t i = 0; i < set->nsigs; i++) {
 		if (wire_dname_is_subdomain(set->owner,
-					    rrsig_signer(set->sigs[i]))) {
-			signer = rrsig_signer(set->sigs[i]);
+					    val_rrsig_signer(set->sigs[i]))) {
+			signer = val_rrsig_signer(set->sigs[i]);
 			break;
 		}
 	}
@@ -170,9 +150,9 @@ static int gather_denial(struct walk *w)
 			continue;
 		}
 		if (!w->denial_zone)
-			w->denial_zone = rrsig_signer(s->sigs[0]);
+			w->denial_zone = val_rrsig_signer(s->sigs[0]);
 		else if (!wire_dname_equal(w->denial_zone,
-					   rrsig_signer(s->sigs[0])))
+					   val_rrsig_signer(s->sigs[0])))
 			continue; /* another zone's proof: not usable here */
 		struct val_rrset copy = *s;
 		copy.ttl = info.ttl;
@@ -374,7 +354,7 @@ static int follow_dname(struct walk *w, const struct val_rrset *dn,
 	}
 	/* The synthesised CNAME is unsigned (RFC 6672 §5.3.1); it must agree
 	 * with the DNAME, which is what was validated. */
-	const struct val_rrset *cn = find_set(w->ans, w->nans, cur,
+	const struct val_rrset *cn = val_rrset_find(w->ans, w->nans, cur,
 					      WIRE_TYPE_CNAME);
 	if (cn && !wire_dname_equal(cn->rrs[0]->rdata, next)) {
 		val_verdict_set(&v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS,
@@ -413,12 +393,12 @@ static int chain_step(struct walk *w, uint8_t cur[DT_NAME_MAXLEN])
 	if (qt == WIRE_TYPE_ANY) {
 		if ((r = verify_any(w, cur)) != 0)
 			return r < 0 ? r : 0;
-	} else if ((s = find_set(w->ans, w->nans, cur, qt)) != NULL) {
+	} else if ((s = val_rrset_find(w->ans, w->nans, cur, qt)) != NULL) {
 		return verify_link(w, s);
 	}
 	if (w->res->links >= w->ctx->lim.chain_max &&
 	    (find_dname(w, cur) ||
-	     find_set(w->ans, w->nans, cur, WIRE_TYPE_CNAME))) {
+	     val_rrset_find(w->ans, w->nans, cur, WIRE_TYPE_CNAME))) {
 		chain_too_long(w);
 		return 0;
 	}
@@ -426,7 +406,7 @@ static int chain_step(struct walk *w, uint8_t cur[DT_NAME_MAXLEN])
 		w->res->links++;
 		return follow_dname(w, s, cur);
 	}
-	if ((s = find_set(w->ans, w->nans, cur, WIRE_TYPE_CNAME)) != NULL) {
+	if ((s = val_rrset_find(w->ans, w->nans, cur, WIRE_TYPE_CNAME)) != NULL) {
 		w->res->links++;
 		if ((r = verify_link(w, s)) < 0 || w->need)
 			return r;

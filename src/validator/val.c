@@ -91,6 +91,25 @@ uint16_t val_rrsig_covered(const struct wire_rr *sig)
 	return (uint16_t)(sig->rdata[0] << 8 | sig->rdata[1]);
 }
 
+/* Offset of the signer name in RRSIG RDATA (RFC 4034 §3.1). */
+#define RRSIG_SIGNER_OFF 18
+
+const uint8_t *val_rrsig_signer(const struct wire_rr *sig)
+{
+	return sig->rdata + RRSIG_SIGNER_OFF;
+}
+
+const struct val_rrset *val_rrset_find(const struct val_rrset *sets, size_t n,
+				       const uint8_t *owner, uint16_t type)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (sets[i].type == type && sets[i].n > 0 &&
+		    wire_dname_equal(sets[i].owner, owner))
+			return &sets[i];
+	}
+	return NULL;
+}
+
 /* The type a record groups under: an RRSIG groups with what it covers. */
 static uint16_t group_type(const struct wire_rr *rr)
 {

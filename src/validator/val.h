@@ -142,6 +142,14 @@ int val_rrsets_collect(const struct wire_rr *rrs, size_t n, struct arena *a,
  * wire_rdata_check). */
 uint16_t val_rrsig_covered(const struct wire_rr *sig);
 
+/* The signer name of a checked RRSIG (RFC 4034 §3.1.7), inside its RDATA. */
+const uint8_t *val_rrsig_signer(const struct wire_rr *sig);
+
+/* The RRset of n sets with this owner and type that holds records (not
+ * only RRSIGs), or NULL. */
+const struct val_rrset *val_rrset_find(const struct val_rrset *sets, size_t n,
+				       const uint8_t *owner, uint16_t type);
+
 /*
  * A key set: what is known about one zone's DNSKEYs.
  *   secure:  keys are the zone's validated DNSKEYs (zone keys, not
