@@ -8,6 +8,7 @@ PACKAGES="
 gcc make pkg-config meson ninja-build libssl-dev
 clang libclang-rt-14-dev
 ldnsutils bind9-utils bind9-dnsutils
+nsd unbound knot knot-dnsutils knot-resolver
 
 hyperfine
 "

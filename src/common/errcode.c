@@ -28,6 +28,10 @@ static const char *const dt_err_text[] = {
 	[DT_EUNSUPPORTED - DT_ERR_BASE] = "unsupported algorithm or digest type",
 	[DT_EBADSIG - DT_ERR_BASE] = "signature does not verify",
 	[DT_ECRYPTO - DT_ERR_BASE] = "crypto library failure",
+	[DT_ETIMEOUT - DT_ERR_BASE] = "timed out",
+	[DT_ENOSERVER - DT_ERR_BASE] = "no upstream nameserver",
+	[DT_EUPSTREAM - DT_ERR_BASE] = "no usable upstream answer",
+	[DT_ECONFIG - DT_ERR_BASE] = "bad configuration",
 };
 
 const char *dt_strerror(int err)

@@ -36,6 +36,10 @@ enum dt_err {
 	DT_EUNSUPPORTED,	/* algorithm or digest type not implemented */
 	DT_EBADSIG,		/* signature does not verify */
 	DT_ECRYPTO,		/* the crypto library failed (not the data) */
+	DT_ETIMEOUT,		/* no answer within the time allowed */
+	DT_ENOSERVER,		/* no upstream nameserver to ask */
+	DT_EUPSTREAM,		/* every upstream failed or answered unusably */
+	DT_ECONFIG,		/* bad configuration (file:line in the message) */
 	DT_ERR_END
 };
 

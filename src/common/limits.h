@@ -131,4 +131,48 @@
  * period: hosts without a synchronised clock still validate. */
 #define DT_VAL_SKEW 300
 
+/* --- upstream (src/upstream) --- */
+
+/* glibc's MAXNS: resolv.conf nameserver lines past the third are ignored,
+ * by glibc and so by us (the same servers an application would use). */
+#define DT_UP_MAXNS 3
+/* resolv.conf is a few hundred octets; 64 KiB is far past any real one
+ * and bounds what a hostile writer of the file can make us read. */
+#define DT_UP_CONF_MAXSIZE (64 * 1024)
+/* glibc: options timeout defaults to 5 s and is capped at 30 s (RES_MAXRETRANS);
+ * attempts defaults to 2 and is capped at 5 (RES_MAXRETRY). */
+#define DT_UP_TIMEOUT_DEFAULT_MS 5000
+#define DT_UP_TIMEOUT_MAX_MS 30000
+#define DT_UP_ATTEMPTS_DEFAULT 2
+#define DT_UP_ATTEMPTS_MAX 5
+/* Quiet time after a burst of inotify events before resolv.conf is read:
+ * tools write it in several steps (truncate, write, rename). */
+#define DT_UP_WATCH_SETTLE_MS 100
+/* A server that timed out is tried after the others for this long. */
+#define DT_UP_PENALTY_MS 30000
+/* EDNS buffer size we advertise (DNS flag day 2020): no IP fragmentation. */
+#define DT_UP_EDNS_BUFSIZE 1232
+/* Matching-failed packets read per try before the socket is abandoned:
+ * bounds the work a flood of spoofed answers costs. */
+#define DT_UP_MAX_BAD_PACKETS 64
+
+/* --- caches (src/cache) --- */
+
+/* Shards, each with its own lock: with a worker per core, 16 keeps the
+ * chance of two threads wanting one lock small. */
+#define DT_CACHE_SHARDS 16
+/* Smallest budget accepted: below this a shard cannot hold one large
+ * answer (64 KiB) and the cache would only churn. */
+#define DT_CACHE_MINSIZE (2u * 1024 * 1024)
+/* Longest key: kind octet, type, class, flags and a 255-octet name. */
+#define DT_CACHE_KEY_MAXLEN 300
+
+/* --- daemon configuration (src/daemon) --- */
+
+/* `listen` lines: a loopback listener or two per address family is what
+ * anyone needs; 16 bounds the sockets a typo loop could open. */
+#define DT_CFG_MAX_LISTEN 16
+/* dnstrust.conf size: policy for thousands of domains fits in 1 MiB. */
+#define DT_CFG_MAXSIZE (1024 * 1024)
+
 #endif

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dnstrust.conf: the daemon's own configuration, which only the admin
+ * writes. One `key value...` per line, `#` starts a comment, blank lines
+ * are ignored; keys may repeat only where said. An unknown key or a bad
+ * value is an error naming file:line, and the daemon does not start (or,
+ * on SIGHUP, keeps its old configuration).
+ */
+#ifndef DT_DAEMON_CONFIG_H
+#define DT_DAEMON_CONFIG_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/limits.h"
+#include "upstream/resolvconf.h"
+
+/* Build-time defaults (meson may override DT_SYSCONFDIR / DT_RUNSTATEDIR). */
+#define CFG_DEFAULT_PATH "/etc/dnstrust/dnstrust.conf"
+#define CFG_DEFAULT_SOCKET "/run/dnstrust/socket"
+#define CFG_DEFAULT_RESOLV_CONF "/etc/resolv.conf"
+#define CFG_DEFAULT_CACHE_SIZE (64u * 1024 * 1024)
+
+/* syslog(3) priorities, as names in the file: error warning notice info
+ * debug. */
+enum cfg_log_level {
+	CFG_LOG_ERROR = 3,
+	CFG_LOG_WARNING = 4,
+	CFG_LOG_NOTICE = 5,
+	CFG_LOG_INFO = 6,
+	CFG_LOG_DEBUG = 7,
+};
+
+struct cfg {
+	char socket[PATH_MAX];		/* socket PATH */
+	struct up_server listen[DT_CFG_MAX_LISTEN]; /* listen ADDR@PORT,
+						       repeatable */
+	size_t nlisten;
+	char resolv_conf[PATH_MAX];	/* resolv-conf PATH */
+	char trust_anchor_file[PATH_MAX]; /* trust-anchor-file PATH; empty:
+					     the built-in root anchors */
+	size_t cache_size;		/* cache-size SIZE (K, M, G) */
+	unsigned threads;		/* threads N; 0: number of cores */
+	char user[64];			/* user NAME; empty: stay as started */
+	enum cfg_log_level log_level;	/* log-level LEVEL */
+	unsigned query_timeout_ms;	/* query-timeout SECONDS (default 5):
+					   every client question is answered
+					   within this time */
+	unsigned nsec3_max_iterations;	/* nsec3-max-iterations N */
+	unsigned clock_skew;		/* clock-skew SECONDS */
+	unsigned max_cache_ttl;		/* max-cache-ttl SECONDS */
+	unsigned bogus_ttl;		/* bogus-ttl SECONDS (default 60) */
+};
+
+/* Fills *c with every default. */
+void cfg_default(struct cfg *c);
+
+/*
+ * Parses text (len octets) named name (for messages) over the defaults.
+ * On success writes *ret and returns 0. On error writes
+ * "name:line: message" into err (errlen octets, always NUL-terminated)
+ * and returns DT_ECONFIG; *ret is untouched.
+ */
+int cfg_parse(const char *text, size_t len, const char *name, struct cfg *ret,
+	      char *err, size_t errlen);
+
+/* Reads path (at most DT_CFG_MAXSIZE octets) and parses it; a missing
+ * file is an error only when must_exist (the default path may be
+ * absent: then the defaults apply). Errors as cfg_parse. */
+int cfg_load(const char *path, bool must_exist, struct cfg *ret, char *err,
+	     size_t errlen);
+
+/* Writes the configuration back as a dnstrust.conf text (every key, with
+ * defaults), for `dnstrustd -n` (check and print). Returns the length
+ * that the full text needs (as snprintf). */
+size_t cfg_format(const struct cfg *c, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * /etc/resolv.conf as glibc reads it: where queries go (never what is
+ * trusted). Only the lines that matter to a forwarder are kept:
+ * nameserver (at most DT_UP_MAXNS, like glibc's MAXNS) and
+ * options timeout:N attempts:N rotate. Everything else (search, domain,
+ * ndots, sortlist, unknown options) is ignored, as glibc ignores what it
+ * does not know; a malformed nameserver line is skipped and counted.
+ */
+#ifndef DT_UPSTREAM_RESOLVCONF_H
+#define DT_UPSTREAM_RESOLVCONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/socket.h>
+
+#include "common/limits.h"
+
+/* One upstream nameserver (IPv4 or IPv6, with scope id; port 53 unless a
+ * caller sets another, e.g. split-DNS servers given as ADDR@PORT). */
+struct up_server {
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
+};
+
+struct up_conf {
+	struct up_server ns[DT_UP_MAXNS];
+	size_t nns;
+	unsigned timeout_ms;	/* per try; options timeout:N seconds
+				   (glibc: default 5, at most 30) */
+	unsigned attempts;	/* rounds over the list; options attempts:N
+				   (glibc: default 2, at most 5) */
+	bool rotate;		/* options rotate: start at the next server
+				   each query */
+	bool defaulted;		/* no usable nameserver line: 127.0.0.1
+				   assumed, as glibc does */
+	unsigned skipped;	/* malformed nameserver lines ignored */
+};
+
+/* Fills *ret from resolv.conf text (len octets, need not be
+ * NUL-terminated). Never fails: what is not understood is ignored. */
+void up_conf_parse(const char *text, size_t len, struct up_conf *ret);
+
+/* Reads and parses a file. Returns 0, or -errno when it cannot be read
+ * (then *ret is untouched). Files over DT_UP_CONF_MAXSIZE → -EFBIG. */
+int up_conf_load(const char *path, struct up_conf *ret);
+
+/* Whether two configurations send queries to the same places the same
+ * way (for logging only real changes). */
+bool up_conf_equal(const struct up_conf *a, const struct up_conf *b);
+
+/* "192.0.2.1", "[2001:db8::1]:5353", for logs and `dnstrust status`;
+ * writes at most len octets (NUL included). */
+void up_server_str(const struct up_server *s, char *buf, size_t len);
+
+/* Parses "ADDR" or "ADDR@PORT" (IPv4 or IPv6, IPv6 scope allowed) into
+ * *ret, port 53 by default. Returns 0 or DT_ESYNTAX. Used by the config
+ * (listen, split-DNS upstreams). */
+int up_server_parse(const char *text, struct up_server *ret);
+
+#endif

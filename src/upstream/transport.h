@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Asking upstream nameservers: one question in, one matching response out,
+ * over UDP with TCP fallback, with the servers, timeout, attempts and
+ * rotation of an up_conf. Every query has RD=1, CD=1 (we validate, not
+ * them), EDNS with DO=1 and a 1232-octet buffer, a random ID and a fresh
+ * socket (so a random source port) per try.
+ *
+ * What comes back is checked before the caller sees it: from the server
+ * asked (connected socket), QR=1, same ID, opcode QUERY, the same question
+ * (case-insensitive). Anything else is dropped and the try keeps waiting,
+ * so a blind spoofer must guess ID and port within the try's time.
+ * Nothing here says whether the answer is true: the validator does.
+ */
+#ifndef DT_UPSTREAM_TRANSPORT_H
+#define DT_UPSTREAM_TRANSPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "upstream/resolvconf.h"
+
+struct loop;
+struct up_client;
+struct up_req;
+
+/* A response as handed to the caller; valid only during the callback. */
+struct up_answer {
+	const uint8_t *msg;
+	size_t len;
+	const struct up_server *server;	/* who answered */
+	bool tcp;			/* came over TCP (after TC=1) */
+	bool no_edns;			/* the server refused EDNS: asked again
+					   without it (so without DNSSEC) */
+};
+
+/*
+ * Completion: err 0 with ans set: a checked response with RCODE NOERROR,
+ * NXDOMAIN, or another the caller must see (YXDOMAIN...); SERVFAIL,
+ * REFUSED, NOTIMP and FORMERR make the client try the next server
+ * instead. Otherwise ans is NULL and err is DT_ETIMEOUT (every try timed
+ * out), DT_ENOSERVER (no nameserver), DT_EUPSTREAM (every server failed;
+ * the last failing RCODE is in last_rcode when one was seen, else -1) or
+ * -ENOMEM.
+ */
+typedef void up_done_fn(void *arg, int err, const struct up_answer *ans,
+			int last_rcode);
+
+/* A client for one loop (one thread). NULL when out of memory. */
+struct up_client *up_client_new(struct loop *loop);
+
+/* Cancels every pending request (their callbacks do not run) and frees. */
+void up_client_free(struct up_client *c);
+
+/* Replaces the servers used by later up_query() calls (copied). Requests
+ * already under way keep the servers they started with. */
+void up_client_set_conf(struct up_client *c, const struct up_conf *conf);
+
+/* The configuration in use (for `dnstrust status`). */
+const struct up_conf *up_client_conf(const struct up_client *c);
+
+/*
+ * Sends qname/qtype/qclass (qname in wire form) to the client's servers,
+ * or to servers when not NULL (split DNS; copied). Order: with rotate, start
+ * one further on each query; servers that timed out in the last
+ * DT_UP_PENALTY_MS are tried after the others. For each of `attempts`
+ * rounds, each server gets one try of timeout_ms; TC=1 → the same server
+ * over TCP (within the same try's time, plus one timeout); FORMERR or
+ * NOTIMP to an EDNS query → the same server once without EDNS.
+ * cb runs exactly once, on the loop's thread, never from inside
+ * up_query(). Returns the request (for up_cancel) or NULL when out of
+ * memory (cb does not run).
+ */
+struct up_req *up_query(struct up_client *c, const uint8_t *qname,
+			uint16_t qtype, uint16_t qclass,
+			const struct up_conf *servers, up_done_fn *cb,
+			void *arg);
+
+/* Cancels a pending request: cb will not run; its sockets are closed. */
+void up_cancel(struct up_req *r);
+
+struct up_stats {
+	uint64_t queries;	/* up_query calls */
+	uint64_t tries;		/* datagrams or TCP exchanges sent */
+	uint64_t timeouts;	/* tries that timed out */
+	uint64_t tcp;		/* TCP fallbacks after TC=1 */
+	uint64_t dropped;	/* received packets that did not match */
+	uint64_t failed;	/* requests ending with an error */
+};
+
+/* Counters of this client since it was made. */
+void up_client_stats(const struct up_client *c, struct up_stats *ret);
+
+#endif
