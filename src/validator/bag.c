@@ -486,15 +486,21 @@ static const struct val_keyset *name_keys(void *arg, const uint8_t *name)
 	const struct val_keyset *ks = zone_keys(bag, zone);
 	if (!ks || ks->verdict.status != VAL_SECURE)
 		return ks;
-	/* Below a secure zone: an insecure delegation on the way down? */
+	/* Below a secure zone: an insecure delegation on the way down? Either
+	 * proven (NS, no DS), or possible because the DS denial holds only
+	 * through an opt-out NSEC3 span (RFC 5155 §8.6), which zone_keys()
+	 * then reports as insecure. */
 	for (int l = wire_dname_labels(zone) + 1; l <= labels; l++) {
 		const uint8_t *a = wire_dname_ancestor(name, l);
 		struct val_result res;
 		int r = ds_denial(bag, a, &res);
 		if (r < 0)
 			return NULL;
-		if (r && res.verdict.status == VAL_SECURE &&
-		    res.kind == VAL_KIND_NODATA && res.denial.delegation)
+		if (r && res.kind == VAL_KIND_NODATA &&
+		    ((res.verdict.status == VAL_SECURE &&
+		      res.denial.delegation) ||
+		     (res.verdict.status == VAL_INSECURE &&
+		      res.denial.optout && !res.denial.wildcard)))
 			return zone_keys(bag, a);
 	}
 	return ks;
