@@ -47,8 +47,8 @@ struct loop_timer {
 /* A new loop, or NULL (out of memory, or epoll/eventfd failed: errno set). */
 struct loop *loop_new(void);
 
-/* Frees the loop. Registered fds are not closed; pending posts are
- * dropped without running. */
+/* Frees the loop (NULL allowed). Registered fds are not closed; pending
+ * posts are dropped without running. */
 void loop_free(struct loop *loop);
 
 /* Starts watching io->fd for events (LOOP_READ|LOOP_WRITE); io->cb and
@@ -59,11 +59,15 @@ int loop_io_add(struct loop *loop, struct loop_io *io, int fd,
 /* Changes the watched events of a registered io. Returns 0 or -errno. */
 int loop_io_mod(struct loop *loop, struct loop_io *io, uint32_t events);
 
-/* Stops watching io (safe to call from any callback, also io's own). */
+/* Stops watching io (safe to call from any callback, also io's own): an
+ * event of io already taken from epoll in the same iteration is not
+ * delivered, so io may be freed right after. */
 void loop_io_del(struct loop *loop, struct loop_io *io);
 
-/* Arms t to fire after ms milliseconds (re-arms if armed). t->cb and
- * t->arg must be set. */
+/* Arms t to fire after ms milliseconds from loop_now_ms() (re-arms if
+ * armed). t->cb and t->arg must be set. The loop's timer heap grows by
+ * doubling from 64 slots; should that allocation fail the process aborts,
+ * there being no way to report it. */
 void loop_timer_start(struct loop *loop, struct loop_timer *t, int64_t ms);
 
 /* Disarms t (no-op when not armed). */
