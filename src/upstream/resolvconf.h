@@ -27,9 +27,11 @@ struct up_conf {
 	struct up_server ns[DT_UP_MAXNS];
 	size_t nns;
 	unsigned timeout_ms;	/* per try; options timeout:N seconds
-				   (glibc: default 5, at most 30) */
+				   (glibc: default 5, at most 30; N <= 0
+				   is 1 s, as glibc's res_send makes it) */
 	unsigned attempts;	/* rounds over the list; options attempts:N
-				   (glibc: default 2, at most 5) */
+				   (glibc: default 2, at most 5; N <= 0,
+				   which makes glibc send nothing, is 1) */
 	bool rotate;		/* options rotate: start at the next server
 				   each query */
 	bool defaulted;		/* no usable nameserver line: 127.0.0.1
@@ -49,12 +51,18 @@ int up_conf_load(const char *path, struct up_conf *ret);
  * way (for logging only real changes). */
 bool up_conf_equal(const struct up_conf *a, const struct up_conf *b);
 
-/* "192.0.2.1", "[2001:db8::1]:5353", for logs and `dnstrust status`;
- * writes at most len octets (NUL included). */
+/* Whether a and b are the same address, port and (IPv6) scope. */
+bool up_server_equal(const struct up_server *a, const struct up_server *b);
+
+/* "192.0.2.1", "192.0.2.1:5353", "fe80::1%eth0", "[2001:db8::1]:5353"
+ * (the port only when not 53; an IPv6 scope by interface name, or number
+ * when no interface has it), for logs and `dnstrust status`; writes at
+ * most len octets (NUL included). */
 void up_server_str(const struct up_server *s, char *buf, size_t len);
 
-/* Parses "ADDR" or "ADDR@PORT" (IPv4 or IPv6, IPv6 scope allowed) into
- * *ret, port 53 by default. Returns 0 or DT_ESYNTAX. Used by the config
+/* Parses "ADDR" or "ADDR@PORT" (IPv4 dotted quad or IPv6, IPv6 scope
+ * "%NAME" or "%NUMBER" allowed; port 1..65535) into *ret, port 53 by
+ * default. Returns 0 or DT_ESYNTAX (*ret untouched). Used by the config
  * (listen, split-DNS upstreams). */
 int up_server_parse(const char *text, struct up_server *ret);
 
