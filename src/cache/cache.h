@@ -12,10 +12,15 @@
  * cache_unref(), so a value can be used after the lock is dropped.
  *
  * Memory: every entry costs its key, its caller-declared value cost and a
- * fixed overhead; the sum never exceeds the budget after cache_put()
- * returns (entries are evicted, least recently used first, by CLOCK per
- * shard). Shards (DT_CACHE_SHARDS, each with its mutex) keep threads
- * from queueing on one lock.
+ * fixed overhead (the entry's struct); with the shards' hash tables the
+ * sum never exceeds the budget after any call returns (entries are
+ * evicted by CLOCK per shard: read entries get a second chance, expired
+ * ones none, "expired" judged by the latest now given to cache_get()).
+ * Each shard has max_bytes / DT_CACHE_SHARDS of it. An evicted value a
+ * reader still holds is no longer counted; it is freed on the last
+ * cache_unref(). Shards (DT_CACHE_SHARDS, chosen by a keyed hash with a
+ * random key, each with its mutex) keep threads from queueing on one
+ * lock and attackers from filling one bucket.
  */
 #ifndef DT_CACHE_CACHE_H
 #define DT_CACHE_CACHE_H
@@ -36,7 +41,8 @@ struct cache_ref {
 
 struct cache_stats {
 	uint64_t hits, misses;	/* cache_get found / did not find */
-	uint64_t inserts, replaced;
+	uint64_t inserts;	/* entries stored, replacements included */
+	uint64_t replaced;	/* of those, replacing one with the same key */
 	uint64_t evictions;	/* removed to stay within the budget */
 	uint64_t expired;	/* found expired (on get or eviction) */
 	size_t entries;		/* now */
@@ -44,16 +50,18 @@ struct cache_stats {
 	size_t max_bytes;	/* the budget */
 };
 
-/* A new cache with a budget of max_bytes (at least DT_CACHE_MINSIZE), or
- * NULL when out of memory. */
+/* A new cache with a budget of max_bytes (raised to DT_CACHE_MINSIZE when
+ * below it), or NULL with errno set when out of memory or when no random
+ * hash key could be had from getrandom(). Free with cache_free(). */
 struct cache *cache_new(size_t max_bytes);
 
 /* Frees every entry (values with their free functions). No reference may
  * be outstanding. */
 void cache_free(struct cache *c);
 
-/* Changes the budget (SIGHUP with a new cache-size); evicts at once when
- * it shrinks. Entries are kept otherwise. */
+/* Changes the budget (SIGHUP with a new cache-size; raised to
+ * DT_CACHE_MINSIZE when below it); evicts at once when it shrinks.
+ * Entries are kept otherwise. */
 void cache_set_max(struct cache *c, size_t max_bytes);
 
 /*
@@ -69,9 +77,10 @@ int cache_put(struct cache *c, const void *key, size_t klen, void *val,
 	      size_t cost, int64_t expire, void (*free_fn)(void *val));
 
 /*
- * Looks key up. Found and not expired at now: *ret holds the value with a
- * reference, and true is returned; the caller must cache_unref(). An
- * expired entry is dropped. Otherwise false, ret->val NULL.
+ * Looks key up. Found and not expired at now (expired: now >= expire):
+ * *ret holds the value with a reference, and true is returned; the caller
+ * must cache_unref(). An expired entry is dropped. Otherwise false,
+ * ret->val NULL (a key longer than DT_CACHE_KEY_MAXLEN is never found).
  */
 bool cache_get(struct cache *c, const void *key, size_t klen, int64_t now,
 	       struct cache_ref *ret);
