@@ -9,7 +9,10 @@
  * What comes back is checked before the caller sees it: from the server
  * asked (connected socket), QR=1, same ID, opcode QUERY, the same question
  * (case-insensitive). Anything else is dropped and the try keeps waiting,
- * so a blind spoofer must guess ID and port within the try's time.
+ * so a blind spoofer must guess ID and port within the try's time. (A
+ * FORMERR or NOTIMP with the right ID and no question at all, as servers
+ * that do not know EDNS send, is taken only as a reason to ask again
+ * without EDNS or move on, never as an answer.)
  * Nothing here says whether the answer is true: the validator does.
  */
 #ifndef DT_UPSTREAM_TRANSPORT_H
@@ -68,8 +71,11 @@ const struct up_conf *up_client_conf(const struct up_client *c);
  * rounds, each server gets one try of timeout_ms; TC=1 → the same server
  * over TCP (within the same try's time, plus one timeout); FORMERR or
  * NOTIMP to an EDNS query → the same server once without EDNS.
- * cb runs exactly once, on the loop's thread, never from inside
- * up_query(). Returns the request (for up_cancel) or NULL when out of
+ * A timeout_ms or attempts of 0 means glibc's default; larger values
+ * than glibc's caps are capped. A malformed qname ends the request with
+ * its wire_dname_check() error. cb runs exactly once, on the loop's
+ * thread, never from inside up_query(); it may free the client or start
+ * new queries. Returns the request (for up_cancel) or NULL when out of
  * memory (cb does not run).
  */
 struct up_req *up_query(struct up_client *c, const uint8_t *qname,
@@ -77,7 +83,9 @@ struct up_req *up_query(struct up_client *c, const uint8_t *qname,
 			const struct up_conf *servers, up_done_fn *cb,
 			void *arg);
 
-/* Cancels a pending request: cb will not run; its sockets are closed. */
+/* Cancels a pending request: cb will not run; its sockets are closed.
+ * NULL, or r from inside its own callback, is a no-op; once its callback
+ * has returned, r is freed and must not be passed. */
 void up_cancel(struct up_req *r);
 
 struct up_stats {

@@ -1,0 +1,734 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One request walks through "slots": attempts rounds over its servers,
+ * one try per slot. A try is a UDP exchange on a fresh connected socket;
+ * within its slot it may become a TCP exchange (TC=1) or a second UDP
+ * exchange without EDNS (FORMERR or NOTIMP to EDNS), each with a fresh
+ * timeout. A timeout, an unusable RCODE, a socket error or a flood of
+ * unmatched packets moves to the next slot; past the last one the request
+ * ends with an error, delivered from a 0 ms timer so that no callback
+ * ever runs inside up_query().
+ *
+ * Every callback path ends by either waiting again or handing the request
+ * to deliver()/end(); after deliver() the request (and possibly the
+ * client, freed by the caller's callback) is gone, so nothing touches
+ * them afterwards.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common/errcode.h"
+#include "common/loop.h"
+#include "upstream/transport.h"
+#include "wire/dname.h"
+#include "wire/msg.h"
+
+/* A query: header, question (name of at most 255 octets), an OPT record
+ * without options (11 octets); with the TCP length prefix it fits. */
+#define QUERY_MAX (2 + DT_MSG_HDRLEN + DT_NAME_MAXLEN + 4 + 11)
+
+struct penalty {
+	struct up_server server;
+	int64_t until; /* loop_now_ms() when it ends */
+};
+
+struct up_client {
+	struct loop *loop;
+	struct up_conf conf;
+	unsigned rotate_next; /* first server of the next query */
+	struct up_req *reqs;  /* pending, doubly linked */
+	struct penalty *pen;  /* servers that timed out lately */
+	size_t npen;
+	size_t cappen;
+	struct up_stats stats;
+	uint8_t rnd[64]; /* getrandom() output not used yet */
+	size_t rnd_left;
+	uint8_t rx[DT_MSG_MAXLEN]; /* UDP receive buffer */
+};
+
+struct up_req {
+	struct up_client *c;
+	struct up_req *prev, *next;
+	up_done_fn *cb;
+	void *arg;
+	wire_dname_storage_t qname;
+	uint16_t qtype, qclass;
+	struct up_server ns[DT_UP_MAXNS]; /* in the order tried */
+	size_t nns;
+	unsigned timeout_ms;
+	size_t slot, nslots; /* slot % nns is the server */
+	bool no_edns;	     /* this slot's server refused EDNS */
+	bool failed;	     /* some try failed otherwise than by timeout */
+	int last_rcode;
+	int err;    /* the error end() delivers */
+	bool in_cb; /* its callback is running: up_cancel no-op */
+
+	/* The try under way. */
+	int fd;
+	bool tcp;
+	bool io_on; /* io registered with the loop */
+	struct loop_io io;
+	struct loop_timer timer;
+	uint16_t id;
+	unsigned bad;		  /* unmatched packets in this try */
+	uint8_t query[QUERY_MAX]; /* 2-octet length, then the message */
+	size_t qlen;		  /* of the message */
+	size_t woff;		  /* TCP: octets of query[] written */
+	uint8_t lenbuf[2];	  /* TCP: the response's length prefix */
+	size_t rgot;		  /* TCP: octets read, prefix included */
+	uint8_t *rbuf;		  /* TCP: the response */
+	size_t rlen;
+};
+
+static uint16_t rd16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/* --- penalties: servers that timed out are tried last for a while --- */
+
+static struct penalty *penalty_find(struct up_client *c,
+				    const struct up_server *s)
+{
+	for (size_t i = 0; i < c->npen; i++) {
+		if (up_server_equal(&c->pen[i].server, s))
+			return &c->pen[i];
+	}
+	return NULL;
+}
+
+static bool penalised(struct up_client *c, const struct up_server *s)
+{
+	struct penalty *p = penalty_find(c, s);
+
+	return p && p->until > loop_now_ms(c->loop);
+}
+
+static void penalty_clear(struct up_client *c, const struct up_server *s)
+{
+	struct penalty *p = penalty_find(c, s);
+
+	if (p)
+		*p = c->pen[--c->npen];
+}
+
+static void penalty_prune(struct up_client *c)
+{
+	int64_t now = loop_now_ms(c->loop);
+
+	for (size_t i = 0; i < c->npen;) {
+		if (c->pen[i].until <= now)
+			c->pen[i] = c->pen[--c->npen];
+		else
+			i++;
+	}
+}
+
+/* Out of memory only loses the reordering, never a query. */
+static void penalty_add(struct up_client *c, const struct up_server *s)
+{
+	struct penalty *p;
+
+	penalty_prune(c);
+	p = penalty_find(c, s);
+	if (!p && c->npen == c->cappen) {
+		size_t cap = c->cappen ? 2 * c->cappen : 4;
+		struct penalty *np = realloc(c->pen, cap * sizeof(*np));
+
+		if (!np)
+			return;
+		c->pen = np;
+		c->cappen = cap;
+	}
+	if (!p) {
+		p = &c->pen[c->npen++];
+		p->server = *s;
+	}
+	p->until = loop_now_ms(c->loop) + DT_UP_PENALTY_MS;
+}
+
+/* Rotation first, then servers under penalty moved behind the others. */
+static void order_servers(struct up_client *c, const struct up_conf *conf,
+			  struct up_req *r)
+{
+	size_t n = conf->nns < DT_UP_MAXNS ? conf->nns : DT_UP_MAXNS;
+	size_t start = 0, k = 0;
+
+	if (n == 0)
+		return;
+	if (conf->rotate)
+		start = c->rotate_next++ % n;
+	for (int late = 0; late < 2; late++) {
+		for (size_t i = 0; i < n; i++) {
+			const struct up_server *s = &conf->ns[(start + i) % n];
+
+			if (penalised(c, s) == (late == 1))
+				r->ns[k++] = *s;
+		}
+	}
+	r->nns = n;
+}
+
+/* --- the query --- */
+
+static int rand16(struct up_client *c, uint16_t *ret)
+{
+	if (c->rnd_left < 2) {
+		ssize_t n = getrandom(c->rnd, sizeof(c->rnd), 0);
+
+		if (n < 0)
+			return -errno;
+		if ((size_t)n != sizeof(c->rnd))
+			return -EAGAIN;
+		c->rnd_left = sizeof(c->rnd);
+	}
+	c->rnd_left -= 2;
+	*ret = rd16(c->rnd + c->rnd_left);
+	return 0;
+}
+
+/* A new ID and the query with it: RD, CD, and unless the server refused
+ * it, EDNS with DO and our buffer size. */
+static int build_query(struct up_req *r)
+{
+	struct wire_builder b;
+	int err = rand16(r->c, &r->id);
+
+	if (err == 0)
+		err = wire_build_init(&b, r->query + 2, sizeof(r->query) - 2,
+				      r->id, WIRE_FLAG_RD | WIRE_FLAG_CD);
+	if (err == 0)
+		err = wire_build_question(&b, r->qname, r->qtype, r->qclass);
+	if (err == 0 && !r->no_edns)
+		err = wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, WIRE_EDNS_DO,
+				     NULL, 0);
+	if (err < 0)
+		return err;
+	r->qlen = wire_build_finish(&b);
+	r->query[0] = (uint8_t)(r->qlen >> 8);
+	r->query[1] = (uint8_t)r->qlen;
+	return 0;
+}
+
+static const struct up_server *cur_server(const struct up_req *r)
+{
+	return &r->ns[r->slot % r->nns];
+}
+
+/* --- matching what comes back --- */
+
+enum verdict {
+	V_DROP,	   /* not the response to this try */
+	V_ANSWER,  /* a checked response; its RCODE decides */
+	V_TC,	   /* truncated over UDP: ask over TCP */
+	V_REFUSAL, /* FORMERR or NOTIMP without a question */
+};
+
+static bool question_matches(const struct up_req *r, const uint8_t *pkt,
+			     size_t len)
+{
+	wire_dname_storage_t name;
+	size_t pos = DT_MSG_HDRLEN;
+
+	if (wire_dname_unpack(pkt, len, &pos, name) < 0 || len - pos < 4)
+		return false;
+	return wire_dname_equal(name, r->qname) &&
+	       rd16(pkt + pos) == r->qtype && rd16(pkt + pos + 2) == r->qclass;
+}
+
+/* Servers that do not know EDNS (or another part of the query) may
+ * answer FORMERR or NOTIMP with the bare header: such a response serves
+ * only to decide to move on, never as an answer. */
+static bool bare_refusal(uint16_t flags, uint16_t qdcount)
+{
+	unsigned rcode = WIRE_RCODE(flags);
+
+	return qdcount == 0 &&
+	       (rcode == WIRE_RCODE_FORMERR || rcode == WIRE_RCODE_NOTIMP);
+}
+
+static enum verdict check(const struct up_req *r, const uint8_t *pkt,
+			  size_t len, int *ret_rcode)
+{
+	uint16_t flags, qd;
+	struct wire_msg *msg;
+	int err;
+
+	if (len < DT_MSG_HDRLEN || rd16(pkt) != r->id)
+		return V_DROP;
+	flags = rd16(pkt + 2);
+	qd = rd16(pkt + 4);
+	if (!(flags & WIRE_FLAG_QR) || WIRE_OPCODE(flags) != WIRE_OPCODE_QUERY)
+		return V_DROP;
+	if (bare_refusal(flags, qd)) {
+		*ret_rcode = WIRE_RCODE(flags);
+		return V_REFUSAL;
+	}
+	if (qd != 1 || !question_matches(r, pkt, len))
+		return V_DROP;
+	if ((flags & WIRE_FLAG_TC) && !r->tcp)
+		return V_TC;
+	msg = wire_msg_parse(pkt, len, WIRE_PARSE_TRUNC_OK, &err);
+	if (!msg)
+		return V_DROP;
+	*ret_rcode = msg->rcode;
+	wire_msg_free(msg);
+	return V_ANSWER;
+}
+
+/* --- tries --- */
+
+static void on_udp(struct loop_io *io, uint32_t revents);
+static void on_tcp(struct loop_io *io, uint32_t revents);
+static void on_timeout(struct loop_timer *t);
+static void on_end(struct loop_timer *t);
+
+/* Ends the try under way: socket, io and timer; keeps a TCP response. */
+static void try_stop(struct up_req *r)
+{
+	loop_timer_stop(r->c->loop, &r->timer);
+	if (r->io_on)
+		loop_io_del(r->c->loop, &r->io);
+	r->io_on = false;
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+}
+
+static void try_close(struct up_req *r)
+{
+	try_stop(r);
+	free(r->rbuf);
+	r->rbuf = NULL;
+}
+
+/* Opens a connected socket to the current server and registers it. */
+static int try_open(struct up_req *r, int type, uint32_t events,
+		    void (*cb)(struct loop_io *, uint32_t))
+{
+	const struct up_server *s = cur_server(r);
+	const struct sockaddr *sa = (const struct sockaddr *)&s->addr;
+	int err;
+
+	r->fd = socket(sa->sa_family, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (r->fd < 0)
+		return -errno;
+	err = connect(r->fd, sa, s->addrlen);
+	if (err != 0 && errno != EINPROGRESS)
+		return -errno;
+	r->io.cb = cb;
+	err = loop_io_add(r->c->loop, &r->io, r->fd, events);
+	if (err < 0)
+		return err;
+	r->io_on = true;
+	r->timer.cb = on_timeout;
+	loop_timer_start(r->c->loop, &r->timer, r->timeout_ms);
+	return 0;
+}
+
+static int udp_start(struct up_req *r)
+{
+	int err;
+
+	r->tcp = false;
+	r->bad = 0;
+	err = build_query(r);
+	if (err == 0)
+		err = try_open(r, SOCK_DGRAM, LOOP_READ, on_udp);
+	if (err == 0 && send(r->fd, r->query + 2, r->qlen, 0) < 0)
+		err = -errno;
+	if (err < 0)
+		try_close(r);
+	else
+		r->c->stats.tries++;
+	return err;
+}
+
+static int tcp_start(struct up_req *r)
+{
+	int err;
+
+	r->tcp = true;
+	r->woff = 0;
+	r->rgot = 0;
+	r->c->stats.tcp++;
+	err = build_query(r);
+	if (err == 0)
+		err = try_open(r, SOCK_STREAM, LOOP_WRITE, on_tcp);
+	if (err < 0)
+		try_close(r);
+	else
+		r->c->stats.tries++;
+	return err;
+}
+
+/* Hands the error to the caller from a 0 ms timer. */
+static void end(struct up_req *r, int err)
+{
+	try_close(r);
+	r->err = err;
+	r->timer.cb = on_end;
+	loop_timer_start(r->c->loop, &r->timer, 0);
+}
+
+/* Starts a try at the current slot, or at the next ones when a socket
+ * cannot even be opened; ends the request past the last slot. */
+static void run(struct up_req *r)
+{
+	while (r->slot < r->nslots) {
+		if (udp_start(r) == 0)
+			return;
+		r->failed = true;
+		r->slot++;
+		r->no_edns = false;
+	}
+	end(r, r->failed ? DT_EUPSTREAM : DT_ETIMEOUT);
+}
+
+static void next_slot(struct up_req *r)
+{
+	try_close(r);
+	r->slot++;
+	r->no_edns = false;
+	run(r);
+}
+
+static void server_failed(struct up_req *r)
+{
+	r->failed = true;
+	next_slot(r);
+}
+
+static void rcode_failed(struct up_req *r, int rcode)
+{
+	r->last_rcode = rcode;
+	r->failed = true;
+	if ((rcode == WIRE_RCODE_FORMERR || rcode == WIRE_RCODE_NOTIMP) &&
+	    !r->no_edns) {
+		try_close(r);
+		r->no_edns = true;
+		run(r);
+		return;
+	}
+	next_slot(r);
+}
+
+static void unlink_req(struct up_req *r)
+{
+	struct up_client *c = r->c;
+
+	if (r->prev)
+		r->prev->next = r->next;
+	else
+		c->reqs = r->next;
+	if (r->next)
+		r->next->prev = r->prev;
+	r->prev = r->next = NULL;
+}
+
+static void req_free(struct up_req *r)
+{
+	free(r->rbuf);
+	free(r);
+}
+
+/* The answer goes to the caller; r is freed after its callback, which may
+ * free the client too (only the request is touched afterwards). */
+static void deliver(struct up_req *r, const uint8_t *msg, size_t len)
+{
+	struct up_answer ans = {
+		.msg = msg,
+		.len = len,
+		.server = cur_server(r),
+		.tcp = r->tcp,
+		.no_edns = r->no_edns,
+	};
+
+	penalty_clear(r->c, ans.server);
+	try_stop(r);
+	unlink_req(r);
+	r->in_cb = true;
+	r->cb(r->arg, 0, &ans, r->last_rcode);
+	req_free(r);
+}
+
+static void on_response(struct up_req *r, const uint8_t *pkt, size_t len,
+			enum verdict v, int rcode)
+{
+	if (v == V_TC) {
+		try_close(r);
+		if (tcp_start(r) < 0)
+			server_failed(r);
+		return;
+	}
+	if (v == V_REFUSAL || rcode == WIRE_RCODE_FORMERR ||
+	    rcode == WIRE_RCODE_NOTIMP || rcode == WIRE_RCODE_SERVFAIL ||
+	    rcode == WIRE_RCODE_REFUSED) {
+		rcode_failed(r, rcode);
+		return;
+	}
+	deliver(r, pkt, len);
+}
+
+static void on_udp(struct loop_io *io, uint32_t revents)
+{
+	struct up_req *r = io->arg;
+	uint8_t *rx = r->c->rx;
+
+	(void)revents;
+	for (;;) {
+		ssize_t n = recv(r->fd, rx, sizeof(r->c->rx), 0);
+		enum verdict v;
+		int rcode = -1;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n < 0) {
+			/* ECONNREFUSED: an ICMP error, nothing listens. */
+			server_failed(r);
+			return;
+		}
+		v = check(r, rx, (size_t)n, &rcode);
+		if (v != V_DROP) {
+			on_response(r, rx, (size_t)n, v, rcode);
+			return;
+		}
+		r->c->stats.dropped++;
+		if (++r->bad >= DT_UP_MAX_BAD_PACKETS) {
+			server_failed(r);
+			return;
+		}
+	}
+}
+
+/* TCP: connection check, then the framed query, possibly in pieces.
+ * Returns 0 (wait) or -errno. */
+static int tcp_send(struct up_req *r)
+{
+	size_t total = r->qlen + 2;
+
+	if (r->woff == 0) {
+		int soerr = 0;
+		socklen_t sl = sizeof(soerr);
+
+		if (getsockopt(r->fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) != 0)
+			return -errno;
+		if (soerr)
+			return -soerr;
+	}
+	while (r->woff < total) {
+		ssize_t n = send(r->fd, r->query + r->woff, total - r->woff,
+				 MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (n < 0)
+			return -errno;
+		r->woff += (size_t)n;
+	}
+	return loop_io_mod(r->c->loop, &r->io, LOOP_READ);
+}
+
+/* Reads into buf[got..want); returns 1 when complete, 0 to wait, -errno
+ * (-ECONNRESET for an early end of stream). */
+static int tcp_read(int fd, uint8_t *buf, size_t *got, size_t want)
+{
+	while (*got < want) {
+		ssize_t n = recv(fd, buf + *got, want - *got, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -ECONNRESET;
+		*got += (size_t)n;
+	}
+	return 1;
+}
+
+/* TCP: the length prefix, then the response. Returns 0 (wait), -errno,
+ * or 1 when the response was handled (r may be gone). */
+static int tcp_recv(struct up_req *r)
+{
+	size_t got;
+	int ret, rcode = -1;
+	enum verdict v;
+
+	if (r->rgot < 2) {
+		ret = tcp_read(r->fd, r->lenbuf, &r->rgot, 2);
+		if (ret <= 0)
+			return ret;
+		r->rlen = rd16(r->lenbuf);
+		r->rbuf = malloc(r->rlen ? r->rlen : 1);
+		if (!r->rbuf)
+			return -ENOMEM;
+	}
+	got = r->rgot - 2;
+	ret = tcp_read(r->fd, r->rbuf, &got, r->rlen);
+	r->rgot = got + 2;
+	if (ret <= 0)
+		return ret;
+	v = check(r, r->rbuf, r->rlen, &rcode);
+	if (v == V_DROP) {
+		r->c->stats.dropped++;
+		return -EPROTO;
+	}
+	on_response(r, r->rbuf, r->rlen, v, rcode);
+	return 1;
+}
+
+static void on_tcp(struct loop_io *io, uint32_t revents)
+{
+	struct up_req *r = io->arg;
+	int ret;
+
+	(void)revents;
+	if (r->woff < r->qlen + 2)
+		ret = tcp_send(r);
+	else
+		ret = tcp_recv(r);
+	if (ret < 0)
+		server_failed(r);
+}
+
+static void on_timeout(struct loop_timer *t)
+{
+	struct up_req *r = t->arg;
+
+	r->c->stats.timeouts++;
+	penalty_add(r->c, cur_server(r));
+	next_slot(r);
+}
+
+static void on_end(struct loop_timer *t)
+{
+	struct up_req *r = t->arg;
+
+	unlink_req(r);
+	r->c->stats.failed++;
+	r->in_cb = true;
+	r->cb(r->arg, r->err, NULL, r->last_rcode);
+	req_free(r);
+}
+
+/* --- the client --- */
+
+struct up_client *up_client_new(struct loop *loop)
+{
+	struct up_client *c = calloc(1, sizeof(*c));
+
+	if (c)
+		c->loop = loop;
+	return c;
+}
+
+void up_client_free(struct up_client *c)
+{
+	if (!c)
+		return;
+	while (c->reqs)
+		up_cancel(c->reqs);
+	free(c->pen);
+	free(c);
+}
+
+void up_client_set_conf(struct up_client *c, const struct up_conf *conf)
+{
+	c->conf = *conf;
+}
+
+const struct up_conf *up_client_conf(const struct up_client *c)
+{
+	return &c->conf;
+}
+
+void up_client_stats(const struct up_client *c, struct up_stats *ret)
+{
+	*ret = c->stats;
+}
+
+static struct up_req *req_new(struct up_client *c, up_done_fn *cb, void *arg)
+{
+	struct up_req *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->c = c;
+	r->cb = cb;
+	r->arg = arg;
+	r->fd = -1;
+	r->last_rcode = -1;
+	r->io.arg = r;
+	r->timer.arg = r;
+	r->next = c->reqs;
+	if (c->reqs)
+		c->reqs->prev = r;
+	c->reqs = r;
+	c->stats.queries++;
+	return r;
+}
+
+/* The conf's timing, 0 meaning glibc's default. */
+static void set_timing(struct up_req *r, const struct up_conf *conf)
+{
+	unsigned attempts = conf->attempts;
+
+	if (attempts == 0)
+		attempts = DT_UP_ATTEMPTS_DEFAULT;
+	if (attempts > DT_UP_ATTEMPTS_MAX)
+		attempts = DT_UP_ATTEMPTS_MAX;
+	r->timeout_ms =
+		conf->timeout_ms ? conf->timeout_ms : DT_UP_TIMEOUT_DEFAULT_MS;
+	if (r->timeout_ms > DT_UP_TIMEOUT_MAX_MS)
+		r->timeout_ms = DT_UP_TIMEOUT_MAX_MS;
+	r->nslots = attempts * r->nns;
+}
+
+struct up_req *up_query(struct up_client *c, const uint8_t *qname,
+			uint16_t qtype, uint16_t qclass,
+			const struct up_conf *servers, up_done_fn *cb,
+			void *arg)
+{
+	const struct up_conf *conf = servers ? servers : &c->conf;
+	struct up_req *r = req_new(c, cb, arg);
+	int len;
+
+	if (!r)
+		return NULL;
+	r->qtype = qtype;
+	r->qclass = qclass;
+	len = wire_dname_check(qname, qname + DT_NAME_MAXLEN);
+	if (len < 0) {
+		end(r, len);
+		return r;
+	}
+	memcpy(r->qname, qname, (size_t)len);
+	order_servers(c, conf, r);
+	if (r->nns == 0) {
+		end(r, DT_ENOSERVER);
+		return r;
+	}
+	set_timing(r, conf);
+	run(r);
+	return r;
+}
+
+void up_cancel(struct up_req *r)
+{
+	if (!r || r->in_cb)
+		return;
+	try_close(r);
+	unlink_req(r);
+	req_free(r);
+}
