@@ -182,6 +182,24 @@ static int key_eddsa(struct crypto_key *key, const uint8_t *p, size_t len)
 	return 0;
 }
 
+/* The verification template of RSA and ECDSA keys (see internal.h).
+ * Returns 0 (also when OpenSSL refuses: vtmpl stays NULL) or -ENOMEM. */
+static int key_template(struct crypto_key *key)
+{
+	if (key->desc->kind == CRYPTO_KIND_EDDSA)
+		return 0;
+	key->vtmpl = EVP_MD_CTX_new();
+	if (!key->vtmpl)
+		return -ENOMEM;
+	if (EVP_DigestVerifyInit_ex(key->vtmpl, NULL, key->desc->mdname, NULL,
+				    NULL, key->pkey, NULL) != 1) {
+		ERR_clear_error();
+		EVP_MD_CTX_free(key->vtmpl);
+		key->vtmpl = NULL;
+	}
+	return 0;
+}
+
 static int key_import(struct crypto_key *key)
 {
 	const uint8_t *p = key->rdata + DNSKEY_HDRLEN;
@@ -221,8 +239,11 @@ int crypto_key_new(const uint8_t *rdata, size_t rdlen,
 	memcpy(key->rdata, rdata, rdlen);
 
 	r = key_import(key);
+	if (r == 0)
+		r = key_template(key);
 	if (r < 0) {
 		ERR_clear_error();
+		EVP_PKEY_free(key->pkey);
 		free(key);
 		return r;
 	}
@@ -234,6 +255,7 @@ void crypto_key_free(struct crypto_key *key)
 {
 	if (!key)
 		return;
+	EVP_MD_CTX_free(key->vtmpl);
 	EVP_PKEY_free(key->pkey);
 	free(key);
 }

@@ -56,7 +56,8 @@ static int verdict(int ok)
 	return ok == 0 ? DT_EBADSIG : DT_ECRYPTO;
 }
 
-/* RSA and ECDSA: hash the chunks as they come, then check. */
+/* RSA and ECDSA: hash the chunks as they come, then check. The context
+ * is a copy of the key's template when it has one (see internal.h). */
 static int verify_stream(const struct crypto_key *key,
 			 const struct crypto_chunk *chunks, size_t n,
 			 const uint8_t *sig, size_t siglen)
@@ -66,8 +67,10 @@ static int verify_stream(const struct crypto_key *key,
 
 	if (!ctx)
 		return -ENOMEM;
-	if (EVP_DigestVerifyInit_ex(ctx, NULL, key->desc->mdname, NULL, NULL,
-				    key->pkey, NULL) != 1)
+	if (key->vtmpl ? EVP_MD_CTX_copy_ex(ctx, key->vtmpl) != 1
+		       : EVP_DigestVerifyInit_ex(ctx, NULL, key->desc->mdname,
+						 NULL, NULL, key->pkey,
+						 NULL) != 1)
 		goto out;
 	for (size_t i = 0; i < n; i++)
 		if (chunks[i].len && EVP_DigestVerifyUpdate(ctx, chunks[i].data,
