@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dnstrust.conf: the daemon's own configuration, which only the admin
- * writes. One `key value...` per line, `#` starts a comment, blank lines
- * are ignored; keys may repeat only where said. An unknown key or a bad
- * value is an error naming file:line, and the daemon does not start (or,
- * on SIGHUP, keeps its old configuration).
+ * writes. One `key value...` per line, `#` outside double quotes starts a
+ * comment, blank lines are ignored; a value with spaces is written in
+ * double quotes (escapes \" and \\ only); keys may repeat only where
+ * said. An unknown key or a bad value is an error naming file:line, and
+ * the daemon does not start (or, on SIGHUP, keeps its old configuration).
+ * The syntax and every key are in docs/dnstrust.conf.5.
  */
 #ifndef DT_DAEMON_CONFIG_H
 #define DT_DAEMON_CONFIG_H
@@ -58,23 +60,33 @@ struct cfg {
 void cfg_default(struct cfg *c);
 
 /*
- * Parses text (len octets) named name (for messages) over the defaults.
- * On success writes *ret and returns 0. On error writes
- * "name:line: message" into err (errlen octets, always NUL-terminated)
- * and returns DT_ECONFIG; *ret is untouched.
+ * Parses text (len octets, need not be NUL-terminated) named name (for
+ * messages) over the defaults. On success writes *ret, empties err and
+ * returns 0. On error writes "name:line: message" into err (errlen
+ * octets, always NUL-terminated when errlen > 0; err may be NULL when
+ * errlen is 0) and returns DT_ECONFIG; *ret is untouched. A text over
+ * DT_CFG_MAXSIZE octets is refused as "name: larger than ...". Allocates
+ * nothing.
  */
 int cfg_parse(const char *text, size_t len, const char *name, struct cfg *ret,
 	      char *err, size_t errlen);
 
 /* Reads path (at most DT_CFG_MAXSIZE octets) and parses it; a missing
  * file is an error only when must_exist (the default path may be
- * absent: then the defaults apply). Errors as cfg_parse. */
+ * absent: then the defaults apply). Returns 0; DT_ECONFIG for the
+ * content, as cfg_parse (a larger file too); or -errno when the file
+ * cannot be opened or read, with "path: reason" in err. *ret is written
+ * only on success. The read buffer lives for the call only. */
 int cfg_load(const char *path, bool must_exist, struct cfg *ret, char *err,
 	     size_t errlen);
 
-/* Writes the configuration back as a dnstrust.conf text (every key, with
- * defaults), for `dnstrustd -n` (check and print). Returns the length
- * that the full text needs (as snprintf). */
+/* Writes the configuration back as a dnstrust.conf text for
+ * `dnstrustd -n` (check and print): every key with a one-line comment,
+ * keys without a value (no listener, trust anchors or user) commented
+ * out. cfg_parse reads the text of any configuration it produced back to
+ * an equal one. Returns the length the full text needs (as snprintf: at
+ * most len - 1 octets are written and NUL-terminated; buf may be NULL
+ * when len is 0). */
 size_t cfg_format(const struct cfg *c, char *buf, size_t len);
 
 #endif

@@ -1,0 +1,892 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dnstrust.conf, read as config.h describes.
+ *
+ * One table, cfg_keys[], has a row per key: its name, the shape of its
+ * value, the functions that parse and write it, whether it may repeat and
+ * one line of documentation (which cfg_format writes above the key).
+ * Adding a key is adding a row and, when no existing parser fits, one
+ * parse and one format function.
+ *
+ * Lines are split into words before any key sees them: words are
+ * separated by spaces and tabs; a word that starts with '"' runs to the
+ * next unescaped '"' and may hold spaces and '#' ('\"' and '\\' are its
+ * only escapes); '#' outside quotes starts a comment. Control characters
+ * other than tab (NUL included) are refused anywhere, a CR before the
+ * newline is ignored. Every error is one sentence after "name:line: ".
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "common/errcode.h"
+#include "daemon/config.h"
+
+/* Longest line, newline excluded: a policy line names a domain and a few
+ * addresses; 4096 octets is far past that and bounds the line buffer. */
+#define CFG_LINE_MAX 4096
+/* Words on one line, key included: the longest policy line (a domain,
+ * "upstream" and a few servers) needs far fewer. */
+#define CFG_LINE_MAXWORDS 32
+/* threads: past 256 workers only contend for the cache's locks. */
+#define CFG_THREADS_MAX 256
+/* query-timeout: applications give up on their own within a minute
+ * (glibc: 5 s times 2 attempts by default, 30 s times 5 at most). */
+#define CFG_TIMEOUT_DEFAULT 5
+#define CFG_TIMEOUT_MAX	    60
+/* clock-skew: a day covers any drifting clock; more would accept
+ * signatures long expired, which is what a replay needs. */
+#define CFG_SKEW_MAX 86400
+/* max-cache-ttl: a day, as Unbound's cache-max-ttl; TTLs are at most
+ * 2^31 - 1 (RFC 2181 §8). */
+#define CFG_MAX_CACHE_TTL 86400
+#define CFG_TTL_MAX	  2147483647u
+/* bogus-ttl: long enough to stop a retry storm (issue 4: 60 s), at most
+ * an hour so a repaired zone is not failed for long. */
+#define CFG_BOGUS_TTL	  60
+#define CFG_BOGUS_TTL_MAX 3600
+/* A Unix socket's path must fit sockaddr_un.sun_path with its NUL. */
+#define CFG_SOCKET_MAXLEN (sizeof(((struct sockaddr_un *)0)->sun_path) - 1)
+/* Octets of a value repeated in an error message; longer ones are cut. */
+#define CFG_SHOW_MAX 64
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Where messages go and what they are prefixed with. */
+struct cfg_ctx {
+	const char *name; /* file name, for messages */
+	unsigned line;	  /* 1-based; 0 for the file as a whole */
+	char *err;	  /* message buffer, errlen octets */
+	size_t errlen;
+};
+
+/* One line split into words: unquoted, each NUL-terminated in buf (an
+ * unquoted word is never longer than its text, and words are separated
+ * by at least one octet, so buf cannot overflow). */
+struct cfg_line {
+	char buf[CFG_LINE_MAX + 1];
+	const char *word[CFG_LINE_MAXWORDS];
+	size_t nword;
+};
+
+/* Text being written by cfg_format, with snprintf's semantics. */
+struct cfg_out {
+	char *buf;
+	size_t len; /* size of buf */
+	size_t pos; /* octets the full text needs so far */
+};
+
+struct cfg_key;
+
+/* Parses the value words of line l (word[0] is the key) into c. Returns
+ * 0, or DT_ECONFIG with the message written through x. */
+typedef int cfg_parse_fn(const struct cfg_key *k, const struct cfg_line *l,
+			 struct cfg *c, struct cfg_ctx *x);
+/* Writes k's line(s) for c, or a commented-out line when unset. */
+typedef void cfg_format_fn(const struct cfg_key *k, const struct cfg *c,
+			   struct cfg_out *o);
+
+/* One row of the table: everything about one key. */
+struct cfg_key {
+	const char *name;
+	const char *usage; /* the value, as in "socket PATH" */
+	cfg_parse_fn *parse;
+	cfg_format_fn *format;
+	bool repeatable;
+	unsigned nmin, nmax;	     /* value words after the key */
+	size_t off;		     /* the field in struct cfg */
+	unsigned long long min, max; /* numbers: range; strings: max length */
+	unsigned scale;		     /* numbers: stored as value * scale */
+	const char *doc;	     /* one sentence, written by cfg_format */
+};
+
+/* --- messages --- */
+
+/* Writes "name:line: message" (or "name: message" for line 0) and
+ * returns DT_ECONFIG. */
+static int cfg_fail(struct cfg_ctx *x, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int cfg_fail(struct cfg_ctx *x, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!x->err || x->errlen == 0)
+		return DT_ECONFIG;
+	if (x->line)
+		n = snprintf(x->err, x->errlen, "%s:%u: ", x->name, x->line);
+	else
+		n = snprintf(x->err, x->errlen, "%s: ", x->name);
+	if (n < 0 || (size_t)n >= x->errlen)
+		return DT_ECONFIG;
+	va_start(ap, fmt);
+	vsnprintf(x->err + n, x->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return DT_ECONFIG;
+}
+
+/* A value as shown in messages: cut after CFG_SHOW_MAX octets, with
+ * "..." to say so. Returns buf. */
+static const char *show(const char *w, char buf[CFG_SHOW_MAX + 4])
+{
+	size_t n = strlen(w);
+
+	if (n <= CFG_SHOW_MAX)
+		return w;
+	memcpy(buf, w, CFG_SHOW_MAX);
+	memcpy(buf + CFG_SHOW_MAX, "...", 4);
+	return buf;
+}
+
+/* --- numbers --- */
+
+/* Reads the n decimal digits at s (nothing else) into *ret. Returns 0,
+ * -EINVAL when they are not all digits or -ERANGE when above max. */
+static int digits_parse(const char *s, size_t n, unsigned long long max,
+			unsigned long long *ret)
+{
+	unsigned long long v = 0;
+	bool over = false;
+
+	if (n == 0)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		if (d > max || v > (max - d) / 10)
+			over = true;
+		else
+			v = v * 10 + d;
+	}
+	if (over)
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
+/* The power of 1024 a size suffix stands for (either case), or -1. */
+static int size_suffix_shift(char ch)
+{
+	switch (ch) {
+	case 'K':
+	case 'k': return 10;
+	case 'M':
+	case 'm': return 20;
+	case 'G':
+	case 'g': return 30;
+	default: return -1;
+	}
+}
+
+/* "N", "NK", "NM" or "NG" (binary multiples) into *ret. Returns 0,
+ * -EINVAL when not a size, -ERANGE when above SIZE_MAX. */
+static int size_parse(const char *s, unsigned long long *ret)
+{
+	size_t n = strspn(s, "0123456789");
+	int shift = 0;
+	unsigned long long v;
+
+	if (n == 0)
+		return -EINVAL;
+	if (s[n] != '\0') {
+		shift = size_suffix_shift(s[n]);
+		if (shift < 0 || s[n + 1] != '\0')
+			return -EINVAL;
+	}
+	if (digits_parse(s, n, SIZE_MAX >> shift, &v) < 0)
+		return -ERANGE;
+	*ret = v << shift;
+	return 0;
+}
+
+/* The shortest exact spelling of a size: "64M" rather than "67108864". */
+static void size_text(unsigned long long v, char *buf, size_t len)
+{
+	static const char suffix[] = "KMG";
+	int i = 0;
+
+	while (i < 3 && v != 0 && v % 1024 == 0) {
+		v /= 1024;
+		i++;
+	}
+	if (i)
+		snprintf(buf, len, "%llu%c", v, suffix[i - 1]);
+	else
+		snprintf(buf, len, "%llu", v);
+}
+
+/* --- output --- */
+
+/* Appends to o as snprintf would. */
+static void out_printf(struct cfg_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void out_printf(struct cfg_out *o, const char *fmt, ...)
+{
+	bool room = o->pos < o->len;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(room ? o->buf + o->pos : NULL, room ? o->len - o->pos : 0,
+		      fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->pos += (size_t)n;
+}
+
+/* Whether w must be quoted to read back as one word. */
+static bool word_needs_quotes(const char *w)
+{
+	return *w == '\0' || strpbrk(w, " \t\"#") != NULL;
+}
+
+/* Writes w as one word, quoted and escaped when needed. */
+static void out_word(struct cfg_out *o, const char *w)
+{
+	if (!word_needs_quotes(w)) {
+		out_printf(o, "%s", w);
+		return;
+	}
+	out_printf(o, "\"");
+	for (; *w; w++)
+		out_printf(o, *w == '"' || *w == '\\' ? "\\%c" : "%c", *w);
+	out_printf(o, "\"");
+}
+
+/* "key value\n". */
+static void out_line(struct cfg_out *o, const struct cfg_key *k,
+		     const char *value)
+{
+	out_printf(o, "%s ", k->name);
+	out_word(o, value);
+	out_printf(o, "\n");
+}
+
+/* "#key USAGE\n": an unset key, shown so the text names every key. */
+static void out_unset(struct cfg_out *o, const struct cfg_key *k)
+{
+	out_printf(o, "#%s %s\n", k->name, k->usage);
+}
+
+/* --- field access --- */
+
+static char *field_str(const struct cfg_key *k, struct cfg *c)
+{
+	return (char *)c + k->off;
+}
+
+static const char *field_cstr(const struct cfg_key *k, const struct cfg *c)
+{
+	return (const char *)c + k->off;
+}
+
+static unsigned *field_uint(const struct cfg_key *k, struct cfg *c)
+{
+	return (unsigned *)(void *)((char *)c + k->off);
+}
+
+static unsigned field_cuint(const struct cfg_key *k, const struct cfg *c)
+{
+	return *(const unsigned *)(const void *)((const char *)c + k->off);
+}
+
+/* --- values: strings --- */
+
+/* An absolute path of at most k->max octets. */
+static int parse_path(const struct cfg_key *k, const struct cfg_line *l,
+		      struct cfg *c, struct cfg_ctx *x)
+{
+	const char *w = l->word[1];
+	char sh[CFG_SHOW_MAX + 4];
+
+	if (w[0] != '/')
+		return cfg_fail(x, "%s: '%s' is not an absolute path", k->name,
+				show(w, sh));
+	if (strlen(w) > k->max)
+		return cfg_fail(x, "%s: path longer than %llu octets: '%s'",
+				k->name, k->max, show(w, sh));
+	memcpy(field_str(k, c), w, strlen(w) + 1);
+	return 0;
+}
+
+static void format_str(const struct cfg_key *k, const struct cfg *c,
+		       struct cfg_out *o)
+{
+	const char *s = field_cstr(k, c);
+
+	if (*s)
+		out_line(o, k, s);
+	else
+		out_unset(o, k);
+}
+
+/* A user name: letters, digits, '.', '_', '-', not starting with '-' or
+ * '.', not all digits (that reads as a uid), an optional final '$'
+ * (Samba machine accounts). Whether it exists is checked at startup. */
+static bool user_name_ok(const char *s)
+{
+	static const char ok[] = "abcdefghijklmnopqrstuvwxyz"
+				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+	size_t n = strspn(s, ok);
+
+	if (n == 0 || s[0] == '-' || s[0] == '.')
+		return false;
+	if (s[n] == '$')
+		n++;
+	return s[n] == '\0' && strspn(s, "0123456789") != n;
+}
+
+static int parse_user(const struct cfg_key *k, const struct cfg_line *l,
+		      struct cfg *c, struct cfg_ctx *x)
+{
+	const char *w = l->word[1];
+	char sh[CFG_SHOW_MAX + 4];
+
+	if (strlen(w) > k->max)
+		return cfg_fail(x, "%s: name longer than %llu octets: '%s'",
+				k->name, k->max, show(w, sh));
+	if (!user_name_ok(w))
+		return cfg_fail(x,
+				"%s: '%s' is not a user name (letters, digits, "
+				"'.', '_', '-'; not only digits)",
+				k->name, show(w, sh));
+	memcpy(field_str(k, c), w, strlen(w) + 1);
+	return 0;
+}
+
+/* --- values: numbers --- */
+
+/* An unsigned number in [k->min, k->max], stored times k->scale. */
+static int parse_uint(const struct cfg_key *k, const struct cfg_line *l,
+		      struct cfg *c, struct cfg_ctx *x)
+{
+	const char *w = l->word[1];
+	char sh[CFG_SHOW_MAX + 4];
+	unsigned long long v;
+	int r = digits_parse(w, strlen(w), k->max, &v);
+
+	if (r == -EINVAL)
+		return cfg_fail(x, "%s: '%s' is not a number", k->name,
+				show(w, sh));
+	if (r < 0 || v < k->min)
+		return cfg_fail(x, "%s: %s is out of range (%llu..%llu)",
+				k->name, show(w, sh), k->min, k->max);
+	*field_uint(k, c) = (unsigned)(v * k->scale);
+	return 0;
+}
+
+static void format_uint(const struct cfg_key *k, const struct cfg *c,
+			struct cfg_out *o)
+{
+	out_printf(o, "%s %u\n", k->name, field_cuint(k, c) / k->scale);
+}
+
+/* cache-size: a size of at least k->min octets. */
+static int parse_size(const struct cfg_key *k, const struct cfg_line *l,
+		      struct cfg *c, struct cfg_ctx *x)
+{
+	const char *w = l->word[1];
+	char sh[CFG_SHOW_MAX + 4], min[24];
+	unsigned long long v;
+	int r = size_parse(w, &v);
+
+	if (r == -EINVAL)
+		return cfg_fail(x,
+				"%s: '%s' is not a size (use bytes or K, M, G)",
+				k->name, show(w, sh));
+	if (r < 0)
+		return cfg_fail(x,
+				"%s: %s is more than this system can address",
+				k->name, show(w, sh));
+	if (v < k->min) {
+		size_text(k->min, min, sizeof(min));
+		return cfg_fail(x, "%s: %s is below the minimum of %s", k->name,
+				show(w, sh), min);
+	}
+	c->cache_size = (size_t)v;
+	return 0;
+}
+
+static void format_size(const struct cfg_key *k, const struct cfg *c,
+			struct cfg_out *o)
+{
+	char text[24];
+
+	size_text(c->cache_size, text, sizeof(text));
+	out_line(o, k, text);
+}
+
+/* --- values: log level --- */
+
+static const struct {
+	const char *name;
+	enum cfg_log_level level;
+} cfg_levels[] = {
+	{"error", CFG_LOG_ERROR},   {"warning", CFG_LOG_WARNING},
+	{"notice", CFG_LOG_NOTICE}, {"info", CFG_LOG_INFO},
+	{"debug", CFG_LOG_DEBUG},
+};
+
+static int parse_level(const struct cfg_key *k, const struct cfg_line *l,
+		       struct cfg *c, struct cfg_ctx *x)
+{
+	const char *w = l->word[1];
+	char sh[CFG_SHOW_MAX + 4];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cfg_levels); i++) {
+		if (strcmp(w, cfg_levels[i].name) == 0) {
+			c->log_level = cfg_levels[i].level;
+			return 0;
+		}
+	}
+	return cfg_fail(x,
+			"%s: '%s' is not one of error, warning, notice, info, "
+			"debug",
+			k->name, show(w, sh));
+}
+
+static void format_level(const struct cfg_key *k, const struct cfg *c,
+			 struct cfg_out *o)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(cfg_levels); i++) {
+		if (c->log_level == cfg_levels[i].level) {
+			out_line(o, k, cfg_levels[i].name);
+			return;
+		}
+	}
+	out_unset(o, k);
+}
+
+/* --- values: listen --- */
+
+/* "ADDR@PORT" as up_server_parse reads it; a scope as an interface
+ * name when it has one (link-local addresses), else as a number. */
+static void server_text(const struct up_server *s, char *buf, size_t len)
+{
+	const struct sockaddr_in *sin = (const void *)&s->addr;
+	const struct sockaddr_in6 *sin6 = (const void *)&s->addr;
+	char addr[INET6_ADDRSTRLEN] = "", scope[IF_NAMESIZE + 12] = "";
+	char ifname[IF_NAMESIZE];
+
+	if (s->addr.ss_family == AF_INET) {
+		inet_ntop(AF_INET, &sin->sin_addr, addr, sizeof(addr));
+		snprintf(buf, len, "%s@%u", addr, ntohs(sin->sin_port));
+		return;
+	}
+	inet_ntop(AF_INET6, &sin6->sin6_addr, addr, sizeof(addr));
+	if (sin6->sin6_scope_id && IN6_IS_ADDR_LINKLOCAL(&sin6->sin6_addr) &&
+	    if_indextoname(sin6->sin6_scope_id, ifname))
+		snprintf(scope, sizeof(scope), "%%%s", ifname);
+	else if (sin6->sin6_scope_id)
+		snprintf(scope, sizeof(scope), "%%%u",
+			 (unsigned)sin6->sin6_scope_id);
+	snprintf(buf, len, "%s%s@%u", addr, scope, ntohs(sin6->sin6_port));
+}
+
+static int parse_listen(const struct cfg_key *k, const struct cfg_line *l,
+			struct cfg *c, struct cfg_ctx *x)
+{
+	const char *w = l->word[1];
+	char sh[CFG_SHOW_MAX + 4];
+	struct up_server s;
+
+	if (c->nlisten == DT_CFG_MAX_LISTEN)
+		return cfg_fail(x, "%s: more than %d listeners", k->name,
+				DT_CFG_MAX_LISTEN);
+	if (up_server_parse(w, &s) < 0)
+		return cfg_fail(x,
+				"%s: '%s' is not ADDR@PORT (e.g. 127.0.0.1@53, "
+				"::1@5353)",
+				k->name, show(w, sh));
+	for (size_t i = 0; i < c->nlisten; i++) {
+		if (up_server_equal(&c->listen[i], &s))
+			return cfg_fail(x, "%s: %s given twice", k->name,
+					show(w, sh));
+	}
+	c->listen[c->nlisten++] = s;
+	return 0;
+}
+
+static void format_listen(const struct cfg_key *k, const struct cfg *c,
+			  struct cfg_out *o)
+{
+	char text[INET6_ADDRSTRLEN + IF_NAMESIZE + 16];
+
+	if (c->nlisten == 0)
+		out_unset(o, k);
+	for (size_t i = 0; i < c->nlisten && i < DT_CFG_MAX_LISTEN; i++) {
+		server_text(&c->listen[i], text, sizeof(text));
+		out_line(o, k, text);
+	}
+}
+
+/* --- the table --- */
+
+#define KEY_ONE .nmin = 1, .nmax = 1
+#define KEY_PATH(n, field, maxlen, text)                                       \
+	{                                                                      \
+		.name = n, .usage = "PATH", .parse = parse_path,               \
+		.format = format_str, KEY_ONE,                                 \
+		.off = offsetof(struct cfg, field), .max = (maxlen),           \
+		.doc = text                                                    \
+	}
+#define KEY_UINT(n, use, field, lo, hi, sc, text)                              \
+	{                                                                      \
+		.name = n, .usage = use, .parse = parse_uint,                  \
+		.format = format_uint, KEY_ONE,                                \
+		.off = offsetof(struct cfg, field), .min = (lo), .max = (hi),  \
+		.scale = (sc), .doc = text                                     \
+	}
+
+static const struct cfg_key cfg_keys[] = {
+	KEY_PATH("socket", socket, CFG_SOCKET_MAXLEN,
+		 "The Unix socket applications ask their questions on."),
+	{.name = "listen",
+	 .usage = "ADDR@PORT",
+	 .parse = parse_listen,
+	 .format = format_listen,
+	 .repeatable = true,
+	 KEY_ONE,
+	 .doc = "A loopback DNS listener, UDP and TCP; repeatable; "
+		"default none."},
+	KEY_PATH("resolv-conf", resolv_conf, PATH_MAX - 1,
+		 "Where the upstream nameservers are listed; followed live."),
+	KEY_PATH("trust-anchor-file", trust_anchor_file, PATH_MAX - 1,
+		 "DS or DNSKEY records trusted; unset: the built-in root "
+		 "KSKs."),
+	{.name = "cache-size",
+	 .usage = "SIZE",
+	 .parse = parse_size,
+	 .format = format_size,
+	 KEY_ONE,
+	 .min = DT_CACHE_MINSIZE,
+	 .doc = "Memory for all caches, in bytes or with K, M, G; at "
+		"least 2M."},
+	KEY_UINT("threads", "N", threads, 0, CFG_THREADS_MAX, 1,
+		 "Worker threads, 1 to 256; 0: one per core."),
+	{.name = "user",
+	 .usage = "NAME",
+	 .parse = parse_user,
+	 .format = format_str,
+	 KEY_ONE,
+	 .off = offsetof(struct cfg, user),
+	 .max = sizeof(((struct cfg *)0)->user) - 1,
+	 .doc = "Run as this user after binding; unset: stay as started."},
+	{.name = "log-level",
+	 .usage = "LEVEL",
+	 .parse = parse_level,
+	 .format = format_level,
+	 KEY_ONE,
+	 .doc = "Least severe messages logged: error, warning, notice, "
+		"info or debug."},
+	KEY_UINT("query-timeout", "SECONDS", query_timeout_ms, 1,
+		 CFG_TIMEOUT_MAX, 1000,
+		 "Every question is answered within this time, 1 to 60."),
+	KEY_UINT("nsec3-max-iterations", "N", nsec3_max_iterations, 0,
+		 DT_NSEC3_MAX_ITERATIONS, 1,
+		 "NSEC3 iterations above which answers are insecure "
+		 "(RFC 9276), 0 to 2500."),
+	KEY_UINT("clock-skew", "SECONDS", clock_skew, 0, CFG_SKEW_MAX, 1,
+		 "Signatures are valid this long before and after their "
+		 "dates, 0 to 86400."),
+	KEY_UINT("max-cache-ttl", "SECONDS", max_cache_ttl, 1, CFG_TTL_MAX, 1,
+		 "Nothing is cached longer than this."),
+	KEY_UINT("bogus-ttl", "SECONDS", bogus_ttl, 1, CFG_BOGUS_TTL_MAX, 1,
+		 "A bogus result is kept this long, 1 to 3600."),
+};
+
+static const struct cfg_key *key_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(cfg_keys); i++) {
+		if (strcmp(cfg_keys[i].name, name) == 0)
+			return &cfg_keys[i];
+	}
+	return NULL;
+}
+
+/* --- lines --- */
+
+/* Refuses NUL and other control characters (tab aside) in [s, e). */
+static int line_check_octets(const char *s, const char *e, struct cfg_ctx *x)
+{
+	for (; s < e; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '\0')
+			return cfg_fail(x, "NUL octet in the text");
+		if ((ch < 0x20 && ch != '\t') || ch == 0x7f)
+			return cfg_fail(x, "control character 0x%02x", ch);
+	}
+	return 0;
+}
+
+/* A quoted word starting at **s ('"'); its text goes to **out. Moves
+ * both past it. */
+static int word_quoted(const char **s, const char *e, char **out,
+		       struct cfg_ctx *x)
+{
+	const char *p = *s + 1;
+	char *o = *out;
+
+	for (; p < e && *p != '"'; p++) {
+		if (*p == '\\' && p + 1 < e && (p[1] == '"' || p[1] == '\\'))
+			p++;
+		else if (*p == '\\')
+			return cfg_fail(
+				x, "unknown escape in a quoted string (only "
+				   "\\\" and \\\\)");
+		*o++ = *p;
+	}
+	if (p == e)
+		return cfg_fail(x, "unterminated quoted string");
+	p++;
+	if (p < e && *p != ' ' && *p != '\t' && *p != '#')
+		return cfg_fail(x, "no space after a closing quote");
+	*s = p;
+	*out = o;
+	return 0;
+}
+
+/* A word up to white space, '#' or the end; a '"' within is refused. */
+static int word_plain(const char **s, const char *e, char **out,
+		      struct cfg_ctx *x)
+{
+	const char *p = *s;
+	char *o = *out;
+
+	for (; p < e && *p != ' ' && *p != '\t' && *p != '#'; p++) {
+		if (*p == '"')
+			return cfg_fail(x, "'\"' inside a word (quote the "
+					   "whole value)");
+		*o++ = *p;
+	}
+	*s = p;
+	*out = o;
+	return 0;
+}
+
+/* Splits [s, e) into words; stops at a comment. */
+static int line_split(const char *s, const char *e, struct cfg_line *l,
+		      struct cfg_ctx *x)
+{
+	char *out = l->buf;
+	int r;
+
+	l->nword = 0;
+	for (;;) {
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		if (s == e || *s == '#')
+			return 0;
+		if (l->nword == CFG_LINE_MAXWORDS)
+			return cfg_fail(x, "more than %d words on one line",
+					CFG_LINE_MAXWORDS);
+		l->word[l->nword++] = out;
+		r = *s == '"' ? word_quoted(&s, e, &out, x)
+			      : word_plain(&s, e, &out, x);
+		if (r < 0)
+			return r;
+		*out++ = '\0';
+	}
+}
+
+/* The number of values suits k. */
+static int line_check_count(const struct cfg_key *k, const struct cfg_line *l,
+			    struct cfg_ctx *x)
+{
+	size_t n = l->nword - 1;
+	char sh[CFG_SHOW_MAX + 4];
+
+	if (n < k->nmin)
+		return cfg_fail(x, "%s: missing value (usage: %s %s)", k->name,
+				k->name, k->usage);
+	if (n > k->nmax)
+		return cfg_fail(x, "%s: unexpected '%s' (usage: %s %s)",
+				k->name, show(l->word[k->nmax + 1], sh),
+				k->name, k->usage);
+	return 0;
+}
+
+/* One line [s, e), newline excluded. seen[i] is the line where key i
+ * was first given, 0 if not yet. */
+static int line_parse(const char *s, const char *e, struct cfg *c,
+		      unsigned *seen, struct cfg_line *l, struct cfg_ctx *x)
+{
+	char sh[CFG_SHOW_MAX + 4];
+	const struct cfg_key *k;
+	size_t i;
+	int r;
+
+	if (e > s && e[-1] == '\r')
+		e--;
+	if ((size_t)(e - s) > CFG_LINE_MAX)
+		return cfg_fail(x, "line longer than %d octets", CFG_LINE_MAX);
+	if ((r = line_check_octets(s, e, x)) < 0 ||
+	    (r = line_split(s, e, l, x)) < 0 || l->nword == 0)
+		return r;
+	k = key_find(l->word[0]);
+	if (!k)
+		return cfg_fail(x, "unknown key '%s'", show(l->word[0], sh));
+	i = (size_t)(k - cfg_keys);
+	if (seen[i] && !k->repeatable)
+		return cfg_fail(x, "%s given twice (first on line %u)", k->name,
+				seen[i]);
+	if ((r = line_check_count(k, l, x)) < 0 ||
+	    (r = k->parse(k, l, c, x)) < 0)
+		return r;
+	if (!seen[i])
+		seen[i] = x->line;
+	return 0;
+}
+
+/* --- the interface --- */
+
+void cfg_default(struct cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->socket, sizeof(c->socket), "%s", CFG_DEFAULT_SOCKET);
+	snprintf(c->resolv_conf, sizeof(c->resolv_conf), "%s",
+		 CFG_DEFAULT_RESOLV_CONF);
+	c->cache_size = CFG_DEFAULT_CACHE_SIZE;
+	c->threads = 0;
+	c->log_level = CFG_LOG_NOTICE;
+	c->query_timeout_ms = CFG_TIMEOUT_DEFAULT * 1000;
+	c->nsec3_max_iterations = DT_VAL_NSEC3_ITERATIONS;
+	c->clock_skew = DT_VAL_SKEW;
+	c->max_cache_ttl = CFG_MAX_CACHE_TTL;
+	c->bogus_ttl = CFG_BOGUS_TTL;
+}
+
+int cfg_parse(const char *text, size_t len, const char *name, struct cfg *ret,
+	      char *err, size_t errlen)
+{
+	struct cfg_ctx x = {
+		.name = name ? name : "(config)", .err = err, .errlen = errlen};
+	unsigned seen[ARRAY_SIZE(cfg_keys)] = {0};
+	const char *p = text, *end = text + len;
+	struct cfg_line l;
+	struct cfg c;
+	int r;
+
+	if (len > DT_CFG_MAXSIZE)
+		return cfg_fail(&x, "larger than %d octets", DT_CFG_MAXSIZE);
+	cfg_default(&c);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		x.line++;
+		r = line_parse(p, nl ? nl : end, &c, seen, &l, &x);
+		if (r < 0)
+			return r;
+		p = nl ? nl + 1 : end;
+	}
+	*ret = c;
+	if (err && errlen)
+		err[0] = '\0';
+	return 0;
+}
+
+/* Reads fd into buf (cap octets). Returns the length, -EFBIG when the
+ * file does not fit, or -errno. */
+static ssize_t read_capped(int fd, char *buf, size_t cap)
+{
+	size_t len = 0;
+
+	while (len < cap) {
+		ssize_t n = read(fd, buf + len, cap - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return (ssize_t)len;
+		len += (size_t)n;
+	}
+	return -EFBIG;
+}
+
+/* Reads the open file fd whole into a new buffer (*ret_buf, freed by the
+ * caller). Returns the length, or -errno or DT_ECONFIG (too large) with
+ * the message written. */
+static ssize_t file_read(struct cfg_ctx *x, int fd, char **ret_buf)
+{
+	char *buf = malloc(DT_CFG_MAXSIZE + 1);
+	ssize_t n;
+
+	if (!buf) {
+		cfg_fail(x, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	n = read_capped(fd, buf, DT_CFG_MAXSIZE + 1);
+	if (n == -EFBIG)
+		cfg_fail(x, "larger than %d octets", DT_CFG_MAXSIZE);
+	else if (n < 0)
+		cfg_fail(x, "%s", strerror((int)-n));
+	if (n < 0) {
+		free(buf);
+		return n == -EFBIG ? DT_ECONFIG : n;
+	}
+	*ret_buf = buf;
+	return n;
+}
+
+int cfg_load(const char *path, bool must_exist, struct cfg *ret, char *err,
+	     size_t errlen)
+{
+	struct cfg_ctx x = {.name = path, .err = err, .errlen = errlen};
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	char *buf = NULL;
+	ssize_t n;
+	int r;
+
+	if (fd < 0 && errno == ENOENT && !must_exist) {
+		cfg_default(ret);
+		if (err && errlen)
+			err[0] = '\0';
+		return 0;
+	}
+	if (fd < 0) {
+		r = -errno;
+		cfg_fail(&x, "%s", strerror(-r));
+		return r;
+	}
+	n = file_read(&x, fd, &buf);
+	close(fd);
+	if (n < 0)
+		return (int)n;
+	r = cfg_parse(buf, (size_t)n, path, ret, err, errlen);
+	free(buf);
+	return r;
+}
+
+size_t cfg_format(const struct cfg *c, char *buf, size_t len)
+{
+	struct cfg_out o = {.buf = buf, .len = len};
+
+	if (buf && len)
+		buf[0] = '\0';
+	else
+		o.len = 0;
+	out_printf(&o, "# dnstrust.conf: see dnstrust.conf(5).\n");
+	for (size_t i = 0; i < ARRAY_SIZE(cfg_keys); i++) {
+		const struct cfg_key *k = &cfg_keys[i];
+
+		out_printf(&o, "\n# %s\n", k->doc);
+		k->format(k, c, &o);
+	}
+	return o.pos;
+}

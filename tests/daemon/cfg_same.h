@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Whether two parsed configurations are equal, field by field (padding
+ * and the octets after a string's NUL do not count). Shared by the unit
+ * test and the fuzz target of src/daemon/config.c.
+ */
+#ifndef DT_TESTS_CFG_SAME_H
+#define DT_TESTS_CFG_SAME_H
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "daemon/config.h"
+
+static inline bool cfg_same(const struct cfg *a, const struct cfg *b)
+{
+	if (strcmp(a->socket, b->socket) != 0 ||
+	    strcmp(a->resolv_conf, b->resolv_conf) != 0 ||
+	    strcmp(a->trust_anchor_file, b->trust_anchor_file) != 0 ||
+	    strcmp(a->user, b->user) != 0 || a->nlisten != b->nlisten ||
+	    a->cache_size != b->cache_size || a->threads != b->threads ||
+	    a->log_level != b->log_level ||
+	    a->query_timeout_ms != b->query_timeout_ms ||
+	    a->nsec3_max_iterations != b->nsec3_max_iterations ||
+	    a->clock_skew != b->clock_skew ||
+	    a->max_cache_ttl != b->max_cache_ttl ||
+	    a->bogus_ttl != b->bogus_ttl)
+		return false;
+	for (size_t i = 0; i < a->nlisten; i++) {
+		if (!up_server_equal(&a->listen[i], &b->listen[i]))
+			return false;
+	}
+	return true;
+}
+
+#endif

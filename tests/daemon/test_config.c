@@ -1,0 +1,762 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dnstrust.conf (src/daemon/config.c): every key with good and bad
+ * values, every message with its file:line, quoting, comments, repeats,
+ * limits, cfg_load on real files, and the round trip through cfg_format.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../tap.h"
+#include "cfg_same.h"
+#include "common/errcode.h"
+#include "daemon/config.h"
+
+static char err[1024];
+
+/* Parses a NUL-terminated text named "t.conf". */
+static int parse(const char *text, struct cfg *c)
+{
+	return cfg_parse(text, strlen(text), "t.conf", c, err, sizeof(err));
+}
+
+/* A test name for text: control characters escaped (TAP wants one
+ * line), cut after 60 octets. Static: valid until the next call. */
+static const char *label(const char *text)
+{
+	static char buf[80];
+	size_t n = 0;
+
+	for (; *text && n < 60; text++) {
+		unsigned char ch = (unsigned char)*text;
+
+		if (ch < 0x20 || ch == 0x7f)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      "\\x%02x", ch);
+		else
+			buf[n++] = (char)ch;
+	}
+	snprintf(buf + n, sizeof(buf) - n, "%s", *text ? "..." : "");
+	return buf;
+}
+
+/* text fails with exactly the message want. */
+static void bad(const char *text, const char *want)
+{
+	struct cfg c;
+	int r = parse(text, &c);
+
+	is_int(r, DT_ECONFIG, "refused: %s", label(text));
+	is_str(err, want, "message: %s", label(want));
+}
+
+/* text parses; returns the result in *c. */
+static int good(const char *text, struct cfg *c, const char *what)
+{
+	int r = parse(text, c);
+
+	is_int(r, 0, "accepted: %s", label(what));
+	if (r != 0)
+		diag("%s", err);
+	return r == 0;
+}
+
+/* Writes pre, n copies of ch, then post into buf (cap octets); returns
+ * buf. */
+static char *make(char *buf, size_t cap, const char *pre, char ch, size_t n,
+		  const char *post)
+{
+	size_t a = strlen(pre), b = strlen(post);
+
+	if (a + n + b >= cap)
+		abort();
+	memcpy(buf, pre, a);
+	memset(buf + a, ch, n);
+	memcpy(buf + a + n, post, b + 1);
+	return buf;
+}
+
+static void test_defaults(void)
+{
+	struct cfg d, c;
+
+	cfg_default(&d);
+	is_str(d.socket, "/run/dnstrust/socket", "default socket");
+	is_str(d.resolv_conf, "/etc/resolv.conf", "default resolv-conf");
+	is_str(d.trust_anchor_file, "", "default: built-in anchors");
+	is_int(d.nlisten, 0, "default: no listener");
+	is_int(d.cache_size, 64 * 1024 * 1024, "default cache-size 64M");
+	is_int(d.threads, 0, "default threads: cores");
+	is_str(d.user, "", "default user: none");
+	is_int(d.log_level, CFG_LOG_NOTICE, "default log-level notice");
+	is_int(d.query_timeout_ms, 5000, "default query-timeout 5 s");
+	is_int(d.nsec3_max_iterations, DT_VAL_NSEC3_ITERATIONS,
+	       "default nsec3-max-iterations");
+	is_int(d.clock_skew, DT_VAL_SKEW, "default clock-skew");
+	is_int(d.max_cache_ttl, 86400, "default max-cache-ttl");
+	is_int(d.bogus_ttl, 60, "default bogus-ttl");
+	if (good("", &c, "empty text"))
+		ok(cfg_same(&c, &d), "empty text gives the defaults");
+	if (good("# only a comment\n\n   \t\n  # indented comment\n", &c,
+		 "comments and blank lines"))
+		ok(cfg_same(&c, &d), "comments give the defaults");
+}
+
+static void test_paths(void)
+{
+	struct cfg c;
+	char text[256];
+	size_t maxsock = 107;
+
+	if (good("socket /run/x/s\nresolv-conf /etc/r.conf\n"
+		 "trust-anchor-file /etc/dnstrust/root.key\n",
+		 &c, "three paths")) {
+		is_str(c.socket, "/run/x/s", "socket");
+		is_str(c.resolv_conf, "/etc/r.conf", "resolv-conf");
+		is_str(c.trust_anchor_file, "/etc/dnstrust/root.key",
+		       "trust-anchor-file");
+	}
+	bad("socket run/x",
+	    "t.conf:1: socket: 'run/x' is not an absolute path");
+	bad("\nresolv-conf resolv.conf",
+	    "t.conf:2: resolv-conf: 'resolv.conf' is not an absolute path");
+	bad("trust-anchor-file ./root.key",
+	    "t.conf:1: trust-anchor-file: './root.key' is not an absolute "
+	    "path");
+	bad("socket \"\"", "t.conf:1: socket: '' is not an absolute path");
+	make(text, sizeof(text), "socket /", 's', maxsock - 1, "");
+	if (good(text, &c, "socket of 107 octets"))
+		is_int(strlen(c.socket), maxsock, "socket path kept whole");
+	make(text, sizeof(text), "socket /", 's', maxsock, "");
+	bad(text,
+	    "t.conf:1: socket: path longer than 107 octets: "
+	    "'/sssssssssssssssssssssssssssssssssssssssssssssssssssssssssss"
+	    "ssss...'");
+	bad("socket", "t.conf:1: socket: missing value (usage: socket PATH)");
+	bad("socket /a /b",
+	    "t.conf:1: socket: unexpected '/b' (usage: socket PATH)");
+	bad("socket /a\n# comment\nsocket /b",
+	    "t.conf:3: socket given twice (first on line 1)");
+	bad("resolv-conf /a\nresolv-conf /a",
+	    "t.conf:2: resolv-conf given twice (first on line 1)");
+	bad("trust-anchor-file /a\n\ntrust-anchor-file /b",
+	    "t.conf:3: trust-anchor-file given twice (first on line 1)");
+}
+
+/* Family, address text and port of c->listen[i]. */
+static void listen_is(const struct cfg *c, size_t i, const char *addr,
+		      unsigned port, unsigned scope)
+{
+	const struct sockaddr_storage *ss = &c->listen[i].addr;
+	char text[INET6_ADDRSTRLEN] = "";
+	unsigned got_port = 0, got_scope = 0;
+
+	if (ss->ss_family == AF_INET) {
+		const struct sockaddr_in *sin = (const void *)ss;
+
+		inet_ntop(AF_INET, &sin->sin_addr, text, sizeof(text));
+		got_port = ntohs(sin->sin_port);
+	} else if (ss->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *sin6 = (const void *)ss;
+
+		inet_ntop(AF_INET6, &sin6->sin6_addr, text, sizeof(text));
+		got_port = ntohs(sin6->sin6_port);
+		got_scope = sin6->sin6_scope_id;
+	}
+	is_str(text, addr, "listen %zu address", i);
+	is_int(got_port, port, "listen %zu port", i);
+	is_int(got_scope, scope, "listen %zu scope", i);
+}
+
+static void test_listen(void)
+{
+	char text[2048];
+	size_t n = 0;
+	struct cfg c;
+
+	if (good("listen 127.0.0.1@5353\nlisten ::1@53\nlisten 127.0.0.2\n"
+		 "listen fe80::1%1@53\nlisten 2001:db8::1%7@1053\n",
+		 &c, "five listeners")) {
+		is_int(c.nlisten, 5, "five listeners kept in order");
+		listen_is(&c, 0, "127.0.0.1", 5353, 0);
+		listen_is(&c, 1, "::1", 53, 0);
+		listen_is(&c, 2, "127.0.0.2", 53, 0);
+		listen_is(&c, 3, "fe80::1", 53, 1);
+		listen_is(&c, 4, "2001:db8::1", 1053, 7);
+	}
+	bad("listen 127.0.0.1@x",
+	    "t.conf:1: listen: '127.0.0.1@x' is not ADDR@PORT (e.g. "
+	    "127.0.0.1@53, ::1@5353)");
+	bad("listen 127.0.0.1@0",
+	    "t.conf:1: listen: '127.0.0.1@0' is not ADDR@PORT (e.g. "
+	    "127.0.0.1@53, ::1@5353)");
+	bad("listen 127.0.0.1@65536",
+	    "t.conf:1: listen: '127.0.0.1@65536' is not ADDR@PORT (e.g. "
+	    "127.0.0.1@53, ::1@5353)");
+	bad("listen localhost@53",
+	    "t.conf:1: listen: 'localhost@53' is not ADDR@PORT (e.g. "
+	    "127.0.0.1@53, ::1@5353)");
+	bad("listen [::1]@53",
+	    "t.conf:1: listen: '[::1]@53' is not ADDR@PORT (e.g. "
+	    "127.0.0.1@53, ::1@5353)");
+	bad("listen", "t.conf:1: listen: missing value (usage: listen "
+		      "ADDR@PORT)");
+	bad("listen 127.0.0.1@53 ::1@53",
+	    "t.conf:1: listen: unexpected '::1@53' (usage: listen "
+	    "ADDR@PORT)");
+	bad("listen 127.0.0.1@53\nlisten 127.0.0.1",
+	    "t.conf:2: listen: 127.0.0.1 given twice");
+	for (int i = 0; i < DT_CFG_MAX_LISTEN; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "listen 127.0.0.1@%d\n", 1000 + i);
+	if (good(text, &c, "DT_CFG_MAX_LISTEN listeners"))
+		is_int(c.nlisten, DT_CFG_MAX_LISTEN, "all kept");
+	snprintf(text + n, sizeof(text) - n, "listen ::1@53\n");
+	bad(text, "t.conf:17: listen: more than 16 listeners");
+}
+
+static void test_cache_size(void)
+{
+	static const struct {
+		const char *text;
+		unsigned long long size;
+	} sizes[] = {
+		{"64M", 64ull << 20},	 {"2M", 2ull << 20},
+		{"2048K", 2ull << 20},	 {"2048k", 2ull << 20},
+		{"1G", 1ull << 30},	 {"3g", 3ull << 30},
+		{"2m", 2ull << 20},	 {"2097152", 2097152},
+		{"0003145728", 3145728},
+	};
+	struct cfg c;
+	char text[64];
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		snprintf(text, sizeof(text), "cache-size %s", sizes[i].text);
+		if (good(text, &c, text))
+			is_int(c.cache_size, sizes[i].size, "%s", label(text));
+	}
+	if (sizeof(size_t) == 8 && good("cache-size 17179869183G", &c,
+					"largest G multiple of 64 bits"))
+		ok(c.cache_size == (size_t)17179869183ull << 30, "kept");
+	bad("cache-size 12X",
+	    "t.conf:1: cache-size: '12X' is not a size (use bytes or K, M, G)");
+	bad("cache-size 1KB",
+	    "t.conf:1: cache-size: '1KB' is not a size (use bytes or K, M, "
+	    "G)");
+	bad("cache-size 1.5G",
+	    "t.conf:1: cache-size: '1.5G' is not a size (use bytes or K, M, "
+	    "G)");
+	bad("cache-size -1",
+	    "t.conf:1: cache-size: '-1' is not a size (use bytes or K, M, G)");
+	bad("cache-size M",
+	    "t.conf:1: cache-size: 'M' is not a size (use bytes or K, M, G)");
+	bad("cache-size \"\"",
+	    "t.conf:1: cache-size: '' is not a size (use bytes or K, M, G)");
+	bad("cache-size 2097151",
+	    "t.conf:1: cache-size: 2097151 is below the minimum of 2M");
+	bad("cache-size 1K",
+	    "t.conf:1: cache-size: 1K is below the minimum of 2M");
+	bad("cache-size 0", "t.conf:1: cache-size: 0 is below the minimum "
+			    "of 2M");
+	bad("cache-size 17179869184G",
+	    "t.conf:1: cache-size: 17179869184G is more than this system can "
+	    "address");
+	bad("cache-size 99999999999999999999999",
+	    "t.conf:1: cache-size: 99999999999999999999999 is more than this "
+	    "system can address");
+	bad("cache-size 64M\ncache-size 64M",
+	    "t.conf:2: cache-size given twice (first on line 1)");
+}
+
+/* A number key: lo and hi accepted (stored times scale), lo - 1 (when
+ * lo > 0) and hi + 1 refused, words refused. */
+static void number_key(const char *key, unsigned lo, unsigned hi,
+		       unsigned scale, size_t off)
+{
+	char text[128], want[256];
+	unsigned vals[2] = {lo, hi};
+	struct cfg c;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(text, sizeof(text), "%s %u", key, vals[i]);
+		if (good(text, &c, text))
+			is_int(*(unsigned *)(void *)((char *)&c + off),
+			       (unsigned long long)vals[i] * scale, "%s", text);
+	}
+	if (lo > 0) {
+		snprintf(text, sizeof(text), "%s %u", key, lo - 1);
+		snprintf(want, sizeof(want),
+			 "t.conf:1: %s: %u is out of range (%u..%u)", key,
+			 lo - 1, lo, hi);
+		bad(text, want);
+	}
+	snprintf(text, sizeof(text), "%s %llu", key, hi + 1ull);
+	snprintf(want, sizeof(want),
+		 "t.conf:1: %s: %llu is out of range "
+		 "(%u..%u)",
+		 key, hi + 1ull, lo, hi);
+	bad(text, want);
+	snprintf(text, sizeof(text), "%s 99999999999999999999999", key);
+	snprintf(want, sizeof(want),
+		 "t.conf:1: %s: 99999999999999999999999 "
+		 "is out of range (%u..%u)",
+		 key, lo, hi);
+	bad(text, want);
+	snprintf(text, sizeof(text), "%s -1", key);
+	snprintf(want, sizeof(want), "t.conf:1: %s: '-1' is not a number", key);
+	bad(text, want);
+	snprintf(text, sizeof(text), "%s 5s", key);
+	snprintf(want, sizeof(want), "t.conf:1: %s: '5s' is not a number", key);
+	bad(text, want);
+	snprintf(text, sizeof(text), "%s", key);
+	snprintf(want, sizeof(want), "t.conf:1: %s: missing value (usage: %s ",
+		 key, key);
+	ok(parse(text, &c) == DT_ECONFIG &&
+		   strncmp(err, want, strlen(want)) == 0,
+	   "%s without a value", key);
+	snprintf(text, sizeof(text), "%s %u\n%s %u", key, lo, key, lo);
+	snprintf(want, sizeof(want),
+		 "t.conf:2: %s given twice (first on line 1)", key);
+	bad(text, want);
+}
+
+static void test_numbers(void)
+{
+	struct cfg c;
+
+	number_key("threads", 0, 256, 1, offsetof(struct cfg, threads));
+	number_key("query-timeout", 1, 60, 1000,
+		   offsetof(struct cfg, query_timeout_ms));
+	number_key("nsec3-max-iterations", 0, 2500, 1,
+		   offsetof(struct cfg, nsec3_max_iterations));
+	number_key("clock-skew", 0, 86400, 1, offsetof(struct cfg, clock_skew));
+	number_key("max-cache-ttl", 1, 2147483647, 1,
+		   offsetof(struct cfg, max_cache_ttl));
+	number_key("bogus-ttl", 1, 3600, 1, offsetof(struct cfg, bogus_ttl));
+	if (good("threads 007", &c, "leading zeros"))
+		is_int(c.threads, 7, "threads 007 is 7");
+	bad("threads \"\"", "t.conf:1: threads: '' is not a number");
+	bad("threads +4", "t.conf:1: threads: '+4' is not a number");
+	bad("threads 0x10", "t.conf:1: threads: '0x10' is not a number");
+}
+
+static void test_user(void)
+{
+	static const char *const good_names[] = {
+		"dnstrust", "_dnstrust", "dns-trust", "d.t", "MACHINE$", "a1",
+	};
+	static const char *const bad_names[] = {
+		"123", "-x", ".x", "a b", "a/b", "a$b", "$", "é",
+	};
+	char text[256], want[512];
+	struct cfg c;
+
+	for (size_t i = 0; i < sizeof(good_names) / sizeof(*good_names); i++) {
+		snprintf(text, sizeof(text), "user \"%s\"", good_names[i]);
+		if (good(text, &c, text))
+			is_str(c.user, good_names[i], "%s", text);
+	}
+	for (size_t i = 0; i < sizeof(bad_names) / sizeof(*bad_names); i++) {
+		snprintf(text, sizeof(text), "user \"%s\"", bad_names[i]);
+		snprintf(want, sizeof(want),
+			 "t.conf:1: user: '%s' is not a user name (letters, "
+			 "digits, '.', '_', '-'; not only digits)",
+			 bad_names[i]);
+		bad(text, want);
+	}
+	make(text, sizeof(text), "user ", 'u', 63, "");
+	if (good(text, &c, "user name of 63 octets"))
+		is_int(strlen(c.user), 63, "kept whole");
+	make(text, sizeof(text), "user ", 'u', 64, "");
+	make(want, sizeof(want),
+	     "t.conf:1: user: name longer than 63 octets: '", 'u', 64, "'");
+	bad(text, want);
+	bad("user a\nuser a", "t.conf:2: user given twice (first on line 1)");
+}
+
+static void test_log_level(void)
+{
+	static const struct {
+		const char *name;
+		enum cfg_log_level level;
+	} levels[] = {
+		{"error", CFG_LOG_ERROR},   {"warning", CFG_LOG_WARNING},
+		{"notice", CFG_LOG_NOTICE}, {"info", CFG_LOG_INFO},
+		{"debug", CFG_LOG_DEBUG},
+	};
+	char text[64];
+	struct cfg c;
+
+	for (size_t i = 0; i < sizeof(levels) / sizeof(*levels); i++) {
+		snprintf(text, sizeof(text), "log-level %s", levels[i].name);
+		if (good(text, &c, text))
+			is_int(c.log_level, levels[i].level, "%s", text);
+	}
+	bad("log-level verbose",
+	    "t.conf:1: log-level: 'verbose' is not one of error, warning, "
+	    "notice, info, debug");
+	bad("log-level ERROR",
+	    "t.conf:1: log-level: 'ERROR' is not one of error, warning, "
+	    "notice, info, debug");
+	bad("log-level 3",
+	    "t.conf:1: log-level: '3' is not one of error, warning, notice, "
+	    "info, debug");
+	bad("log-level info\nlog-level info",
+	    "t.conf:2: log-level given twice (first on line 1)");
+}
+
+static void test_syntax(void)
+{
+	char text[8192];
+	struct cfg c;
+
+	if (good("socket \"/run/my dir/s\"", &c, "quoted value with a space"))
+		is_str(c.socket, "/run/my dir/s", "spaces kept");
+	if (good("socket \"/a\\\"b\\\\c\"", &c, "escapes"))
+		is_str(c.socket, "/a\"b\\c", "\\\" and \\\\ unescaped");
+	if (good("socket \"/a#b\" # a comment", &c, "'#' inside quotes"))
+		is_str(c.socket, "/a#b", "'#' kept inside quotes");
+	if (good("socket /a# comment", &c, "comment right after a word"))
+		is_str(c.socket, "/a", "'#' ends the word");
+	if (good("socket \"/a\"# comment", &c, "comment after a quote"))
+		is_str(c.socket, "/a", "quoted word then comment");
+	if (good("\"socket\" /a", &c, "quoted key"))
+		is_str(c.socket, "/a", "quoted key works");
+	if (good("  \tsocket\t\t/a  \t", &c, "tabs and spaces"))
+		is_str(c.socket, "/a", "white space around words");
+	if (good("socket /a\\b", &c, "backslash outside quotes"))
+		is_str(c.socket, "/a\\b", "backslash literal outside quotes");
+	if (good("socket /a\r\nthreads 2\r\n", &c, "CRLF line ends"))
+		ok(strcmp(c.socket, "/a") == 0 && c.threads == 2, "CR ignored");
+	if (good("threads 3", &c, "no final newline"))
+		is_int(c.threads, 3, "last line read");
+	if (good("socket /\xc3\xa9t\xc3\xa9", &c, "UTF-8 in a path"))
+		is_str(c.socket, "/\xc3\xa9t\xc3\xa9", "UTF-8 kept");
+	bad("socket \"/a\\nb\"",
+	    "t.conf:1: unknown escape in a quoted string (only \\\" and \\\\)");
+	bad("socket \"/a\\", "t.conf:1: unknown escape in a quoted string "
+			     "(only \\\" and \\\\)");
+	bad("# c\nsocket \"/a", "t.conf:2: unterminated quoted string");
+	bad("socket \"/a\"b", "t.conf:1: no space after a closing quote");
+	bad("socket /a\"b\"",
+	    "t.conf:1: '\"' inside a word (quote the whole value)");
+	bad("foo bar", "t.conf:1: unknown key 'foo'");
+	bad("\n\n# x\nSocket /a", "t.conf:4: unknown key 'Socket'");
+	bad("socket=/a", "t.conf:1: unknown key 'socket=/a'");
+	bad("threads 1\n\"\" x", "t.conf:2: unknown key ''");
+	make(text, sizeof(text), "", 'k', 100, " x");
+	make(text + 200, sizeof(text) - 200, "t.conf:1: unknown key '", 'k', 64,
+	     "...'");
+	bad(text, text + 200);
+	bad("threads 1\nsocket /a\rb", "t.conf:2: control character 0x0d");
+	bad("socket /a\x1b[0m", "t.conf:1: control character 0x1b");
+	bad("socket /a\x7f", "t.conf:1: control character 0x7f");
+	bad("# x\n# comment \x01\n", "t.conf:2: control character 0x01");
+	{
+		static const char nul[] = "threads 1\nsocket /a\0b\n";
+		int r = cfg_parse(nul, sizeof(nul) - 1, "t.conf", &c, err,
+				  sizeof(err));
+
+		is_int(r, DT_ECONFIG, "NUL octet refused");
+		is_str(err, "t.conf:2: NUL octet in the text", "NUL message");
+	}
+	make(text, sizeof(text), "socket /", 'a', 4096 - 8, "");
+	ok(strlen(text) == 4096, "a line of 4096 octets");
+	bad(text,
+	    "t.conf:1: socket: path longer than 107 octets: "
+	    "'/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	    "aaaa...'");
+	make(text, sizeof(text), "# ", 'c', 4094, "\nthreads 2\r\n");
+	ok(good(text, &c, "4096-octet comment line, then CRLF"), "read");
+	make(text, sizeof(text), "\n# ", 'c', 4095, "\n");
+	bad(text, "t.conf:2: line longer than 4096 octets");
+	make(text, sizeof(text), "trust-anchor-file /", 'a', 4096 - 19, "");
+	if (good(text, &c, "longest path a line can hold"))
+		is_int(strlen(c.trust_anchor_file), 4096 - 18, "kept whole");
+	make(text, sizeof(text), "socket", ' ', 4000, "");
+	bad(text, "t.conf:1: socket: missing value (usage: socket PATH)");
+	make(text, sizeof(text), "threads", ' ', 31 * 2, "");
+	for (int i = 0; i < 31; i++)
+		text[7 + 2 * i + 1] = '1';
+	bad(text, "t.conf:1: threads: unexpected '1' (usage: threads N)");
+	strcat(text, " 1");
+	bad(text, "t.conf:1: more than 32 words on one line");
+}
+
+/* cfg_parse leaves *ret and handles small or missing buffers. */
+static void test_errors(void)
+{
+	struct cfg c, before;
+	char small[12];
+	char *big;
+	int r;
+
+	memset(&c, 0xa5, sizeof(c));
+	before = c;
+	bad("threads 2\nsocket x", "t.conf:2: socket: 'x' is not an absolute "
+				   "path");
+	r = parse("threads 2\nsocket x", &c);
+	ok(r == DT_ECONFIG && memcmp(&c, &before, sizeof(c)) == 0,
+	   "*ret untouched on error");
+	r = cfg_parse("foo", 3, "t.conf", &c, small, sizeof(small));
+	is_int(r, DT_ECONFIG, "small err buffer");
+	is_str(small, "t.conf:1: u", "message cut, NUL-terminated");
+	r = cfg_parse("foo", 3, "t.conf", &c, small, 3);
+	is_str(small, "t.", "message cut within the prefix");
+	r = cfg_parse("foo", 3, "t.conf", &c, NULL, 0);
+	is_int(r, DT_ECONFIG, "no err buffer");
+	r = cfg_parse("foo", 3, NULL, &c, err, sizeof(err));
+	is_str(err, "(config):1: unknown key 'foo'", "NULL name");
+	r = cfg_parse("socket /a", 6, "t.conf", &c, err, sizeof(err));
+	is_str(err, "t.conf:1: socket: missing value (usage: socket PATH)",
+	       "len bounds the text");
+	strcpy(err, "stale");
+	r = parse("threads 2", &c);
+	ok(r == 0 && err[0] == '\0', "success clears err");
+	big = malloc(DT_CFG_MAXSIZE + 1);
+	if (!big)
+		return;
+	memset(big, '\n', DT_CFG_MAXSIZE + 1);
+	r = cfg_parse(big, DT_CFG_MAXSIZE, "t.conf", &c, err, sizeof(err));
+	is_int(r, 0, "a text of DT_CFG_MAXSIZE octets");
+	r = cfg_parse(big, DT_CFG_MAXSIZE + 1, "t.conf", &c, err, sizeof(err));
+	is_int(r, DT_ECONFIG, "a text over DT_CFG_MAXSIZE");
+	is_str(err, "t.conf: larger than 1048576 octets", "size message");
+	free(big);
+}
+
+/* Writes text to path; false on failure. */
+static bool write_file(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	bool done;
+
+	if (!f)
+		return false;
+	done = fwrite(text, 1, len, f) == len;
+	return fclose(f) == 0 && done;
+}
+
+static void test_load(void)
+{
+	char dir[] = "/tmp/test_config.XXXXXX", path[256], want[512];
+	struct cfg c, d;
+	char *big;
+	int r;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	cfg_default(&d);
+	snprintf(path, sizeof(path), "%s/missing.conf", dir);
+	r = cfg_load(path, false, &c, err, sizeof(err));
+	ok(r == 0 && cfg_same(&c, &d), "missing optional file: defaults");
+	r = cfg_load(path, true, &c, err, sizeof(err));
+	is_int(r, -ENOENT, "missing required file: -ENOENT");
+	snprintf(want, sizeof(want), "%s: %s", path, strerror(ENOENT));
+	is_str(err, want, "missing file message");
+	r = cfg_load(dir, true, &c, err, sizeof(err));
+	is_int(r, -EISDIR, "a directory: -EISDIR");
+	snprintf(want, sizeof(want), "%s: %s", dir, strerror(EISDIR));
+	is_str(err, want, "directory message");
+
+	snprintf(path, sizeof(path), "%s/good.conf", dir);
+	ok(write_file(path, "threads 4\nsocket /x\n", 20), "good.conf");
+	r = cfg_load(path, true, &c, err, sizeof(err));
+	ok(r == 0 && c.threads == 4 && strcmp(c.socket, "/x") == 0,
+	   "file read");
+	snprintf(path, sizeof(path), "%s/bad.conf", dir);
+	ok(write_file(path, "threads 4\n\nthreads 5\n", 21), "bad.conf");
+	r = cfg_load(path, false, &c, err, sizeof(err));
+	is_int(r, DT_ECONFIG, "bad file: DT_ECONFIG");
+	snprintf(want, sizeof(want),
+		 "%s:3: threads given twice (first on line 1)", path);
+	is_str(err, want, "bad file message names path:line");
+
+	big = malloc(DT_CFG_MAXSIZE + 1);
+	snprintf(path, sizeof(path), "%s/big.conf", dir);
+	if (big) {
+		memset(big, '#', DT_CFG_MAXSIZE + 1);
+		for (size_t i = 100; i < DT_CFG_MAXSIZE + 1; i += 100)
+			big[i] = '\n';
+		ok(write_file(path, big, DT_CFG_MAXSIZE), "max-size file");
+		r = cfg_load(path, true, &c, err, sizeof(err));
+		is_int(r, 0, "file of DT_CFG_MAXSIZE octets read");
+		ok(write_file(path, big, DT_CFG_MAXSIZE + 1), "big.conf");
+		r = cfg_load(path, true, &c, err, sizeof(err));
+		is_int(r, DT_ECONFIG, "file over DT_CFG_MAXSIZE refused");
+		snprintf(want, sizeof(want), "%s: larger than 1048576 octets",
+			 path);
+		is_str(err, want, "size message");
+		free(big);
+	}
+	if (geteuid() != 0) {
+		snprintf(path, sizeof(path), "%s/good.conf", dir);
+		chmod(path, 0);
+		r = cfg_load(path, true, &c, err, sizeof(err));
+		is_int(r, -EACCES, "unreadable file: -EACCES");
+	}
+	snprintf(path, sizeof(path), "%s/good.conf", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/bad.conf", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/big.conf", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* c formats, reads back equal, and formats to the same text. */
+static void round_trip(const struct cfg *c, const char *what)
+{
+	static char text[1 << 16], again[1 << 16];
+	size_t n = cfg_format(c, text, sizeof(text));
+	struct cfg back;
+	int r;
+
+	ok(n == strlen(text) && n < sizeof(text), "%s: formatted (%zu)", what,
+	   n);
+	r = parse(text, &back);
+	is_int(r, 0, "%s: read back", what);
+	if (r != 0) {
+		diag("%s", err);
+		return;
+	}
+	ok(cfg_same(c, &back), "%s: equal after the round trip", what);
+	cfg_format(&back, again, sizeof(again));
+	is_str(again, text, "%s: formats the same again", what);
+}
+
+static const char full_text[] = "# every key, values away from the defaults\n"
+				"socket \"/run/dns trust/\\\"s\\\\\"\n"
+				"listen 127.0.0.1@5353\n"
+				"listen ::1@53\n"
+				"listen fe80::1%1@53\n"
+				"listen 2001:db8::1%9@1053\n"
+				"resolv-conf \"/etc/my#resolv.conf\"\n"
+				"trust-anchor-file /etc/dnstrust/root.key\n"
+				"cache-size 3145728\n"
+				"threads 256\n"
+				"user _dnstrust\n"
+				"log-level debug\n"
+				"query-timeout 60\n"
+				"nsec3-max-iterations 2500\n"
+				"clock-skew 0\n"
+				"max-cache-ttl 2147483647\n"
+				"bogus-ttl 3600\n";
+
+static void test_format(void)
+{
+	static const char *const keys[] = {
+		"socket ",	     "#listen ADDR@PORT\n",
+		"resolv-conf ",	     "#trust-anchor-file PATH\n",
+		"cache-size 64M\n",  "threads 0\n",
+		"#user NAME\n",	     "log-level notice\n",
+		"query-timeout 5\n", "nsec3-max-iterations 50\n",
+		"clock-skew 300\n",  "max-cache-ttl 86400\n",
+		"bogus-ttl 60\n",
+	};
+	char text[8192], small[16];
+	struct cfg c;
+	size_t n;
+
+	cfg_default(&c);
+	round_trip(&c, "defaults");
+	n = cfg_format(&c, text, sizeof(text));
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "\n%s", keys[i]);
+		ok(strstr(text, line) != NULL, "defaults show %s",
+		   label(keys[i]));
+	}
+	ok(cfg_format(&c, NULL, 0) == n, "NULL buffer: length needed");
+	ok(cfg_format(&c, small, sizeof(small)) == n &&
+		   strlen(small) == sizeof(small) - 1 &&
+		   strncmp(small, text, sizeof(small) - 1) == 0,
+	   "small buffer: cut, NUL-terminated, full length returned");
+	if (good(full_text, &c, "every key")) {
+		is_str(c.socket, "/run/dns trust/\"s\\", "quoted socket");
+		round_trip(&c, "every key");
+		cfg_format(&c, text, sizeof(text));
+		ok(strstr(text, "\ncache-size 3M\n") != NULL, "3145728 as 3M");
+		ok(strstr(text, "\nsocket \"/run/dns trust/\\\"s\\\\\"\n") !=
+			   NULL,
+		   "socket quoted and escaped");
+		ok(strstr(text, "\nlisten 2001:db8::1%9@1053\n") != NULL,
+		   "scope written as a number");
+		ok(strstr(text, "\nresolv-conf \"/etc/my#resolv.conf\"\n"),
+		   "'#' quoted");
+	}
+	if (good("cache-size 2049K\nthreads 1\nlisten 0.0.0.0@1", &c,
+		 "odd values")) {
+		round_trip(&c, "odd values");
+		cfg_format(&c, text, sizeof(text));
+		ok(strstr(text, "\ncache-size 2049K\n") != NULL, "2049K");
+	}
+	if (sizeof(size_t) == 8 &&
+	    good("cache-size 17179869183G", &c, "huge size"))
+		round_trip(&c, "huge size");
+}
+
+/* etc/dnstrust.conf reads as the defaults, and so does it with every
+ * commented-out key line enabled, but for the examples of the keys that
+ * have no default value. */
+static void test_example(void)
+{
+	static char text[16384];
+	const char *src = getenv("DT_SRC");
+	char path[1024], *p;
+	struct cfg c, d;
+	FILE *f;
+	size_t n;
+
+	if (!src) {
+		ok(0, "DT_SRC not set");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/etc/dnstrust.conf", src);
+	cfg_default(&d);
+	ok(cfg_load(path, true, &c, err, sizeof(err)) == 0 && cfg_same(&c, &d),
+	   "etc/dnstrust.conf reads as the defaults");
+	f = fopen(path, "r");
+	n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	text[n] = '\0';
+	/* "\n#key value" becomes "\nkey value"; comments keep "# ". */
+	for (p = text; (p = strstr(p, "\n#")) != NULL; p++) {
+		if (p[2] >= 'a' && p[2] <= 'z')
+			memmove(p + 1, p + 2, strlen(p + 2) + 1);
+	}
+	if (!good(text, &c, "etc/dnstrust.conf with every key enabled"))
+		return;
+	is_int(c.nlisten, 2, "example listeners");
+	ok(c.trust_anchor_file[0] && c.user[0], "example anchors and user");
+	c.nlisten = 0;
+	c.trust_anchor_file[0] = c.user[0] = '\0';
+	ok(cfg_same(&c, &d), "every other commented value is the default");
+}
+
+int main(void)
+{
+	test_defaults();
+	test_paths();
+	test_listen();
+	test_cache_size();
+	test_numbers();
+	test_user();
+	test_log_level();
+	test_syntax();
+	test_errors();
+	test_load();
+	test_format();
+	test_example();
+	return done_testing();
+}
