@@ -175,4 +175,28 @@
 /* dnstrust.conf size: policy for thousands of domains fits in 1 MiB. */
 #define DT_CFG_MAXSIZE (1024 * 1024)
 
+/* --- the daemon (src/daemon) --- */
+
+/* Questions being resolved at once by one worker: beyond this a new
+ * question is answered SERVFAIL at once (EDE 14, Not Ready) rather than
+ * queued without bound when the upstream is slow or under attack. */
+#define DT_DMN_MAX_TASKS 4096
+/* Client connections (socket and TCP) per worker. */
+#define DT_DMN_MAX_CONNS 1024
+/* Questions one stream connection may have pending; more are read only
+ * when answers have gone out (backpressure, not loss). */
+#define DT_DMN_MAX_PENDING 64
+/* A client connection with nothing pending is closed after this. */
+#define DT_DMN_IDLE_MS 30000
+/* Upstream queries one question may cause (the answer, and DS and DNSKEY
+ * along the chain of trust: about 2 per zone cut; a 127-label name under
+ * an insecure cut needs one DS probe per label). */
+#define DT_DMN_FETCHES_PER_TASK 64
+/* Seconds an answer that failed because no upstream answered is kept:
+ * long enough to stop a retry storm, short enough to recover at once. */
+#define DT_DMN_FAIL_TTL 5
+/* Octets of replies waiting to be written to one connection before we
+ * stop reading from it. */
+#define DT_DMN_MAX_OUTBUF (256 * 1024)
+
 #endif

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Administrative questions: class CH, type TXT, under dnstrust. (like
+ * version.bind). version and status are for anyone; flush and reload only
+ * for root or the daemon's user on the Unix socket (SO_PEERCRED).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cache/cache.h"
+#include "common/protocol.h"
+#include "daemon/daemon.h"
+#include "upstream/transport.h"
+#include "validator/anchor.h"
+#include "wire/dname.h"
+#include "wire/msg.h"
+#include "wire/rr.h"
+
+#ifndef DT_VERSION
+#define DT_VERSION "0.1.0"
+#endif
+
+/* A TXT answer under construction: one character-string per line. */
+struct txt {
+	struct wire_builder b;
+	const struct qinfo *q;
+};
+
+__attribute__((format(printf, 2, 3))) static void line(struct txt *t,
+						       const char *fmt, ...)
+{
+	uint8_t rdata[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = vsnprintf((char *)rdata + 1, sizeof(rdata) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n > 255)
+		n = 255;
+	rdata[0] = (uint8_t)n;
+	struct wire_rr rr = {
+		.owner = t->q->qname,
+		.type = WIRE_TYPE_TXT,
+		.rclass = WIRE_CLASS_CH,
+		.ttl = 0,
+		.rdlen = (uint16_t)(n + 1),
+		.rdata = rdata,
+	};
+	wire_build_rr(&t->b, WIRE_SEC_ANSWER, &rr);
+}
+
+static bool name_is(const struct qinfo *q, const char *text)
+{
+	uint8_t name[DT_NAME_MAXLEN];
+
+	if (wire_dname_from_str(text, strlen(text), NULL, name) < 0)
+		return false;
+	return wire_dname_equal(q->qname, name);
+}
+
+static void sum_stats(struct daemon *d, struct wstats *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (unsigned i = 0; i < d->nworkers; i++) {
+		const uint64_t *src = (const uint64_t *)&d->workers[i].stats;
+		uint64_t *dst = (uint64_t *)s;
+		for (size_t k = 0; k < sizeof(*s) / sizeof(uint64_t); k++)
+			dst[k] += __atomic_load_n(&src[k], __ATOMIC_RELAXED);
+	}
+}
+
+static void status_anchors(struct txt *t, const struct dstate *st)
+{
+	size_t n = val_anchors_count(st->ta);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct val_anchor_zone *az = val_anchors_get(st->ta, i);
+		char zone[DT_NAME_TEXT_MAXLEN], tags[128] = "";
+		size_t off = 0;
+		for (size_t k = 0; k < az->nds && off < sizeof(tags) - 8; k++)
+			off += (size_t)snprintf(
+				tags + off, sizeof(tags) - off, " DS:%u/%u",
+				az->ds[k].rdata[0] << 8 | az->ds[k].rdata[1],
+				az->ds[k].rdata[2]);
+		for (size_t k = 0; k < az->ndnskey && off < sizeof(tags) - 8;
+		     k++)
+			off += (size_t)snprintf(
+				tags + off, sizeof(tags) - off, " DNSKEY:%u/%u",
+				wire_keytag(az->dnskey[k].rdata,
+					    az->dnskey[k].rdlen),
+				az->dnskey[k].rdata[3]);
+		wire_dname_to_str(az->zone, zone, sizeof(zone));
+		line(t, "trust-anchor=%s%s", zone, tags);
+	}
+}
+
+static void status(struct txt *t, struct worker *w)
+{
+	struct daemon *d = w->d;
+	const struct up_conf *uc = up_client_conf(w->up);
+	struct cache_stats cs;
+	struct wstats s;
+
+	line(t, "version=%s", DT_VERSION);
+	line(t, "protocol=%d", DT_PROTO_VERSION);
+	line(t, "uptime=%lld", (long long)(worker_wallclock(w) - d->started));
+	line(t, "workers=%u", d->nworkers);
+	line(t, "resolv-conf=%s", w->st->cfg.resolv_conf);
+	for (size_t i = 0; i < uc->nns; i++) {
+		char a[80];
+		up_server_str(&uc->ns[i], a, sizeof(a));
+		line(t, "upstream=%s", a);
+	}
+	line(t, "upstream-options=timeout:%u attempts:%u%s%s",
+	     uc->timeout_ms / 1000, uc->attempts, uc->rotate ? " rotate" : "",
+	     uc->defaulted ? " (no nameserver line: 127.0.0.1)" : "");
+	line(t, "trust-anchor-source=%s", w->st->ta_desc);
+	status_anchors(t, w->st);
+	cache_stats(d->cache, &cs);
+	line(t, "cache-bytes=%zu", cs.bytes);
+	line(t, "cache-max-bytes=%zu", cs.max_bytes);
+	line(t, "cache-entries=%zu", cs.entries);
+	line(t, "cache-evictions=%llu", (unsigned long long)cs.evictions);
+	sum_stats(d, &s);
+	line(t, "queries=%llu", (unsigned long long)s.queries);
+	line(t, "cache-hits=%llu", (unsigned long long)s.cache_hits);
+	line(t, "joined=%llu", (unsigned long long)s.joined);
+	line(t, "upstream-queries=%llu", (unsigned long long)s.upstream);
+	line(t, "secure=%llu", (unsigned long long)s.secure);
+	line(t, "insecure=%llu", (unsigned long long)s.insecure);
+	line(t, "bogus=%llu", (unsigned long long)s.bogus);
+	line(t, "indeterminate=%llu", (unsigned long long)s.indeterminate);
+	line(t, "upstream-failures=%llu",
+	     (unsigned long long)s.servfail_upstream);
+	line(t, "timeouts=%llu", (unsigned long long)s.timeouts);
+	line(t, "formerr=%llu", (unsigned long long)s.formerr);
+	line(t, "refused=%llu", (unsigned long long)s.refused);
+	line(t, "reloads=%u", __atomic_load_n(&d->reloads, __ATOMIC_RELAXED));
+}
+
+/* For flush: the name in a cache key (after kind, type and class). */
+static bool key_below(const uint8_t *key, size_t klen, void *arg)
+{
+	const uint8_t *top = arg;
+
+	if (klen < 6)
+		return false;
+	return wire_dname_is_subdomain(key + 5, top);
+}
+
+static void flush(struct txt *t, struct worker *w)
+{
+	uint8_t top[DT_NAME_MAXLEN];
+	int labels = wire_dname_labels(t->q->qname) - 2;
+	size_t n;
+
+	/* NAME.flush.dnstrust. → NAME; flush.dnstrust. → the root. */
+	wire_dname_copy(top, wire_dname_ancestor(t->q->qname, 0));
+	if (labels > 0) {
+		uint8_t tmp[DT_NAME_MAXLEN];
+		size_t len = 0;
+		const uint8_t *p = t->q->qname;
+		for (int i = 0; i < labels; i++) {
+			memcpy(tmp + len, p, 1u + p[0]);
+			len += 1u + p[0];
+			p += 1u + p[0];
+		}
+		tmp[len] = 0;
+		wire_dname_copy(top, tmp);
+	}
+	wire_dname_tolower(top);
+	n = cache_remove_if(w->d->cache, key_below, top);
+	char txt[DT_NAME_TEXT_MAXLEN];
+	wire_dname_to_str(top, txt, sizeof(txt));
+	line(t, "flushed=%zu below=%s", n, txt);
+}
+
+size_t admin_answer(struct worker *w, const struct qinfo *q, uint8_t *buf,
+		    size_t cap)
+{
+	uint8_t zone[DT_NAME_MAXLEN], flushname[DT_NAME_MAXLEN];
+	struct txt t = {.q = q};
+	uint16_t rcode = WIRE_RCODE_NOERROR;
+
+	wire_dname_from_str(DT_PROTO_ADMIN_ZONE, strlen(DT_PROTO_ADMIN_ZONE),
+			    NULL, zone);
+	wire_dname_from_str(DT_PROTO_ADMIN_FLUSH, strlen(DT_PROTO_ADMIN_FLUSH),
+			    NULL, flushname);
+	bool ours = wire_dname_is_subdomain(q->qname, zone) ||
+		    name_is(q, "version.bind.");
+	if (!ours || (q->qtype != WIRE_TYPE_TXT && q->qtype != 255))
+		return reply_error(q, WIRE_RCODE_REFUSED, WIRE_EDE_NOT_SUPPORTED,
+				   "unknown administrative name", buf, cap);
+	bool privileged = wire_dname_is_subdomain(q->qname, flushname) ||
+			  name_is(q, DT_PROTO_ADMIN_RELOAD);
+	if (privileged && !q->admin) {
+		STAT_INC(w, refused);
+		return reply_error(q, WIRE_RCODE_REFUSED, WIRE_EDE_PROHIBITED,
+				   "needs root or the daemon's user on the "
+				   "Unix socket",
+				   buf, cap);
+	}
+	wire_build_init(&t.b, buf, cap,
+			q->id, WIRE_FLAG_QR | WIRE_FLAG_AA |
+				       (q->flags & WIRE_FLAG_RD));
+	t.b.cap = cap - 64;
+	wire_build_question(&t.b, q->qname, q->qtype, q->qclass);
+	if (name_is(q, DT_PROTO_ADMIN_VERSION) || name_is(q, "version.bind."))
+		line(&t, "dnstrustd %s", DT_VERSION);
+	else if (name_is(q, DT_PROTO_ADMIN_STATUS))
+		status(&t, w);
+	else if (wire_dname_is_subdomain(q->qname, flushname))
+		flush(&t, w);
+	else if (name_is(q, DT_PROTO_ADMIN_RELOAD)) {
+		daemon_request_reload(w->d);
+		line(&t, "reload=requested");
+	} else
+		rcode = WIRE_RCODE_NXDOMAIN;
+	wire_build_set_flags(&t.b, rcode, 0);
+	t.b.cap = cap;
+	if (q->edns)
+		wire_build_opt(&t.b, DT_UP_EDNS_BUFSIZE, 0, 0, 0, NULL, 0);
+	return wire_build_finish(&t.b);
+}

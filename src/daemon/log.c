@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "daemon/log.h"
+
+static bool log_stderr = true;
+static int log_level = LOG_NOTICE;
+
+void log_setup(bool to_stderr, int level)
+{
+	log_stderr = to_stderr;
+	__atomic_store_n(&log_level, level, __ATOMIC_RELAXED);
+	if (!to_stderr)
+		openlog("dnstrustd", LOG_PID | LOG_NDELAY, LOG_DAEMON);
+}
+
+void log_set_level(int level)
+{
+	__atomic_store_n(&log_level, level, __ATOMIC_RELAXED);
+}
+
+bool log_enabled(int prio)
+{
+	return prio <= __atomic_load_n(&log_level, __ATOMIC_RELAXED);
+}
+
+static const char *prio_name(int prio)
+{
+	static const char *const names[] = {
+		"emerg", "alert", "crit", "error",
+		"warning", "notice", "info", "debug",
+	};
+	return prio >= 0 && prio <= 7 ? names[prio] : "?";
+}
+
+void log_msg(int prio, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (!log_enabled(prio))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (!log_stderr) {
+		syslog(prio, "%s", line);
+		return;
+	}
+	struct timespec ts;
+	struct tm tm;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	/* One fprintf per line: stdio locks the stream, lines never mix. */
+	fprintf(stderr, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ dnstrustd %s: %s\n",
+		tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000, prio_name(prio),
+		line);
+}

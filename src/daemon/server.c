@@ -1,0 +1,552 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Serving clients: the Unix socket and the optional loopback TCP
+ * listeners (DNS messages with a two-octet length, RFC 7766), and the
+ * UDP listeners. Each question is checked, answered from the cache or
+ * handed to a task, and answered within query-timeout in every case.
+ * A client that sends garbage gets FORMERR or its connection closed; the
+ * worker goes on serving the others.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "common/errcode.h"
+#include "common/protocol.h"
+#include "daemon/log.h"
+#include "daemon/server.h"
+#include "wire/dname.h"
+#include "wire/msg.h"
+
+/* A client connection on a stream socket. */
+struct conn {
+	struct conn *next, *prev;
+	struct worker *w;
+	struct loop_io io;
+	struct loop_timer idle;
+	struct loop_timer resume;	/* frames left when pending was full */
+	bool admin;			/* peer may flush and reload */
+	bool closed;
+	bool reading;
+	unsigned refs;			/* 1 while open + 1 per waiter */
+	unsigned pending;		/* questions not yet answered */
+	size_t inlen;
+	uint8_t *in;			/* 2 + DT_MSG_MAXLEN octets */
+	uint8_t *out;			/* framed replies not yet written */
+	size_t outlen, outoff, outcap;
+};
+
+static __thread uint8_t reply_buf[DT_MSG_MAXLEN];
+
+static void conn_update(struct conn *c);
+
+/* --- connections --- */
+
+static void conn_unref(struct conn *c)
+{
+	if (--c->refs)
+		return;
+	free(c->in);
+	free(c->out);
+	free(c);
+}
+
+static void conn_close(struct conn *c)
+{
+	struct worker *w = c->w;
+
+	if (c->closed)
+		return;
+	c->closed = true;
+	loop_io_del(w->loop, &c->io);
+	loop_timer_stop(w->loop, &c->idle);
+	loop_timer_stop(w->loop, &c->resume);
+	close(c->io.fd);
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		w->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	w->nconns--;
+	conn_unref(c);
+}
+
+static void conn_flush(struct conn *c)
+{
+	while (c->outoff < c->outlen) {
+		ssize_t n = send(c->io.fd, c->out + c->outoff,
+				 c->outlen - c->outoff, MSG_NOSIGNAL);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				break;
+			conn_close(c);
+			return;
+		}
+		c->outoff += (size_t)n;
+	}
+	if (c->outoff == c->outlen)
+		c->outoff = c->outlen = 0;
+	conn_update(c);
+}
+
+static int conn_queue(struct conn *c, const uint8_t *msg, size_t len)
+{
+	if (c->outlen + 2 + len > c->outcap) {
+		size_t cap = c->outcap ? c->outcap : 4096;
+		while (cap < c->outlen + 2 + len)
+			cap *= 2;
+		uint8_t *n = realloc(c->out, cap);
+		if (!n)
+			return -ENOMEM;
+		c->out = n;
+		c->outcap = cap;
+	}
+	c->out[c->outlen] = (uint8_t)(len >> 8);
+	c->out[c->outlen + 1] = (uint8_t)len;
+	memcpy(c->out + c->outlen + 2, msg, len);
+	c->outlen += 2 + len;
+	return 0;
+}
+
+static void conn_reply(struct conn *c, const uint8_t *msg, size_t len)
+{
+	if (c->closed)
+		return;
+	if (conn_queue(c, msg, len) < 0) {
+		conn_close(c);
+		return;
+	}
+	conn_flush(c);
+}
+
+/* Reads while the client has room for more questions and our output is
+ * not piling up (backpressure); writes while there is output. */
+static void conn_update(struct conn *c)
+{
+	if (c->closed)
+		return;
+	uint32_t ev = 0;
+	if (c->pending < DT_DMN_MAX_PENDING &&
+	    c->outlen - c->outoff < DT_DMN_MAX_OUTBUF)
+		ev |= LOOP_READ;
+	if (c->outlen > c->outoff)
+		ev |= LOOP_WRITE;
+	if (ev != c->io.events)
+		loop_io_mod(c->w->loop, &c->io, ev);
+	if (!c->pending && !c->outlen)
+		loop_timer_start(c->w->loop, &c->idle, DT_DMN_IDLE_MS);
+	else
+		loop_timer_stop(c->w->loop, &c->idle);
+}
+
+/* --- waiters --- */
+
+static void waiter_deadline(struct loop_timer *t)
+{
+	struct waiter *wt = t->arg;
+	char text[64];
+
+	task_detach(wt);
+	STAT_INC(wt->w, timeouts);
+	snprintf(text, sizeof(text), "no answer within %u ms",
+		 wt->w->st->cfg.query_timeout_ms);
+	waiter_reply(wt, reply_buf,
+		     reply_error(&wt->q, WIRE_RCODE_SERVFAIL,
+				 WIRE_EDE_NO_REACHABLE_AUTHORITY, text,
+				 reply_buf, sizeof(reply_buf)));
+}
+
+static struct waiter *waiter_new(struct worker *w, const struct qinfo *q)
+{
+	struct waiter *wt = calloc(1, sizeof(*wt));
+
+	if (!wt)
+		return NULL;
+	wt->w = w;
+	wt->q = *q;
+	wt->udp_fd = -1;
+	wt->deadline.cb = waiter_deadline;
+	wt->deadline.arg = wt;
+	return wt;
+}
+
+void waiter_free(struct waiter *wt)
+{
+	loop_timer_stop(wt->w->loop, &wt->deadline);
+	struct conn *c = wt->conn;
+	if (c) {
+		/* Frames held back while the connection was at its limit
+		 * are taken up from the loop, not from inside this call. */
+		if (c->pending-- == DT_DMN_MAX_PENDING && !c->closed &&
+		    c->inlen >= 2)
+			loop_timer_start(c->w->loop, &c->resume, 0);
+		conn_update(c);
+		conn_unref(c);
+	}
+	free(wt);
+}
+
+void waiter_reply(struct waiter *wt, const uint8_t *msg, size_t len)
+{
+	if (wt->conn) {
+		conn_reply(wt->conn, msg, len);
+	} else if (wt->udp_fd >= 0) {
+		sendto(wt->udp_fd, msg, len, MSG_DONTWAIT,
+		       (struct sockaddr *)&wt->peer, wt->peerlen);
+	}
+	waiter_free(wt);
+}
+
+/* --- questions --- */
+
+/* Where the reply to a question goes. */
+struct origin {
+	struct conn *conn;
+	int udp_fd;
+	const struct sockaddr_storage *peer;
+	socklen_t peerlen;
+};
+
+static void send_now(struct worker *w, const struct origin *o,
+		     const uint8_t *msg, size_t len)
+{
+	(void)w;
+	if (o->conn)
+		conn_reply(o->conn, msg, len);
+	else
+		sendto(o->udp_fd, msg, len, MSG_DONTWAIT,
+		       (const struct sockaddr *)o->peer, o->peerlen);
+}
+
+/* Whether the query carries the status option. */
+static bool wants_status(const struct wire_edns *e)
+{
+	size_t pos = 0;
+	uint16_t code, len;
+	const uint8_t *data;
+
+	while (wire_edns_opt_next(e, &pos, &code, &data, &len) == 1)
+		if (code == DT_PROTO_OPT_STATUS)
+			return true;
+	return false;
+}
+
+static void qinfo_fill(struct qinfo *q, const struct wire_msg *m, bool udp,
+		       bool admin)
+{
+	memset(q, 0, sizeof(*q));
+	q->id = m->hdr.id;
+	q->flags = m->hdr.flags;
+	q->edns = m->edns.present;
+	q->do_bit = m->edns.present && (m->edns.flags & WIRE_EDNS_DO);
+	q->want_status = m->edns.present && wants_status(&m->edns);
+	if (udp) {
+		uint16_t sz = m->edns.present ? m->edns.udp_size : 512;
+		q->udp_size = sz < 512 ? 512
+			      : sz > DT_UP_EDNS_BUFSIZE ? DT_UP_EDNS_BUFSIZE
+							: sz;
+	}
+	wire_dname_copy(q->qname, m->qname);
+	q->qtype = m->qtype;
+	q->qclass = m->qclass;
+	q->admin = admin;
+}
+
+/* A reply for a message that could not be parsed: the header's ID, no
+ * question (RFC 1035 §4.1.1: FORMERR). */
+static void reply_formerr(struct worker *w, const struct origin *o,
+			  const uint8_t *pkt, bool udp)
+{
+	struct qinfo q = {0};
+
+	STAT_INC(w, formerr);
+	q.id = (uint16_t)(pkt[0] << 8 | pkt[1]);
+	q.flags = (uint16_t)(pkt[2] << 8 | pkt[3]);
+	q.udp_size = udp ? 512 : 0;
+	send_now(w, o, reply_buf,
+		 reply_error(&q, WIRE_RCODE_FORMERR, VAL_EDE_NONE, NULL,
+			     reply_buf, sizeof(reply_buf)));
+}
+
+static bool unsupported_type(uint16_t t)
+{
+	/* Zone transfers, ANY, MAILA/MAILB, OPT and the meta types: not for a
+	 * validating forwarder (RFC 8482 for ANY). */
+	return t == 0 || t == WIRE_TYPE_OPT || (t >= 128 && t <= 255);
+}
+
+static void resolve(struct worker *w, const struct origin *o,
+		    const struct qinfo *q)
+{
+	size_t len;
+
+	if (reply_from_cache(w, q, reply_buf, sizeof(reply_buf), &len)) {
+		STAT_INC(w, cache_hits);
+		send_now(w, o, reply_buf, len);
+		return;
+	}
+	struct waiter *wt = waiter_new(w, q);
+	if (!wt) {
+		send_now(w, o, reply_buf,
+			 reply_error(q, WIRE_RCODE_SERVFAIL, WIRE_EDE_OTHER,
+				     "out of memory", reply_buf,
+				     sizeof(reply_buf)));
+		return;
+	}
+	if (o->conn) {
+		wt->conn = o->conn;
+		o->conn->refs++;
+		o->conn->pending++;
+	} else {
+		wt->udp_fd = o->udp_fd;
+		memcpy(&wt->peer, o->peer, o->peerlen);
+		wt->peerlen = o->peerlen;
+	}
+	loop_timer_start(w->loop, &wt->deadline, w->st->cfg.query_timeout_ms);
+	task_submit(w, wt);
+}
+
+static void handle(struct worker *w, const struct origin *o,
+		   const uint8_t *pkt, size_t len, bool admin)
+{
+	bool udp = o->conn == NULL;
+	struct qinfo q;
+	int err;
+
+	if (len < DT_MSG_HDRLEN || (pkt[2] & 0x80))
+		return; /* not a query: nothing sensible to answer */
+	struct wire_msg *m = wire_msg_parse(pkt, len, 0, &err);
+	if (!m || !m->has_question) {
+		wire_msg_free(m);
+		reply_formerr(w, o, pkt, udp);
+		return;
+	}
+	STAT_INC(w, queries);
+	qinfo_fill(&q, m, udp, admin);
+	unsigned opcode = WIRE_OPCODE(m->hdr.flags);
+	wire_msg_free(m);
+	uint16_t rcode = WIRE_RCODE_NOERROR;
+	const char *why = NULL;
+	if (opcode != WIRE_OPCODE_QUERY) {
+		rcode = WIRE_RCODE_NOTIMP;
+	} else if (q.qclass == WIRE_CLASS_CH) {
+		send_now(w, o, reply_buf,
+			 admin_answer(w, &q, reply_buf, sizeof(reply_buf)));
+		return;
+	} else if (q.qclass != WIRE_CLASS_IN) {
+		rcode = WIRE_RCODE_REFUSED;
+		why = "only class IN is resolved";
+	} else if (unsupported_type(q.qtype)) {
+		rcode = WIRE_RCODE_NOTIMP;
+		why = "query type not supported";
+	}
+	if (rcode != WIRE_RCODE_NOERROR) {
+		send_now(w, o, reply_buf,
+			 reply_error(&q, rcode,
+				     why ? WIRE_EDE_NOT_SUPPORTED : VAL_EDE_NONE,
+				     why, reply_buf, sizeof(reply_buf)));
+		return;
+	}
+	resolve(w, o, &q);
+}
+
+/* --- stream connections --- */
+
+static void conn_idle(struct loop_timer *t)
+{
+	conn_close(t->arg);
+}
+
+/* Handles every complete frame in the input buffer. */
+static void conn_frames(struct conn *c)
+{
+	size_t off = 0;
+	struct origin o = {.conn = c, .udp_fd = -1};
+
+	c->refs++;
+	while (!c->closed && c->inlen - off >= 2 &&
+	       c->pending < DT_DMN_MAX_PENDING) {
+		size_t len = (size_t)c->in[off] << 8 | c->in[off + 1];
+		if (len < DT_MSG_HDRLEN) {
+			conn_close(c); /* not DNS: stop listening to it */
+			break;
+		}
+		if (c->inlen - off - 2 < len)
+			break;
+		handle(c->w, &o, c->in + off + 2, len, c->admin);
+		off += 2 + len;
+	}
+	if (!c->closed && off) {
+		memmove(c->in, c->in + off, c->inlen - off);
+		c->inlen -= off;
+	}
+	conn_update(c);
+	conn_unref(c);
+}
+
+static void conn_resume(struct loop_timer *t)
+{
+	struct conn *c = t->arg;
+
+	if (!c->closed)
+		conn_frames(c);
+}
+
+static void conn_event(struct loop_io *io, uint32_t ev)
+{
+	struct conn *c = io->arg;
+	size_t room = 2 + DT_MSG_MAXLEN - c->inlen;
+
+	if (ev & LOOP_WRITE)
+		conn_flush(c);
+	if (c->closed || !(ev & (LOOP_READ | LOOP_ERROR)) || !room)
+		return;
+	ssize_t n = recv(io->fd, c->in + c->inlen, room, 0);
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+		conn_close(c);
+		return;
+	}
+	if (n > 0) {
+		c->inlen += (size_t)n;
+		conn_frames(c);
+	}
+}
+
+static void conn_new(struct worker *w, int fd, bool admin)
+{
+	struct conn *c = calloc(1, sizeof(*c));
+
+	if (c)
+		c->in = malloc(2 + DT_MSG_MAXLEN);
+	if (!c || !c->in || w->nconns >= DT_DMN_MAX_CONNS) {
+		if (c)
+			free(c->in);
+		free(c);
+		close(fd);
+		return;
+	}
+	c->w = w;
+	c->admin = admin;
+	c->refs = 1;
+	c->io.cb = conn_event;
+	c->io.arg = c;
+	c->idle.cb = conn_idle;
+	c->idle.arg = c;
+	c->resume.cb = conn_resume;
+	c->resume.arg = c;
+	if (loop_io_add(w->loop, &c->io, fd, LOOP_READ) < 0) {
+		free(c->in);
+		free(c);
+		close(fd);
+		return;
+	}
+	c->next = w->conns;
+	if (w->conns)
+		w->conns->prev = c;
+	w->conns = c;
+	w->nconns++;
+	loop_timer_start(w->loop, &c->idle, DT_DMN_IDLE_MS);
+}
+
+/* The Unix socket's peer may use administrative names when it is root or
+ * the daemon's own user (SO_PEERCRED). */
+static bool peer_is_admin(struct worker *w, int fd)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0)
+		return false;
+	return cr.uid == 0 || cr.uid == w->d->admin_uid;
+}
+
+static void accept_event(struct loop_io *io, uint32_t ev)
+{
+	struct worker *w = io->arg;
+	bool is_unix = io == &w->unix_io;
+
+	(void)ev;
+	for (int i = 0; i < 16; i++) {
+		int fd = accept4(io->fd, NULL, NULL,
+				 SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0) {
+			if (errno != EAGAIN && errno != EINTR &&
+			    errno != ECONNABORTED)
+				log_warn("accept: %s", strerror(errno));
+			return;
+		}
+		conn_new(w, fd, is_unix && peer_is_admin(w, fd));
+	}
+}
+
+/* --- UDP --- */
+
+static void udp_event(struct loop_io *io, uint32_t ev)
+{
+	struct worker *w = io->arg;
+	static __thread uint8_t pkt[DT_MSG_MAXLEN];
+
+	(void)ev;
+	for (int i = 0; i < 64; i++) {
+		struct sockaddr_storage peer;
+		socklen_t plen = sizeof(peer);
+		ssize_t n = recvfrom(io->fd, pkt, sizeof(pkt), MSG_DONTWAIT,
+				     (struct sockaddr *)&peer, &plen);
+		if (n < 0)
+			return;
+		struct origin o = {
+			.udp_fd = io->fd, .peer = &peer, .peerlen = plen,
+		};
+		handle(w, &o, pkt, (size_t)n, false);
+	}
+}
+
+/* --- a worker's listeners --- */
+
+int server_attach(struct worker *w, const int *udp_fds)
+{
+	struct daemon *d = w->d;
+	int r;
+
+	w->unix_io.cb = accept_event;
+	w->unix_io.arg = w;
+	if ((r = loop_io_add(w->loop, &w->unix_io, d->unix_fd, LOOP_READ)) < 0)
+		return r;
+	for (size_t i = 0; i < d->ntcp; i++) {
+		w->tcp_io[i].cb = accept_event;
+		w->tcp_io[i].arg = w;
+		r = loop_io_add(w->loop, &w->tcp_io[i], d->tcp_fd[i],
+				LOOP_READ);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; i < d->nudp; i++) {
+		w->udp_io[i].cb = udp_event;
+		w->udp_io[i].arg = w;
+		r = loop_io_add(w->loop, &w->udp_io[i], udp_fds[i], LOOP_READ);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+void server_detach(struct worker *w)
+{
+	struct daemon *d = w->d;
+
+	loop_io_del(w->loop, &w->unix_io);
+	for (size_t i = 0; i < d->ntcp; i++)
+		loop_io_del(w->loop, &w->tcp_io[i]);
+	for (size_t i = 0; i < d->nudp; i++) {
+		loop_io_del(w->loop, &w->udp_io[i]);
+		close(w->udp_io[i].fd);
+	}
+	task_shutdown(w);
+	while (w->conns)
+		conn_close(w->conns);
+}

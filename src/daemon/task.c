@@ -1,0 +1,606 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Questions under way: one task per distinct (name, type, class) per
+ * worker, however many clients asked it; upstream queries shared per
+ * (name, type) between the tasks of a worker; validation re-run after
+ * every fetch until the verdict is in (see task.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/errcode.h"
+#include "daemon/log.h"
+#include "daemon/task.h"
+#include "upstream/transport.h"
+#include "validator/anchor.h"
+#include "wire/dname.h"
+#include "wire/msg.h"
+
+#define TABLE_SIZE 1024 /* buckets of the task and fetch tables */
+
+/* An upstream query in flight, shared by the tasks that want it. */
+struct wfetch {
+	struct wfetch *hnext;
+	struct worker *w;
+	uint8_t name[DT_NAME_MAXLEN];
+	uint16_t type;
+	struct up_req *req;
+	struct task **tasks;
+	size_t ntasks, cap;
+};
+
+static void task_run(struct task *t);
+
+static unsigned name_hash(const uint8_t *name, uint16_t type)
+{
+	uint32_t h = 2166136261u ^ type;
+	size_t len = wire_dname_len(name);
+
+	for (size_t i = 0; i < len; i++) {
+		uint8_t c = name[i];
+		if (c >= 'A' && c <= 'Z')
+			c += 32;
+		h = (h ^ c) * 16777619u;
+	}
+	return h % TABLE_SIZE;
+}
+
+static bool tables_ready(struct worker *w)
+{
+	if (!w->tasks)
+		w->tasks = calloc(TABLE_SIZE, sizeof(*w->tasks));
+	if (!w->fetches)
+		w->fetches = calloc(TABLE_SIZE, sizeof(*w->fetches));
+	return w->tasks && w->fetches;
+}
+
+/* --- cached upstream responses ('Q' entries) --- */
+
+struct rawmsg {
+	size_t len;
+	uint8_t data[];
+};
+
+/* How long an upstream response may be reused for sub-queries: its
+ * smallest TTL; for a negative answer, RFC 2308 §5's SOA minimum. */
+static uint32_t response_ttl(const struct wire_msg *m)
+{
+	uint32_t ttl = UINT32_MAX;
+
+	for (int s = WIRE_SEC_ANSWER; s <= WIRE_SEC_AUTHORITY; s++) {
+		for (size_t i = 0; i < m->count[s]; i++) {
+			const struct wire_rr *rr = &m->sec[s][i];
+			uint32_t v = rr->ttl;
+			if (rr->type == WIRE_TYPE_SOA && rr->rdlen >= 20) {
+				const uint8_t *p = rr->rdata + rr->rdlen - 4;
+				uint32_t min = (uint32_t)p[0] << 24 |
+					       (uint32_t)p[1] << 16 |
+					       (uint32_t)p[2] << 8 | p[3];
+				v = min < v ? min : v;
+			}
+			ttl = v < ttl ? v : ttl;
+		}
+	}
+	return ttl == UINT32_MAX ? 0 : ttl;
+}
+
+static void response_store(struct worker *w, const uint8_t *name,
+			   uint16_t type, const struct wire_msg *m)
+{
+	uint32_t ttl = response_ttl(m);
+	uint32_t max = w->st->cfg.max_cache_ttl;
+	uint8_t key[DT_CACHE_KEY_MAXLEN];
+
+	if (m->rcode != WIRE_RCODE_NOERROR && m->rcode != WIRE_RCODE_NXDOMAIN)
+		return;
+	ttl = ttl < max ? ttl : max;
+	if (!ttl)
+		return;
+	struct rawmsg *r = malloc(sizeof(*r) + m->rawlen);
+	if (!r)
+		return;
+	r->len = m->rawlen;
+	memcpy(r->data, m->raw, m->rawlen);
+	size_t klen = cache_key('Q', name, type, WIRE_CLASS_IN, key);
+	cache_put(w->d->cache, key, klen, r, sizeof(*r) + r->len,
+		  worker_now(w) + ttl, free);
+}
+
+static struct wire_msg *response_cached(struct worker *w, const uint8_t *name,
+					uint16_t type)
+{
+	uint8_t key[DT_CACHE_KEY_MAXLEN];
+	size_t klen = cache_key('Q', name, type, WIRE_CLASS_IN, key);
+	struct cache_ref ref;
+	int err;
+
+	if (!cache_get(w->d->cache, key, klen, worker_now(w), &ref))
+		return NULL;
+	const struct rawmsg *r = ref.val;
+	struct wire_msg *m = wire_msg_parse(r->data, r->len, 0, &err);
+	cache_unref(w->d->cache, &ref);
+	return m;
+}
+
+/* --- fetched responses of a task --- */
+
+static struct fetched *fetched_find(struct task *t, const uint8_t *name,
+				    uint16_t type)
+{
+	for (size_t i = 0; i < t->nf; i++)
+		if (t->f[i].type == type && wire_dname_equal(t->f[i].name, name))
+			return &t->f[i];
+	return NULL;
+}
+
+static int fetched_add(struct task *t, const uint8_t *name, uint16_t type,
+		       struct wire_msg *msg, int err)
+{
+	if (t->nf == t->capf) {
+		size_t cap = t->capf ? 2 * t->capf : 4;
+		struct fetched *n = realloc(t->f, cap * sizeof(*n));
+		if (!n) {
+			wire_msg_free(msg);
+			return -ENOMEM;
+		}
+		t->f = n;
+		t->capf = cap;
+	}
+	struct fetched *f = &t->f[t->nf++];
+	wire_dname_copy(f->name, name);
+	f->type = type;
+	f->msg = msg;
+	f->err = err;
+	return 0;
+}
+
+const struct wire_msg *task_fetched(struct task *t, const uint8_t *name,
+				    uint16_t type, int *err)
+{
+	const struct fetched *f = fetched_find(t, name, type);
+
+	*err = 0;
+	if (f) {
+		*err = f->err;
+		return f->msg;
+	}
+	struct wire_msg *m = response_cached(t->w, name, type);
+	if (m && fetched_add(t, name, type, m, 0) == 0)
+		return m;
+	if (!t->want) {
+		t->want = true;
+		wire_dname_copy(t->want_name, name);
+		t->want_type = type;
+	}
+	return NULL;
+}
+
+/* --- upstream fetches shared within a worker --- */
+
+static struct wfetch **fetch_slot(struct worker *w, const uint8_t *name,
+				  uint16_t type)
+{
+	struct wfetch **p = &w->fetches[name_hash(name, type)];
+
+	while (*p && !((*p)->type == type && wire_dname_equal((*p)->name, name)))
+		p = &(*p)->hnext;
+	return p;
+}
+
+static void fetch_free(struct wfetch *f)
+{
+	free(f->tasks);
+	free(f);
+}
+
+/* Checks that a response answers what was asked as a DNSSEC-aware server
+ * would: parsed, with EDNS (else no RRSIG can be there). */
+static struct wire_msg *fetch_parse(const struct up_answer *ans, int *err)
+{
+	struct wire_msg *m = wire_msg_parse(ans->msg, ans->len, 0, err);
+
+	if (!m)
+		log_info("upstream answer unparsable: %s", dt_strerror(*err));
+	return m;
+}
+
+static void fetch_done(void *arg, int err, const struct up_answer *ans,
+		       int last_rcode)
+{
+	struct wfetch *f = arg;
+	struct worker *w = f->w;
+	struct wire_msg *m = NULL;
+
+	(void)last_rcode;
+	*fetch_slot(w, f->name, f->type) = f->hnext;
+	w->nfetches--;
+	if (!err) {
+		m = fetch_parse(ans, &err);
+		if (m)
+			response_store(w, f->name, f->type, m);
+		else
+			err = DT_EUPSTREAM;
+	}
+	for (size_t i = 0; i < f->ntasks; i++) {
+		struct task *t = f->tasks[i];
+		struct wire_msg *copy = NULL;
+		int e = err;
+		if (m && !(copy = wire_msg_parse(m->raw, m->rawlen, 0, &e)))
+			e = -ENOMEM;
+		t->fetching = false;
+		if (fetched_add(t, f->name, f->type, copy, e) < 0)
+			t->fail_err = -ENOMEM;
+		task_run(t);
+	}
+	wire_msg_free(m);
+	fetch_free(f);
+}
+
+/* Makes t wait for (name, type), joining a fetch in flight if any.
+ * Returns 0 or -ENOMEM. */
+static int fetch_start(struct task *t, const uint8_t *name, uint16_t type)
+{
+	struct worker *w = t->w;
+	struct wfetch **slot = fetch_slot(w, name, type);
+	struct wfetch *f = *slot;
+
+	if (!f) {
+		f = calloc(1, sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		f->w = w;
+		wire_dname_copy(f->name, name);
+		f->type = type;
+		f->req = up_query(w->up, name, type, WIRE_CLASS_IN, NULL,
+				  fetch_done, f);
+		if (!f->req) {
+			free(f);
+			return -ENOMEM;
+		}
+		*slot = f;
+		w->nfetches++;
+		STAT_INC(w, upstream);
+		if (log_enabled(LOG_DEBUG)) {
+			char txt[DT_NAME_TEXT_MAXLEN], tb[16];
+			wire_dname_to_str(name, txt, sizeof(txt));
+			log_debug("upstream query %s/%s", txt,
+				  wire_type_to_str(type, tb));
+		}
+	}
+	if (f->ntasks == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 4;
+		struct task **n = realloc(f->tasks, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		f->tasks = n;
+		f->cap = cap;
+	}
+	f->tasks[f->ntasks++] = t;
+	t->fetching = true;
+	return 0;
+}
+
+/* Removes t from the fetch it waits on (task ending early). */
+static void fetch_leave(struct task *t)
+{
+	for (size_t b = 0; b < TABLE_SIZE && t->fetching; b++) {
+		for (struct wfetch *f = t->w->fetches[b]; f; f = f->hnext) {
+			for (size_t i = 0; i < f->ntasks; i++) {
+				if (f->tasks[i] != t)
+					continue;
+				f->tasks[i] = f->tasks[--f->ntasks];
+				t->fetching = false;
+				break;
+			}
+		}
+	}
+}
+
+/* --- tasks --- */
+
+static struct task **task_slot(struct worker *w, const uint8_t *qname,
+			       uint16_t qtype, uint16_t qclass)
+{
+	struct task **p = &w->tasks[name_hash(qname, qtype)];
+
+	while (*p && !((*p)->qtype == qtype && (*p)->qclass == qclass &&
+		       wire_dname_equal((*p)->qname, qname)))
+		p = &(*p)->hnext;
+	return p;
+}
+
+static void task_free(struct task *t)
+{
+	keys_release(t);
+	for (size_t i = 0; i < t->nf; i++)
+		wire_msg_free(t->f[i].msg);
+	free(t->f);
+	free(t->refs);
+	free(t->local);
+	dstate_put(t->st);
+	free(t);
+}
+
+/* Answers every waiter from a and ends the task (a goes to the cache). */
+static void task_finish(struct task *t, struct answer *a)
+{
+	struct worker *w = t->w;
+	static __thread uint8_t buf[DT_MSG_MAXLEN];
+
+	*task_slot(w, t->qname, t->qtype, t->qclass) = t->hnext;
+	w->ntasks--;
+	fetch_leave(t);
+	a->stored = worker_now(w);
+	switch (a->status) {
+	case VAL_SECURE: STAT_INC(w, secure); break;
+	case VAL_INSECURE: STAT_INC(w, insecure); break;
+	case VAL_BOGUS: STAT_INC(w, bogus); break;
+	default:
+		if (a->upstream_fail)
+			STAT_INC(w, servfail_upstream);
+		else
+			STAT_INC(w, indeterminate);
+	}
+	while (t->waiters) {
+		struct waiter *wt = t->waiters;
+		t->waiters = wt->next;
+		wt->task = NULL;
+		size_t len = reply_render(a, &wt->q, 0, false, buf, sizeof(buf));
+		waiter_reply(wt, buf, len);
+	}
+	answer_store(w, t->qname, t->qtype, t->qclass, a);
+	task_free(t);
+}
+
+static struct answer *answer_new(void)
+{
+	struct answer *a = calloc(1, sizeof(*a));
+
+	if (a)
+		a->ede = VAL_EDE_NONE;
+	return a;
+}
+
+/* Ends a task without an answer to cache (out of memory): its clients
+ * get SERVFAIL. */
+static void task_abandon(struct task *t)
+{
+	static __thread uint8_t buf[DT_MSG_MAXLEN];
+
+	while (t->waiters) {
+		struct waiter *wt = t->waiters;
+		t->waiters = wt->next;
+		wt->task = NULL;
+		waiter_reply(wt, buf,
+			     reply_error(&wt->q, WIRE_RCODE_SERVFAIL,
+					 WIRE_EDE_OTHER, "out of memory", buf,
+					 sizeof(buf)));
+	}
+	*task_slot(t->w, t->qname, t->qtype, t->qclass) = t->hnext;
+	t->w->ntasks--;
+	fetch_leave(t);
+	task_free(t);
+}
+
+/* No usable upstream answer: SERVFAIL with EDE 22 or 23. */
+static void finish_failed(struct task *t, int err, const char *what)
+{
+	struct answer *a = answer_new();
+	char txt[DT_NAME_TEXT_MAXLEN];
+
+	if (!a) {
+		task_abandon(t);
+		return;
+	}
+	wire_dname_to_str(t->qname, txt, sizeof(txt));
+	a->status = VAL_INDETERMINATE;
+	a->upstream_fail = true;
+	a->rcode = WIRE_RCODE_SERVFAIL;
+	a->ede = err == DT_ETIMEOUT || err == DT_ENOSERVER
+			 ? WIRE_EDE_NO_REACHABLE_AUTHORITY
+			 : WIRE_EDE_NETWORK_ERROR;
+	a->tag = "upstream-failed";
+	a->ttl = DT_DMN_FAIL_TTL;
+	snprintf(a->reason, sizeof(a->reason), "%s for %.255s: %s", what, txt,
+		 dt_strerror(err));
+	task_finish(t, a);
+}
+
+static void finish_result(struct task *t, struct wire_msg *main,
+			  const struct val_result *res)
+{
+	struct answer *a = answer_new();
+
+	if (!a) {
+		finish_failed(t, -ENOMEM, "out of memory");
+		return;
+	}
+	a->status = res->verdict.status;
+	a->ede = res->verdict.ede;
+	a->tag = res->verdict.tag;
+	memcpy(a->reason, res->verdict.reason, sizeof(a->reason));
+	a->rcode = main->rcode;
+	a->ttl = res->ttl;
+	if (a->status == VAL_BOGUS || a->status == VAL_INDETERMINATE)
+		a->ttl = t->st->cfg.bogus_ttl;
+	if (a->ttl > t->st->cfg.max_cache_ttl)
+		a->ttl = t->st->cfg.max_cache_ttl;
+	if (t->fail_err && a->status == VAL_INDETERMINATE)
+		a->upstream_fail = true;
+	a->msg = main;
+	if (log_enabled(LOG_INFO) && a->status != VAL_SECURE &&
+	    a->status != VAL_INSECURE) {
+		char txt[DT_NAME_TEXT_MAXLEN], tb[16];
+		wire_dname_to_str(t->qname, txt, sizeof(txt));
+		log_info("%s/%s: %s (%s): %s", txt,
+			 wire_type_to_str(t->qtype, tb),
+			 val_status_name(a->status), a->tag ? a->tag : "",
+			 a->reason);
+	}
+	task_finish(t, a);
+}
+
+/* Takes the main response out of the fetched list (the answer keeps it). */
+static struct wire_msg *take_main(struct task *t)
+{
+	struct fetched *f = fetched_find(t, t->qname, t->qtype);
+	struct wire_msg *m = f->msg;
+
+	f->msg = NULL;
+	f->err = DT_EUPSTREAM;
+	return m;
+}
+
+/* One validation run; fetches what is missing or finishes. */
+static void task_run(struct task *t)
+{
+	struct val_keysource src;
+	struct val_response resp;
+	struct val_result res;
+	struct val_ctx ctx;
+	int err;
+
+	if (t->fail_err == -ENOMEM) {
+		finish_failed(t, -ENOMEM, "out of memory");
+		return;
+	}
+	t->want = false;
+	t->now = worker_wallclock(t->w);
+	val_ctx_init(&t->tmpl, t->now, &t->st->lim);
+	const struct wire_msg *m = task_fetched(t, t->qname, t->qtype, &err);
+	if (!m && err) {
+		finish_failed(t, err, "no usable upstream answer");
+		return;
+	}
+	if (m && m->rcode != WIRE_RCODE_NOERROR &&
+	    m->rcode != WIRE_RCODE_NXDOMAIN) {
+		finish_failed(t, DT_EUPSTREAM, "upstream RCODE not usable");
+		return;
+	}
+	if (m) {
+		ctx = t->tmpl;
+		keys_source(t, &src);
+		keys_response(m, t->qname, t->qtype, &resp);
+		if (val_response_validate(&ctx, &resp, &src, &res) < 0) {
+			finish_failed(t, -ENOMEM, "out of memory");
+			return;
+		}
+		if (res.kind != VAL_KIND_NEED_KEYS) {
+			finish_result(t, take_main(t), &res);
+			return;
+		}
+		if (!t->want) {
+			finish_failed(t, -ENOMEM, "key source failed");
+			return;
+		}
+	}
+	if (t->nf >= DT_DMN_FETCHES_PER_TASK) {
+		finish_failed(t, DT_ELIMIT, "too many upstream queries");
+		return;
+	}
+	if (fetch_start(t, t->want_name, t->want_type) < 0)
+		finish_failed(t, -ENOMEM, "out of memory");
+}
+
+static struct task *task_new(struct worker *w, const struct qinfo *q)
+{
+	struct task *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->w = w;
+	t->st = dstate_get(w->st);
+	wire_dname_copy(t->qname, q->qname);
+	wire_dname_tolower(t->qname);
+	t->qtype = q->qtype;
+	t->qclass = q->qclass;
+	return t;
+}
+
+void task_submit(struct worker *w, struct waiter *wt)
+{
+	static __thread uint8_t buf[DT_MSG_MAXLEN];
+	uint8_t lname[DT_NAME_MAXLEN];
+	struct task **slot;
+
+	wire_dname_copy(lname, wt->q.qname);
+	wire_dname_tolower(lname);
+	if (!tables_ready(w))
+		goto overload;
+	slot = task_slot(w, lname, wt->q.qtype, wt->q.qclass);
+	if (*slot) {
+		STAT_INC(w, joined);
+		wt->task = *slot;
+		wt->next = (*slot)->waiters;
+		(*slot)->waiters = wt;
+		return;
+	}
+	if (w->ntasks >= DT_DMN_MAX_TASKS)
+		goto overload;
+	struct task *t = task_new(w, &wt->q);
+	if (!t)
+		goto overload;
+	*slot = t;
+	w->ntasks++;
+	wt->task = t;
+	t->waiters = wt;
+	task_run(t);
+	return;
+overload:
+	STAT_INC(w, refused);
+	waiter_reply(wt, buf,
+		     reply_error(&wt->q, WIRE_RCODE_SERVFAIL, WIRE_EDE_NOT_READY,
+				 "too many questions under way", buf,
+				 sizeof(buf)));
+}
+
+void task_detach(struct waiter *wt)
+{
+	struct task *t = wt->task;
+
+	if (!t)
+		return;
+	for (struct waiter **p = &t->waiters; *p; p = &(*p)->next) {
+		if (*p == wt) {
+			*p = wt->next;
+			break;
+		}
+	}
+	wt->task = NULL;
+	/* The task runs on without waiters: its answer fills the cache. */
+}
+
+void task_shutdown(struct worker *w)
+{
+	if (!w->tasks)
+		return;
+	for (size_t b = 0; b < TABLE_SIZE; b++) {
+		while (w->fetches[b]) {
+			struct wfetch *f = w->fetches[b];
+			w->fetches[b] = f->hnext;
+			up_cancel(f->req);
+			fetch_free(f);
+		}
+	}
+	for (size_t b = 0; b < TABLE_SIZE; b++) {
+		while (w->tasks[b]) {
+			struct task *t = w->tasks[b];
+			w->tasks[b] = t->hnext;
+			while (t->waiters) {
+				struct waiter *wt = t->waiters;
+				t->waiters = wt->next;
+				wt->task = NULL;
+				waiter_free(wt);
+			}
+			t->fetching = false;
+			task_free(t);
+		}
+	}
+	free(w->tasks);
+	free(w->fetches);
+	w->tasks = NULL;
+	w->fetches = NULL;
+	w->ntasks = w->nfetches = 0;
+}

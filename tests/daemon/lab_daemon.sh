@@ -1,0 +1,310 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# dnstrustd in the integration lab (tests/lab/lab.sh): every question of
+# the lab's truth table through the Unix socket and through the loopback
+# UDP listener; the cache; CD=1; the attacker upstream taken on live from
+# a replaced resolv.conf (nothing forged may come out secure); garbage
+# from clients; privileges of administrative names; unreachable and silent
+# upstreams answered within query-timeout; SIGHUP keeping the cache and
+# refusing a bad file; SIGTERM.
+#
+# usage: lab_daemon.sh DNSTRUSTD DTQ LAB_SH        (TAP on stdout)
+set -u
+
+DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)); failed=$((failed + 1))
+	echo "not ok $n - $1"
+	[ -n "${2:-}" ] && echo "$2" | sed 's/^/#   /'
+}
+check() { # description, then a command that must succeed
+	local d=$1; shift
+	if "$@"; then ok "$d"; else not_ok "$d"; fi
+}
+
+work=$(mktemp -d /tmp/dt-lab-daemon.XXXXXX)
+chmod 755 "$work" # an unprivileged client must reach the socket
+lab=$work/lab
+dpid=""
+sink_pid=""
+cleanup() {
+	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
+	[ -n "$sink_pid" ] && kill "$sink_pid" 2>/dev/null
+	"$LAB_SH" stop "$lab" >/dev/null 2>&1
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+if ! "$LAB_SH" start "$lab" >"$work/lab.log" 2>&1; then
+	echo "1..1"
+	echo "not ok 1 - lab starts"
+	sed 's/^/#   /' "$work/lab.log" | tail -20
+	exit 1
+fi
+. "$lab/lab.env"
+
+sock=$work/run/socket
+listen=$LAB_NET.100
+conf=$work/dnstrust.conf
+resolv=$work/resolv.conf
+cp "$LAB_RESOLV_CONF" "$resolv"
+write_conf() {
+	cat >"$conf" <<EOF
+# written by lab_daemon.sh
+socket $sock
+listen $listen@53
+resolv-conf $resolv
+trust-anchor-file $LAB_ANCHOR
+threads 2
+query-timeout ${1:-5}
+log-level info
+EOF
+}
+write_conf 3
+
+start_daemon() {
+	"$DNSTRUSTD" -c "$conf" -f 2>>"$work/dnstrustd.log" &
+	dpid=$!
+	for _ in $(seq 50); do
+		[ -S "$sock" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+q() { "$DTQ" -s "$sock" "$@"; }
+field() { # KEY, then the output of dtq on stdin
+	sed -n "1s/.* $1=\([^ ]*\).*/\1/p; 1s/^$1=\([^ ]*\).*/\1/p"
+}
+replace_resolv() { # atomically, as DHCP clients do
+	cp "$1" "$resolv.new" && mv "$resolv.new" "$resolv"
+}
+wait_log() { # a fixed string the daemon must log within 5 s
+	for _ in $(seq 50); do
+		grep -qF -- "$1" "$work/dnstrustd.log" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+check "dnstrustd starts and creates its socket" start_daemon
+check "socket is mode 0666 and its directory 0755" \
+	test "$(stat -c %a "$sock") $(stat -c %a "$(dirname "$sock")")" = "666 755"
+
+# --- the truth table, through the socket and through UDP ---
+
+expect_ok() { # name type status rcode ede output
+	local st=$3 rc=$4 ede=$5 out=$6 ad=0
+	[ "$st" = secure ] && ad=1
+	[ "$(echo "$out" | field status)" = "$st" ] &&
+		[ "$(echo "$out" | field rcode)" = "$rc" ] &&
+		[ "$(echo "$out" | field ad)" = "$ad" ] &&
+		{ [ -z "$ede" ] || [ "$(echo "$out" | field ede)" = "$ede" ]; }
+}
+while read -r name type st rc ede; do
+	out=$(q "$name" "$type" 2>&1)
+	if expect_ok "$name" "$type" "$st" "$rc" "${ede:-}" "$out"; then
+		ok "socket: $name $type is $st $rc ${ede:-}"
+	else
+		not_ok "socket: $name $type is $st $rc ${ede:-}" "$out"
+	fi
+done <"$LAB_EXPECT"
+
+while read -r name type st rc ede; do
+	out=$(dig @"$listen" +tries=1 +time=8 +dnssec "$name" "$type" 2>&1)
+	grc=$(echo "$out" | sed -n 's/.*status: \([A-Z]*\),.*/\1/p')
+	gad=0
+	echo "$out" | grep -q '^;; flags:.* ad[ ;]' && gad=1
+	gede=$(echo "$out" | sed -n 's/^; EDE: \([0-9]*\).*/\1/p' | head -1)
+	want_ad=0
+	[ "$st" = secure ] && want_ad=1
+	if [ "$grc" = "$rc" ] && [ "$gad" = "$want_ad" ] &&
+		{ [ -z "${ede:-}" ] || [ "$gede" = "$ede" ]; }; then
+		ok "udp: $name $type: $rc ad=$want_ad ${ede:+EDE $ede}"
+	else
+		not_ok "udp: $name $type: $rc ad=$want_ad ${ede:+EDE $ede}" \
+			"got $grc ad=$gad EDE $gede"
+	fi
+done <"$LAB_EXPECT"
+
+# --- cache, CD, TCP ---
+
+out=$(q www.secure.lab. A)
+check "a repeated question is answered from the cache" \
+	test "$(echo "$out" | field cached)" = 1
+out=$(q +cd www.expired.lab. A)
+check "CD=1 returns bogus data marked bogus, with its EDE" \
+	test "$(echo "$out" | field status)/$(echo "$out" | field rcode)/$(echo "$out" | field answers)/$(echo "$out" | field ede)" = "bogus/NOERROR/1/7"
+out=$("$DTQ" -t "$listen" www.rsa.lab. A)
+check "the TCP listener answers" \
+	test "$(echo "$out" | field status)" = secure
+out=$(q -c CH status.dnstrust. TXT)
+check "status names the upstream and the anchor" \
+	bash -c "echo '$out' | grep -q 'txt=upstream=$LAB_RESOLVER' &&
+		 echo '$out' | grep -q 'txt=trust-anchor=. DS:'"
+
+# --- identical questions in flight share an upstream query ---
+
+: >"$work/par"
+for _ in $(seq 20); do q shared.wild.secure.lab. A >>"$work/par" & done
+wait_children() { for p in $(jobs -p); do [ "$p" != "$dpid" ] && wait "$p"; done; }
+wait_children
+asked=$(grep -c 'shared.wild.secure.lab. A IN' "$LAB_UNBOUND_LOG")
+check "20 identical questions: $(grep -c status=secure "$work/par") secure, $asked upstream queries (at most one per worker)" \
+	test "$(grep -c status=secure "$work/par")" = 20 -a "$asked" -le 2 -a "$asked" -ge 1
+
+# --- the attacker upstream, taken on from a replaced resolv.conf ---
+
+replace_resolv "$LAB_ATTACKER_RESOLV_CONF"
+check "a replaced resolv.conf is followed" \
+	wait_log "upstreams $LAB_ATTACKER"
+q -c CH flush.dnstrust. TXT >/dev/null
+while read -r name type addr method; do
+	out=$(q "$name" "$type")
+	if [ "$(echo "$out" | field status)" != secure ] &&
+		[ "$(echo "$out" | field answers)" = 0 ]; then
+		ok "attacker ($method): $name $type is not secure, nothing returned"
+	else
+		not_ok "attacker ($method): $name $type" "$out"
+	fi
+	out=$(dig @"$listen" +tries=1 +time=8 "$name" "$type" 2>&1)
+	if ! echo "$out" | grep -qF "$addr" &&
+		! echo "$out" | grep -q '^;; flags:.* ad[ ;]'; then
+		ok "attacker ($method): $addr never reaches a UDP client"
+	else
+		not_ok "attacker ($method): $addr reached a UDP client" "$out"
+	fi
+done <"$LAB_FORGED"
+replace_resolv "$LAB_RESOLV_CONF"
+check "back to the honest upstream" wait_log "upstreams $LAB_RESOLVER"
+sleep 0.3 # the workers take the new servers from the main thread's post
+q -c CH flush.dnstrust. TXT >/dev/null
+out=$(q www.secure.lab. A)
+check "secure again after the upstream is honest" \
+	test "$(echo "$out" | field status)" = secure
+
+# --- garbage from clients ---
+
+python3 - "$sock" "$listen" <<'EOF' >"$work/garbage.log" 2>&1
+import os, socket, sys, random
+random.seed(4)
+path, addr = sys.argv[1], sys.argv[2]
+for i in range(200):
+    blob = bytes(random.getrandbits(8) for _ in range(random.randint(0, 600)))
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(2)
+    s.connect(path)
+    framed = len(blob).to_bytes(2, 'big') + blob if i % 2 else blob
+    try:
+        s.sendall(framed)
+        s.shutdown(socket.SHUT_WR)
+        s.recv(70000)
+    except OSError:
+        pass
+    s.close()
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    u.sendto(blob or b'\0', (addr, 53))
+    u.close()
+print("sent")
+EOF
+out=$(q www.ed.lab. A)
+check "after 400 garbage messages the daemon still answers" \
+	test "$(echo "$out" | field status)" = secure
+formerr=$(python3 - "$sock" <<'EOF'
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+# header claiming 2 questions, one present
+m = bytes.fromhex('abcd01000002000000000000') + b'\x03www\x00\x00\x01\x00\x01'
+s.sendall(len(m).to_bytes(2, 'big') + m)
+r = s.recv(2 + 512)
+print(r[5] & 0xF, 'id', r[2:4].hex(), 'flags', r[4:6].hex())
+EOF
+)
+check "a message with two questions gets FORMERR ($formerr)" \
+	test "${formerr%% *}" = 1
+check "the daemon process is alive" kill -0 "$dpid"
+
+# --- administrative names and privileges ---
+
+out=$(q -c CH flush.dnstrust. TXT)
+check "root may flush" bash -c "echo '$out' | grep -q 'txt=flushed='"
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$DTQ" -s "$sock" -c CH flush.dnstrust. TXT 2>&1)
+check "another user may not flush (REFUSED, EDE 18)" \
+	test "$(echo "$out" | field rcode)/$(echo "$out" | field ede)" = "REFUSED/18"
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$DTQ" -s "$sock" www.secure.lab. A 2>&1)
+check "another user may resolve" test "$(echo "$out" | field status)" = secure
+out=$("$DTQ" -u "$listen" -c CH flush.dnstrust. TXT)
+check "flush over UDP is refused" test "$(echo "$out" | field rcode)" = REFUSED
+
+# --- SIGHUP ---
+
+q www.nsec3.lab. A >/dev/null
+kill -HUP "$dpid"
+check "SIGHUP reloads" wait_log "configuration reloaded"
+out=$(q www.nsec3.lab. A)
+check "the cache survives a reload" test "$(echo "$out" | field cached)" = 1
+cp "$conf" "$conf.good"
+echo "no-such-key 1" >>"$conf"
+kill -HUP "$dpid"
+check "a bad file at reload is refused with file:line" \
+	wait_log "$conf:9: "
+check "and the daemon keeps serving" \
+	test "$(q www.secure.lab. A | field status)" = secure
+cp "$conf.good" "$conf"
+
+# --- unreachable and silent upstreams: bounded answers ---
+
+printf 'nameserver %s.99\n' "$LAB_NET" >"$work/refused.conf"
+replace_resolv "$work/refused.conf"
+wait_log "upstreams $LAB_NET.99" >/dev/null
+start=$(date +%s%N)
+out=$(q www.unreachable.example. A)
+ms=$((($(date +%s%N) - start) / 1000000))
+check "no nameserver listening: SERVFAIL, EDE 22 or 23, in ${ms} ms" \
+	bash -c "[ '$(echo "$out" | field rcode)' = SERVFAIL ] &&
+		 case '$(echo "$out" | field ede)' in 22|23) true;; *) false;; esac &&
+		 [ $ms -lt 4000 ]"
+python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((sys.argv[1], 53))
+open(sys.argv[2], "w").close()
+time.sleep(60)' "$LAB_NET.98" "$work/sink.ready" &
+sink_pid=$!
+for _ in $(seq 50); do [ -e "$work/sink.ready" ] && break; sleep 0.1; done
+printf 'nameserver %s.98\noptions timeout:10\n' "$LAB_NET" >"$work/silent.conf"
+replace_resolv "$work/silent.conf"
+wait_log "upstreams $LAB_NET.98" >/dev/null
+start=$(date +%s%N)
+out=$(q www.silent.example. A)
+ms=$((($(date +%s%N) - start) / 1000000))
+check "a silent upstream: SERVFAIL EDE 22 at query-timeout (3 s), in ${ms} ms" \
+	bash -c "[ '$(echo "$out" | field rcode)/$(echo "$out" | field ede)' = SERVFAIL/22 ] &&
+		 [ $ms -ge 2900 ] && [ $ms -lt 4500 ]"
+kill "$sink_pid" 2>/dev/null
+sink_pid=""
+
+# --- SIGTERM ---
+
+kill -TERM "$dpid"
+stopped=1
+for _ in $(seq 30); do
+	kill -0 "$dpid" 2>/dev/null || { stopped=0; break; }
+	sleep 0.1
+done
+wait "$dpid"
+rc=$?
+dpid=""
+check "SIGTERM stops the daemon within 3 s, exit 0" \
+	test "$stopped/$rc" = "0/0"
+check "the socket is removed" test ! -e "$sock"
+
+echo "1..$n"
+if [ "$failed" -ne 0 ]; then
+	echo "# daemon log (last 30 lines):"
+	tail -30 "$work/dnstrustd.log" | sed 's/^/#   /'
+fi
+exit 0
