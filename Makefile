@@ -7,7 +7,8 @@
 #                "N passed, N failed"
 #   make demo    a short tour on offline data
 #   make fuzz    each libFuzzer target for FUZZ_TIME seconds (build-fuzz/)
-#   make bench   benchmarks against ldns (results in bench/results/)
+#   make bench   benchmarks against ldns, BIND and openssl speed, and the
+#                time per attack question (results in bench/results/)
 #   make install install into PREFIX (default /usr/local)
 
 PREFIX    ?= /usr/local
@@ -15,7 +16,7 @@ FUZZ_TIME ?= 60
 BUILD     := build
 ASAN      := build-asan
 FUZZB     := build-fuzz
-FUZZERS   := msg zone validator
+FUZZERS   := msg zone validator resolvconf config
 
 .PHONY: all deps build check test test-asan demo fuzz bench install clean
 
