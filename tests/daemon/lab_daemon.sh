@@ -302,6 +302,25 @@ check "SIGTERM stops the daemon within 3 s, exit 0" \
 	test "$stopped/$rc" = "0/0"
 check "the socket is removed" test ! -e "$sock"
 
+# --- privileges dropped to `user` ---
+
+replace_resolv "$LAB_RESOLV_CONF"
+write_conf 3
+echo "user nobody" >>"$conf"
+check "started as root with user nobody" start_daemon
+sleep 0.2
+check "the daemon runs as nobody" \
+	test "$(ps -o user= -p "$dpid" | tr -d ' ')" = nobody
+check "its socket directory belongs to nobody" \
+	test "$(stat -c %U "$(dirname "$sock")")" = nobody
+check "and it validates" test "$(q www.ed.lab. A | field status)" = secure
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$DTQ" -s "$sock" -c CH flush.dnstrust. TXT 2>&1)
+check "the daemon's own user may flush" \
+	bash -c "echo '$out' | grep -q 'txt=flushed='"
+kill -TERM "$dpid"
+wait "$dpid"
+dpid=""
+
 echo "1..$n"
 if [ "$failed" -ne 0 ]; then
 	echo "# daemon log (last 30 lines):"
