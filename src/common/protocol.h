@@ -48,5 +48,7 @@ enum dt_proto_status {
 #define DT_PROTO_ADMIN_FLUSH "flush.dnstrust."	/* NAME.flush.dnstrust.: at
 						   and below NAME */
 #define DT_PROTO_ADMIN_RELOAD "reload.dnstrust."
+#define DT_PROTO_ADMIN_ANCHORS "anchors.dnstrust." /* the trust anchors,
+							one record per TXT */
 
 #endif

@@ -16,6 +16,7 @@
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
+#include "wire/zone.h"
 
 #ifndef DT_VERSION
 #define DT_VERSION "0.1.0"
@@ -47,6 +48,30 @@ __attribute__((format(printf, 2, 3))) static void line(struct txt *t,
 		.rclass = WIRE_CLASS_CH,
 		.ttl = 0,
 		.rdlen = (uint16_t)(n + 1),
+		.rdata = rdata,
+	};
+	wire_build_rr(&t->b, WIRE_SEC_ANSWER, &rr);
+}
+
+/* One TXT record holding text of any length, as consecutive
+ * character-strings of at most 255 octets (readers concatenate them). */
+static void long_line(struct txt *t, const char *text)
+{
+	uint8_t rdata[2048];
+	size_t len = strlen(text), off = 0, w = 0;
+
+	while (off < len && w + 256 <= sizeof(rdata)) {
+		size_t n = len - off > 255 ? 255 : len - off;
+		rdata[w] = (uint8_t)n;
+		memcpy(rdata + w + 1, text + off, n);
+		w += 1 + n;
+		off += n;
+	}
+	struct wire_rr rr = {
+		.owner = t->q->qname,
+		.type = WIRE_TYPE_TXT,
+		.rclass = WIRE_CLASS_CH,
+		.rdlen = (uint16_t)w,
 		.rdata = rdata,
 	};
 	wire_build_rr(&t->b, WIRE_SEC_ANSWER, &rr);
@@ -141,6 +166,25 @@ static void status(struct txt *t, struct worker *w)
 	line(t, "reloads=%u", __atomic_load_n(&d->reloads, __ATOMIC_RELAXED));
 }
 
+/* Every trust anchor record in presentation form (for `dnstrust query
+ * --trace`, which re-validates offline with the daemon's anchors). */
+static void anchors(struct txt *t, const struct dstate *st)
+{
+	size_t n = val_anchors_count(st->ta);
+	char text[1800];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct val_anchor_zone *az = val_anchors_get(st->ta, i);
+		for (size_t k = 0; k < az->nds; k++)
+			if (wire_rr_to_str(&az->ds[k], text, sizeof(text)) > 0)
+				long_line(t, text);
+		for (size_t k = 0; k < az->ndnskey; k++)
+			if (wire_rr_to_str(&az->dnskey[k], text,
+					   sizeof(text)) > 0)
+				long_line(t, text);
+	}
+}
+
 /* For flush: the name in a cache key (after kind, type and class). */
 static bool key_below(const uint8_t *key, size_t klen, void *arg)
 {
@@ -212,6 +256,8 @@ size_t admin_answer(struct worker *w, const struct qinfo *q, uint8_t *buf,
 		line(&t, "dnstrustd %s", DT_VERSION);
 	else if (name_is(q, DT_PROTO_ADMIN_STATUS))
 		status(&t, w);
+	else if (name_is(q, DT_PROTO_ADMIN_ANCHORS))
+		anchors(&t, w->st);
 	else if (wire_dname_is_subdomain(q->qname, flushname))
 		flush(&t, w);
 	else if (name_is(q, DT_PROTO_ADMIN_RELOAD)) {

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libdnstrust: DNS answers validated by dnstrustd, the host's DNSSEC
+ * validator, with their trust status.
+ *
+ * Every function asks dnstrustd over its Unix socket (the protocol of
+ * docs/PROTOCOL.md) and believes the answer only after checking that the
+ * socket's peer is root or the daemon's configured user (SO_PEERCRED).
+ * When the daemon cannot be reached, functions fail with
+ * DT_ERR_UNAVAILABLE: they never return unvalidated data, unless the
+ * caller opted in to a fallback (dt_ctx_set_fallback), and then such data
+ * is marked DT_STATUS_UNVALIDATED.
+ *
+ * Thread safety: every function may be called from any thread. A context
+ * may be shared between threads (it holds settings only; each call opens
+ * or borrows its own connection). The only state outside contexts is the
+ * default context (created on first use, never freed while the process
+ * runs) and each thread's last status (dt_last_status).
+ *
+ * Memory: every result is one allocation freed by one call
+ * (dt_result_free, dt_freeaddrinfo, dt_tlsa_free, dt_sshfp_free).
+ * Output parameters are written only on success.
+ */
+#ifndef DNSTRUST_H
+#define DNSTRUST_H
+
+#include <netdb.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DT_LIB_VERSION_MAJOR 0
+#define DT_LIB_VERSION_MINOR 1
+
+/* --- errors --- */
+
+/* Negative return values of the functions below (0 is success). */
+enum dt_error {
+	DT_OK = 0,
+	DT_ERR_UNAVAILABLE = -1,   /* dnstrustd not reachable (no socket,
+				      refused, closed) */
+	DT_ERR_UNTRUSTED = -2,	   /* the socket's peer is not root or the
+				      daemon's user: an impostor, ignored */
+	DT_ERR_TIMEOUT = -3,	   /* no answer within the context's timeout */
+	DT_ERR_NOT_SECURE = -4,	   /* DT_FLAG_REQUIRE_SECURE and the answer
+				      was not secure */
+	DT_ERR_BOGUS = -5,	   /* the answer is bogus (data withheld) */
+	DT_ERR_INVALID = -6,	   /* bad argument (name, type, flags) */
+	DT_ERR_NOMEM = -7,	   /* out of memory */
+	DT_ERR_PROTOCOL = -8,	   /* the daemon's answer made no sense */
+	DT_ERR_NODATA = -9,	   /* no records of the type asked (tlsa,
+				      sshfp) */
+	DT_ERR_NXDOMAIN = -10,	   /* the name does not exist (tlsa, sshfp) */
+	DT_ERR_SERVFAIL = -11,	   /* the daemon could not get an answer
+				      (no upstream answered, indeterminate) */
+};
+
+/* A static English text for an enum dt_error value. Never NULL. */
+const char *dt_error_str(int err);
+
+/* --- trust status (RFC 4033 §5) --- */
+
+enum dt_status {
+	DT_STATUS_NONE = 0,	     /* no answer yet, or not about data */
+	DT_STATUS_SECURE = 1,	     /* validated by dnstrustd from a trust
+					anchor */
+	DT_STATUS_INSECURE = 2,	     /* provably unsigned */
+	DT_STATUS_BOGUS = 3,	     /* signed, and not validly */
+	DT_STATUS_INDETERMINATE = 4, /* could not be decided */
+	DT_STATUS_UNVALIDATED = 5,   /* from the opt-in fallback: dnstrustd
+					was not asked */
+};
+
+/* "secure", "insecure", "bogus", "indeterminate", "unvalidated", "none". */
+const char *dt_status_str(enum dt_status status);
+
+/* The status of the last answer this thread received from any libdnstrust
+ * call (like errno: per thread, overwritten by each call). */
+enum dt_status dt_last_status(void);
+
+/* --- contexts --- */
+
+typedef struct dt_ctx dt_ctx_t;
+
+/* A new context with the defaults: the socket /run/dnstrust/socket, a
+ * 5000 ms timeout, the daemon trusted when its uid is 0, no fallback.
+ * Returns 0 or DT_ERR_NOMEM. */
+int dt_ctx_new(dt_ctx_t **ret);
+
+/* Frees a context (NULL allowed). Not the default context. */
+void dt_ctx_free(dt_ctx_t *ctx);
+
+/* The process's default context, used wherever a function takes ctx NULL. */
+dt_ctx_t *dt_ctx_default(void);
+
+/* Another socket path (for a daemon started with another `socket`).
+ * Returns 0, DT_ERR_INVALID (too long for a Unix socket) or
+ * DT_ERR_NOMEM. */
+int dt_ctx_set_socket(dt_ctx_t *ctx, const char *path);
+
+/* Time allowed for one answer, in milliseconds (1..600000). */
+int dt_ctx_set_timeout(dt_ctx_t *ctx, unsigned ms);
+
+/* Also trust a daemon running as uid (the `user` of its configuration);
+ * root is always trusted. */
+int dt_ctx_set_daemon_uid(dt_ctx_t *ctx, uid_t uid);
+
+/* Opt in (or out) of the fallback: when dnstrustd is unreachable, ask the
+ * nameservers of /etc/resolv.conf directly, unvalidated, and mark every
+ * such answer DT_STATUS_UNVALIDATED. Off by default. */
+int dt_ctx_set_fallback(dt_ctx_t *ctx, bool on);
+
+/* --- flags of dt_query and dt_getaddrinfo_ex --- */
+
+#define DT_FLAG_REQUIRE_SECURE 0x1u /* anything but secure is an error */
+#define DT_FLAG_RETURN_BOGUS 0x2u   /* CD=1: return bogus data with its
+				       status instead of DT_ERR_BOGUS */
+#define DT_FLAG_DNSSEC 0x4u	    /* DO=1: RRSIGs and proofs included */
+
+/* --- the low-level query --- */
+
+typedef struct dt_result dt_result_t;
+
+enum dt_section {
+	DT_SECTION_ANSWER = 0,
+	DT_SECTION_AUTHORITY = 1,
+	DT_SECTION_ADDITIONAL = 2,
+};
+
+/* One record of a result, pointing into the result. */
+typedef struct dt_rr {
+	const char *owner;	 /* presentation form, fully qualified */
+	uint16_t type;
+	uint16_t rclass;
+	uint32_t ttl;
+	uint16_t rdlen;
+	const uint8_t *rdata;	 /* wire form, names uncompressed */
+} dt_rr_t;
+
+/*
+ * Asks dnstrustd one question: name in presentation form (absolute or
+ * not: a final dot is implied), class (1 for IN) and type. Returns 0 and
+ * a result when an answer came, whatever its RCODE and status, except:
+ * a bogus answer without DT_FLAG_RETURN_BOGUS → DT_ERR_BOGUS; with
+ * DT_FLAG_REQUIRE_SECURE, any status but secure → DT_ERR_NOT_SECURE.
+ * Other errors: DT_ERR_UNAVAILABLE, DT_ERR_UNTRUSTED, DT_ERR_TIMEOUT,
+ * DT_ERR_INVALID, DT_ERR_NOMEM, DT_ERR_PROTOCOL. The status is also left
+ * in dt_last_status().
+ */
+int dt_query(dt_ctx_t *ctx, const char *name, uint16_t rclass, uint16_t type,
+	     unsigned flags, dt_result_t **ret);
+
+void dt_result_free(dt_result_t *res);
+
+/* The answer's RCODE (0 NOERROR, 2 SERVFAIL, 3 NXDOMAIN...). */
+int dt_result_rcode(const dt_result_t *res);
+
+enum dt_status dt_result_status(const dt_result_t *res);
+
+/* The Extended DNS Error (RFC 8914) INFO-CODE, or -1 when none; *text
+ * (may be NULL) gets its EXTRA-TEXT, NUL-terminated, "" when none. */
+int dt_result_ede(const dt_result_t *res, const char **text);
+
+/* Whether the answer came from the daemon's cache. */
+bool dt_result_cached(const dt_result_t *res);
+
+/* Records in a section, and the i-th (0 or DT_ERR_INVALID). */
+size_t dt_result_count(const dt_result_t *res, enum dt_section sec);
+int dt_result_rr(const dt_result_t *res, enum dt_section sec, size_t i,
+		 dt_rr_t *ret);
+
+/* The i-th record of a section in presentation form, as in a zone file,
+ * into buf (len octets). Returns the length (snprintf-like) or
+ * DT_ERR_INVALID. */
+int dt_result_rr_text(const dt_result_t *res, enum dt_section sec, size_t i,
+		      char *buf, size_t len);
+
+/* The answer as received (DNS wire form), len octets. */
+const uint8_t *dt_result_wire(const dt_result_t *res, size_t *len);
+
+/* --- addresses: getaddrinfo's contract --- */
+
+/* Error returned by dt_getaddrinfo when dnstrustd cannot be reached (and
+ * no fallback was chosen); EAI_FAIL is returned for bogus answers. */
+#define DT_EAI_UNAVAILABLE (-1000)
+/* dt_getaddrinfo_ex with DT_FLAG_REQUIRE_SECURE: the address records are
+ * not secure. */
+#define DT_EAI_NOT_SECURE (-1001)
+
+/*
+ * getaddrinfo(3) through dnstrustd: the same arguments, AI_* flags
+ * (AI_PASSIVE, AI_CANONNAME, AI_NUMERICHOST, AI_NUMERICSERV,
+ * AI_ADDRCONFIG, AI_V4MAPPED, AI_ALL), numeric hosts, services from
+ * /etc/services, and /etc/hosts first (as glibc's "files" source). Bogus
+ * → EAI_FAIL; name or address records absent → EAI_NONAME / EAI_NODATA;
+ * daemon unreachable → DT_EAI_UNAVAILABLE. The status of the answer is in
+ * dt_last_status() (secure only when every address record used was).
+ */
+int dt_getaddrinfo(const char *node, const char *service,
+		   const struct addrinfo *hints, struct addrinfo **res);
+
+/* The same with a context, DT_FLAG_* flags and the status written to
+ * *status (may be NULL). */
+int dt_getaddrinfo_ex(dt_ctx_t *ctx, const char *node, const char *service,
+		      const struct addrinfo *hints, unsigned flags,
+		      struct addrinfo **res, enum dt_status *status);
+
+void dt_freeaddrinfo(struct addrinfo *res);
+
+/* gai_strerror(3) that also knows DT_EAI_*. */
+const char *dt_gai_strerror(int err);
+
+/* --- key material: returned only when secure --- */
+
+typedef struct dt_tlsa {
+	uint8_t usage, selector, matching_type;
+	size_t len;
+	const uint8_t *data;	/* certificate association data */
+} dt_tlsa_t;
+
+typedef struct dt_tlsa_set {
+	size_t n;
+	dt_tlsa_t *rr;
+	char name[256];		/* the name asked, e.g. _443._tcp.host. */
+} dt_tlsa_set_t;
+
+/* TLSA records (RFC 6698) of _PORT._PROTO.HOST (proto "tcp", "udp" or
+ * "sctp"). Returns 0 and a set only when the answer is secure; otherwise
+ * DT_ERR_NOT_SECURE, DT_ERR_BOGUS, DT_ERR_NODATA, DT_ERR_NXDOMAIN or a
+ * transport error. */
+int dt_tlsa(dt_ctx_t *ctx, const char *host, uint16_t port, const char *proto,
+	    dt_tlsa_set_t **ret);
+void dt_tlsa_free(dt_tlsa_set_t *set);
+
+typedef struct dt_sshfp {
+	uint8_t algorithm, fp_type;
+	size_t len;
+	const uint8_t *fingerprint;
+} dt_sshfp_t;
+
+typedef struct dt_sshfp_set {
+	size_t n;
+	dt_sshfp_t *rr;
+} dt_sshfp_set_t;
+
+/* SSHFP records (RFC 4255) of host, only when secure (as dt_tlsa). */
+int dt_sshfp(dt_ctx_t *ctx, const char *host, dt_sshfp_set_t **ret);
+void dt_sshfp_free(dt_sshfp_set_t *set);
+
+/* --- the one bit --- */
+
+/* 1 when a trusted dnstrustd answers right now (reachable, peer
+ * credentials right, protocol understood), 0 otherwise. */
+int dt_trust_available(dt_ctx_t *ctx);
+
+/* --- res_query(3) --- */
+
+/*
+ * res_query's contract (returns the answer's length, or -1 with h_errno
+ * set: HOST_NOT_FOUND, NO_DATA, TRY_AGAIN, NO_RECOVERY), through
+ * dnstrustd: the AD bit of the answer means "validated as secure by
+ * dnstrustd". A bogus answer is SERVFAIL: -1 with NO_RECOVERY.
+ */
+int dt_res_query(const char *dname, int rclass, int type,
+		 unsigned char *answer, int anslen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
