@@ -53,7 +53,7 @@ if "$tool" zone "$tmp/broken"; then
 fi
 echo
 echo "== 5. Validate offline with dnstrust verify"
-dt="$build/src/dnstrust"
+dt="$build/src/cli/dnstrust"
 echo "-- the whole zone, anchored at its own KSK (as ldns-verify-zone does):"
 "$dt" verify --zone demo.example. "$tmp/demo.example.signed" | tail -2
 echo "-- one answer (www.demo.example/AAAA) from the zone's keys, with its chain:"
