@@ -1,72 +1,111 @@
-#!/bin/sh
-# make demo: what dnstrust can show at this stage, offline. Signs a small
-# zone with ldns-signzone, reads it with dnstrust's wire library, builds
-# DNS responses from it, parses them back and prints them as dig does, and
-# shows how a broken zone file is reported.
+#!/bin/bash
+# make demo: dnstrust on an offline default. Brings up the integration lab
+# (tests/lab/lab.sh: a private signed DNS hierarchy served by NSD and Knot
+# on 127.0.2.0/24, an iterating Unbound as the honest upstream, an attacker
+# resolver), starts dnstrustd against it, and shows case by case what an
+# application gets for a secure, an insecure and a bogus name, and what
+# happens when resolv.conf is rewritten to name the attacker. Then stops
+# everything. Needs root (the lab's servers bind port 53 on loopback).
 set -eu
 build=${1:-build}
-tool="$build/src/dnstrust-wire"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+top=$(cd "$(dirname "$0")/.." && pwd)
+daemon="$top/$build/src/daemon/dnstrustd"
+dt="$top/$build/src/cli/dnstrust"
+work=$(mktemp -d /tmp/dnstrust-demo.XXXXXX)
+chmod 755 "$work"
+dpid=""
+cleanup() {
+	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
+	"$top/tests/lab/lab.sh" stop "$work/lab" >/dev/null 2>&1 || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
 
-cat >"$tmp/demo.example" <<ZONE
-\$ORIGIN demo.example.
-\$TTL 3600
-@	IN SOA ns1 hostmaster 2026120201 7200 3600 1209600 300
-	IN NS ns1
-ns1	IN A 192.0.2.53
-www	IN A 192.0.2.80
-	IN AAAA 2001:db8::80
-	IN TXT "hello from \"dnstrust\"" "second string"
-*.wild	IN A 192.0.2.99
-mail	IN MX 10 mx.demo.example.
-_443._tcp.www IN TLSA 3 1 1 0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF
-ZONE
-
-echo "== 1. Sign a zone with ldns-signzone (ECDSA P-256, NSEC3)"
-(cd "$tmp" && ldns-keygen -a ECDSAP256SHA256 -k demo.example >ksk &&
-	ldns-keygen -a ECDSAP256SHA256 demo.example >zsk &&
-	ldns-signzone -n -t 0 demo.example "$(cat ksk)" "$(cat zsk)")
-echo "signed: $(grep -vc '^;' "$tmp/demo.example.signed") lines"
-
-echo
-echo "== 2. Read it with dnstrust's presentation-format reader (first 12 records)"
-"$tool" zone -p "$tmp/demo.example.signed" | head -12 | cut -c1-110
-
-echo
-echo "== 3. Build one DNS response per RRset, then parse them back"
-"$tool" mkmsgs "$tmp/demo.example.signed" "$tmp/responses.bin"
-"$tool" msgs "$tmp/responses.bin"
-echo "-- the response for www.demo.example/TXT, as dig would print it:"
-"$tool" msgs -p "$tmp/responses.bin" 2>/dev/null | awk '
-	/^;; ->>HEADER/ { if (hit) exit; blk = "" }
-	{ blk = blk $0 "\n" }
-	/^;www\.demo\.example\.\t\tIN\tTXT/ { hit = 1 }
-	END { if (hit) printf "%s", blk }' | cut -c1-110
-
-echo
-echo "== 4. A broken zone file gets a line-numbered error"
-printf '$ORIGIN broken.example.\n@ 3600 IN SOA a b 1 2 3 4 5\nwww IN A 192.0.2.300\n' >"$tmp/broken"
-if "$tool" zone "$tmp/broken"; then
-	echo "unexpected: broken zone accepted" >&2
+echo "== 1. The lab: a signed hierarchy with its own root, on loopback"
+"$top/tests/lab/lab.sh" start "$work/lab" >"$work/lab.log" 2>&1 || {
+	tail -20 "$work/lab.log"
 	exit 1
-fi
+}
+. "$work/lab/lab.env"
+echo "authoritative: NSD $LAB_ROOT_SERVER (. and lab.), Knot $LAB_LEAF_SERVER (zones below)"
+echo "honest upstream: Unbound $LAB_RESOLVER (iterator only, no validation)"
+echo "attacker upstream: $LAB_ATTACKER (forges A/AAAA, even with AD=1)"
+
 echo
-echo "== 5. Validate offline with dnstrust verify"
-dt="$build/src/cli/dnstrust"
-echo "-- the whole zone, anchored at its own KSK (as ldns-verify-zone does):"
-"$dt" verify --zone demo.example. "$tmp/demo.example.signed" | tail -2
-echo "-- one answer (www.demo.example/AAAA) from the zone's keys, with its chain:"
-"$build/src/dnstrust-wire" zone -p "$tmp/demo.example.signed" 2>/dev/null |
-	awk -F'\t' '$4 == "DNSKEY" || ($4 == "RRSIG" && $5 ~ /^DNSKEY /)' >"$tmp/keys"
-awk -F'\t' '$4 == "DNSKEY" && $5 ~ /^257 /' "$tmp/keys" >"$tmp/anchor"
-"$build/src/dnstrust-wire" zone -p "$tmp/demo.example.signed" 2>/dev/null |
-	awk -F'\t' '$1 == "www.demo.example." && ($4 == "AAAA" || $5 ~ /^AAAA /)' \
-	>"$tmp/answer"
-"$dt" verify --trace --anchor "$tmp/anchor" "$tmp/keys" "$tmp/answer" || true
-echo "-- the same answer with its address changed (a forgery):"
-sed 's/2001:db8::80/2001:db8::666/' "$tmp/answer" >"$tmp/forged"
-"$dt" verify --anchor "$tmp/anchor" "$tmp/keys" "$tmp/forged" || true
+echo "== 2. dnstrustd: queries go to resolv.conf, trust comes from its anchor"
+cp "$LAB_RESOLV_CONF" "$work/resolv.conf"
+listen=$LAB_NET.100
+cat >"$work/dnstrust.conf" <<EOF
+socket $work/run/socket
+listen $listen@53
+resolv-conf $work/resolv.conf
+trust-anchor-file $LAB_ANCHOR
+threads 2
+query-timeout 3
+EOF
+sed 's/^/    /' "$work/dnstrust.conf"
+"$daemon" -c "$work/dnstrust.conf" -f 2>"$work/dnstrustd.log" &
+dpid=$!
+for _ in $(seq 50); do [ -S "$work/run/socket" ] && break; sleep 0.1; done
+
+show() { # NAME TYPE: what a plain DNS client of the listener sees
+	local out rc ad ede ans
+	out=$(dig @"$listen" +tries=1 +time=5 "$1" "$2")
+	rc=$(echo "$out" | sed -n 's/.*status: \([A-Z]*\),.*/\1/p')
+	ad=no
+	echo "$out" | grep -q '^;; flags:.* ad[ ;]' && ad=yes
+	ede=$(echo "$out" | sed -n 's/^; EDE: //p' | head -1)
+	ans=$(echo "$out" | awk '/^;; ANSWER SECTION/ {a=1; next} /^$/ {a=0} a {print $NF}' |
+		tr '\n' ' ')
+	printf '  %-28s %-5s %-9s AD=%-3s %s%s\n' "$1" "$2" "$rc" "$ad" \
+		"${ans:+answer: $ans}" "${ede:+EDE: $ede}"
+}
+echo
+echo "== 3. What applications get (dig against dnstrustd's loopback listener)"
+echo "-- secure: validated from the lab root down, AD set"
+show www.secure.lab. A
+show www.nsec3.lab. AAAA
+show foo.wild.secure.lab. A
+show nonexistent.secure.lab. A
+echo "-- insecure: provably unsigned, returned without AD"
+show www.insecure.lab. A
+show to-insecure.secure.lab. A
+echo "-- bogus: withheld, SERVFAIL with the reason"
+show www.expired.lab. A
+show www.tampered.lab. A
+show www.wrongds.lab. A
+show www.nosig.lab. A
+
+echo
+echo "== 4. resolv.conf rewritten to the attacker, as a rogue DHCP server would"
+cp "$LAB_ATTACKER_RESOLV_CONF" "$work/resolv.conf.new"
+mv "$work/resolv.conf.new" "$work/resolv.conf"
+sleep 0.5
+grep -o 'upstreams .*' "$work/dnstrustd.log" | tail -1 | sed 's/^/  dnstrustd: /'
+"$top/$build/tests/daemon/dtq" -s "$work/run/socket" -c CH flush.dnstrust. TXT >/dev/null
+echo "-- what the attacker itself says:"
+printf '  %s\n' "$(dig @"$LAB_ATTACKER" +short www.secure.lab. A) (www.secure.lab. A, flags: $(dig @"$LAB_ATTACKER" www.ed.lab. A | sed -n 's/^;; flags: \([a-z ]*\);.*/\1/p') for www.ed.lab.)"
+echo "-- what applications get through dnstrustd:"
+show www.secure.lab. A
+show www.ed.lab. A
+show www.rsa.lab. A
+show www.insecure.lab. A
+echo
+echo "== 5. Back to the honest upstream: no restart needed"
+cp "$LAB_RESOLV_CONF" "$work/resolv.conf.new"
+mv "$work/resolv.conf.new" "$work/resolv.conf"
+sleep 0.5
+"$top/$build/tests/daemon/dtq" -s "$work/run/socket" -c CH flush.dnstrust. TXT >/dev/null
+show www.secure.lab. A
+
+echo
+echo "== 6. Offline: dnstrust verify checks a whole signed zone file"
+for z in secure.lab. tampered.lab.; do
+	echo "-- $z (anchored at its DS from lab.):"
+	dig @"$LAB_RESOLVER" +noall +answer "$z" DS >"$work/z.ds"
+	"$dt" verify --zone "$z" --anchor "$work/z.ds" \
+		"$work/lab/zones/$z.zone" 2>&1 | tail -3 | sed 's/^/  /' || true
+done
 
 echo
 echo "demo done."
