@@ -5,7 +5,7 @@
 #   make check   deps + build + every test, then the unit and fuzz-replay
 #                tests again under ASan+UBSan (build-asan/); prints
 #                "N passed, N failed"
-#   make demo    a short tour on offline data
+#   make demo    the lab and dnstrustd against it: what applications get
 #   make fuzz    each libFuzzer target for FUZZ_TIME seconds (build-fuzz/)
 #   make bench   benchmarks against ldns, BIND and openssl speed, and the
 #                time per attack question (results in bench/results/)
