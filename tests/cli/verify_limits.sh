@@ -5,7 +5,9 @@
 # usage: verify_limits.sh DNSTRUST
 set -u
 dt=$1
+# dnstrust-wire is built in src/, dnstrust in src/cli/.
 wire=$(dirname "$dt")/dnstrust-wire
+[ -x "$wire" ] || wire=$(dirname "$(dirname "$dt")")/dnstrust-wire
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0

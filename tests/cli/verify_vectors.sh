@@ -79,7 +79,9 @@ responses() {
 		fi
 	done
 }
+# dnstrust-wire is built in src/, dnstrust in src/cli/.
 wire=$(dirname "$dt")/dnstrust-wire
+[ -x "$wire" ] || wire=$(dirname "$(dirname "$dt")")/dnstrust-wire
 responses "$vec/rfc4035-appendix-A-signed-zone.zone" \
 	"$vec/rfc4035-appendix-B-responses.txt" 1082419200 \
 	"01:secure:answer 02:secure:nxdomain 03:secure:nodata
