@@ -174,6 +174,11 @@
 #define DT_CFG_MAX_LISTEN 16
 /* dnstrust.conf size: policy for thousands of domains fits in 1 MiB. */
 #define DT_CFG_MAXSIZE (1024 * 1024)
+/* Entries of each policy list (negative trust anchors, require-secure,
+ * domain rules): policy names a handful of domains; 128 each keeps the
+ * configuration a fixed-size value that is copied on reload and looked
+ * up linearly per question. */
+#define DT_CFG_MAX_POLICY 128
 
 /* --- the daemon (src/daemon) --- */
 

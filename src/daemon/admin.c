@@ -11,6 +11,7 @@
 #include "cache/cache.h"
 #include "common/protocol.h"
 #include "daemon/daemon.h"
+#include "daemon/policy.h"
 #include "upstream/transport.h"
 #include "validator/anchor.h"
 #include "wire/dname.h"
@@ -122,6 +123,40 @@ static void status_anchors(struct txt *t, const struct dstate *st)
 	}
 }
 
+static void status_policy(struct txt *t, const struct cfg *c, int64_t now)
+{
+	char name[DT_NAME_TEXT_MAXLEN], date[16];
+
+	line(t, "mode=%s", c->mode == CFG_MODE_PERMISSIVE ? "permissive"
+							  : "enforce");
+	line(t, "insecure=%s", c->insecure_reject ? "reject" : "accept");
+	for (size_t i = 0; i < c->nnta; i++) {
+		const struct cfg_nta *n = &c->nta[i];
+		wire_dname_to_str(n->name, name, sizeof(name));
+		policy_date(n->until, date, sizeof(date));
+		line(t, "negative-trust-anchor=%s until=%s %s", name, date,
+		     n->until && now >= n->until ? "expired" : "active");
+	}
+	for (size_t i = 0; i < c->nrequire; i++) {
+		wire_dname_to_str(c->require_secure[i], name, sizeof(name));
+		line(t, "require-secure=%s", name);
+	}
+	for (size_t i = 0; i < c->ndomain; i++) {
+		const struct cfg_domain *d = &c->domain[i];
+		char list[200] = "";
+		size_t off = 0;
+		for (size_t j = 0; j < d->nns && off < sizeof(list) - 1; j++) {
+			char a[80];
+			up_server_str(&d->ns[j], a, sizeof(a));
+			off += (size_t)snprintf(list + off, sizeof(list) - off,
+						" %s", a);
+		}
+		wire_dname_to_str(d->name, name, sizeof(name));
+		line(t, "domain=%s%s%s%s", name, d->nns ? " upstream" : "",
+		     list, d->novalidate ? " validate=no" : "");
+	}
+}
+
 static void status(struct txt *t, struct worker *w)
 {
 	struct daemon *d = w->d;
@@ -144,6 +179,7 @@ static void status(struct txt *t, struct worker *w)
 	     uc->defaulted ? " (no nameserver line: 127.0.0.1)" : "");
 	line(t, "trust-anchor-source=%s", w->st->ta_desc);
 	status_anchors(t, w->st);
+	status_policy(t, &w->st->cfg, worker_wallclock(w));
 	cache_stats(d->cache, &cs);
 	line(t, "cache-bytes=%zu", cs.bytes);
 	line(t, "cache-max-bytes=%zu", cs.max_bytes);

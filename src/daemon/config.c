@@ -30,6 +30,7 @@
 
 #include "common/errcode.h"
 #include "daemon/config.h"
+#include "wire/dname.h"
 
 /* Longest line, newline excluded: a policy line names a domain and a few
  * addresses; 4096 octets is far past that and bounds the line buffer. */
@@ -533,6 +534,276 @@ static void format_listen(const struct cfg_key *k, const struct cfg *c,
 	}
 }
 
+/* --- values: policy --- */
+
+/* A domain name, absolute or not (a final dot is implied), lower-cased. */
+static int parse_domain(const struct cfg_key *k, const char *w,
+			uint8_t out[DT_NAME_MAXLEN], struct cfg_ctx *x)
+{
+	static const uint8_t root[1] = {0};
+	char sh[CFG_SHOW_MAX + 4];
+
+	if (wire_dname_from_str(w, strlen(w), root, out) < 0)
+		return cfg_fail(x, "%s: '%s' is not a domain name", k->name,
+				show(w, sh));
+	wire_dname_tolower(out);
+	return 0;
+}
+
+static void out_domain(struct cfg_out *o, const uint8_t *name)
+{
+	char text[DT_NAME_TEXT_MAXLEN];
+
+	wire_dname_to_str(name, text, sizeof(text));
+	out_word(o, text);
+}
+
+static int parse_mode(const struct cfg_key *k, const struct cfg_line *l,
+		      struct cfg *c, struct cfg_ctx *x)
+{
+	const char *w = l->word[1];
+	char sh[CFG_SHOW_MAX + 4];
+
+	if (strcmp(w, "enforce") == 0)
+		c->mode = CFG_MODE_ENFORCE;
+	else if (strcmp(w, "permissive") == 0)
+		c->mode = CFG_MODE_PERMISSIVE;
+	else
+		return cfg_fail(x, "%s: '%s' is not enforce or permissive",
+				k->name, show(w, sh));
+	return 0;
+}
+
+static void format_mode(const struct cfg_key *k, const struct cfg *c,
+			struct cfg_out *o)
+{
+	out_line(o, k, c->mode == CFG_MODE_PERMISSIVE ? "permissive"
+						      : "enforce");
+}
+
+static int parse_insecure(const struct cfg_key *k, const struct cfg_line *l,
+			  struct cfg *c, struct cfg_ctx *x)
+{
+	const char *w = l->word[1];
+	char sh[CFG_SHOW_MAX + 4];
+
+	if (strcmp(w, "accept") == 0)
+		c->insecure_reject = false;
+	else if (strcmp(w, "reject") == 0)
+		c->insecure_reject = true;
+	else
+		return cfg_fail(x, "%s: '%s' is not accept or reject", k->name,
+				show(w, sh));
+	return 0;
+}
+
+static void format_insecure(const struct cfg_key *k, const struct cfg *c,
+			    struct cfg_out *o)
+{
+	out_line(o, k, c->insecure_reject ? "reject" : "accept");
+}
+
+/* YYYY-MM-DD → seconds since the epoch at 00:00 UTC of that day. */
+static int date_parse(const char *w, int64_t *ret)
+{
+	static const int mdays[] = {31, 28, 31, 30, 31, 30,
+				    31, 31, 30, 31, 30, 31};
+	unsigned y, m, d;
+	char tail;
+
+	if (strlen(w) != 10 || sscanf(w, "%4u-%2u-%2u%c", &y, &m, &d, &tail) != 3 ||
+	    w[4] != '-' || w[7] != '-' || y < 1970 || y > 9999 || m < 1 ||
+	    m > 12 || d < 1)
+		return -1;
+	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	if (d > (unsigned)mdays[m - 1] + (m == 2 && leap))
+		return -1;
+	/* Days from the civil date (proleptic Gregorian). */
+	int64_t yy = (int64_t)y - (m <= 2);
+	int64_t era = yy / 400;
+	int64_t yoe = yy - era * 400;
+	int64_t mp = (m + 9) % 12;
+	int64_t doy = (153 * mp + 2) / 5 + d - 1;
+	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	*ret = (era * 146097 + doe - 719468) * 86400;
+	return 0;
+}
+
+static int parse_nta(const struct cfg_key *k, const struct cfg_line *l,
+		     struct cfg *c, struct cfg_ctx *x)
+{
+	char sh[CFG_SHOW_MAX + 4];
+	struct cfg_nta n = {0};
+
+	if (c->nnta == DT_CFG_MAX_POLICY)
+		return cfg_fail(x, "%s: more than %d", k->name,
+				DT_CFG_MAX_POLICY);
+	if (parse_domain(k, l->word[1], n.name, x) < 0)
+		return DT_ECONFIG;
+	if (l->nword == 3 || (l->nword == 4 && strcmp(l->word[2], "until")))
+		return cfg_fail(x, "%s: expected 'until YYYY-MM-DD' after the "
+				   "domain",
+				k->name);
+	if (l->nword == 4 && date_parse(l->word[3], &n.until) < 0)
+		return cfg_fail(x, "%s: '%s' is not a date YYYY-MM-DD", k->name,
+				show(l->word[3], sh));
+	for (size_t i = 0; i < c->nnta; i++)
+		if (wire_dname_equal(c->nta[i].name, n.name))
+			return cfg_fail(x, "%s: %s given twice", k->name,
+					show(l->word[1], sh));
+	c->nta[c->nnta++] = n;
+	return 0;
+}
+
+static void format_nta(const struct cfg_key *k, const struct cfg *c,
+		       struct cfg_out *o)
+{
+	if (!c->nnta)
+		out_unset(o, k);
+	for (size_t i = 0; i < c->nnta; i++) {
+		out_printf(o, "%s ", k->name);
+		out_domain(o, c->nta[i].name);
+		if (c->nta[i].until) {
+			int64_t days = c->nta[i].until / 86400;
+			/* civil date from days since the epoch */
+			int64_t z = days + 719468, era = z / 146097;
+			int64_t doe = z - era * 146097;
+			int64_t yoe = (doe - doe / 1460 + doe / 36524 -
+				       doe / 146096) / 365;
+			int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+			int64_t mp = (5 * doy + 2) / 153;
+			int64_t d = doy - (153 * mp + 2) / 5 + 1;
+			int64_t m = mp < 10 ? mp + 3 : mp - 9;
+			int64_t y = yoe + era * 400 + (m <= 2);
+			out_printf(o, " until %04lld-%02lld-%02lld",
+				   (long long)y, (long long)m, (long long)d);
+		}
+		out_printf(o, "\n");
+	}
+}
+
+static int parse_require(const struct cfg_key *k, const struct cfg_line *l,
+			 struct cfg *c, struct cfg_ctx *x)
+{
+	char sh[CFG_SHOW_MAX + 4];
+	uint8_t name[DT_NAME_MAXLEN];
+
+	if (c->nrequire == DT_CFG_MAX_POLICY)
+		return cfg_fail(x, "%s: more than %d", k->name,
+				DT_CFG_MAX_POLICY);
+	if (parse_domain(k, l->word[1], name, x) < 0)
+		return DT_ECONFIG;
+	for (size_t i = 0; i < c->nrequire; i++)
+		if (wire_dname_equal(c->require_secure[i], name))
+			return cfg_fail(x, "%s: %s given twice", k->name,
+					show(l->word[1], sh));
+	wire_dname_copy(c->require_secure[c->nrequire++], name);
+	return 0;
+}
+
+static void format_require(const struct cfg_key *k, const struct cfg *c,
+			   struct cfg_out *o)
+{
+	if (!c->nrequire)
+		out_unset(o, k);
+	for (size_t i = 0; i < c->nrequire; i++) {
+		out_printf(o, "%s ", k->name);
+		out_domain(o, c->require_secure[i]);
+		out_printf(o, "\n");
+	}
+}
+
+/* The rule for a domain, made when first named. */
+static struct cfg_domain *domain_rule(struct cfg *c, const uint8_t *name)
+{
+	for (size_t i = 0; i < c->ndomain; i++)
+		if (wire_dname_equal(c->domain[i].name, name))
+			return &c->domain[i];
+	if (c->ndomain == DT_CFG_MAX_POLICY)
+		return NULL;
+	struct cfg_domain *d = &c->domain[c->ndomain++];
+	memset(d, 0, sizeof(*d));
+	wire_dname_copy(d->name, name);
+	return d;
+}
+
+static int parse_upstreams(const struct cfg_key *k, const struct cfg_line *l,
+			   struct cfg_domain *d, struct cfg_ctx *x)
+{
+	char sh[CFG_SHOW_MAX + 4];
+
+	if (d->nns)
+		return cfg_fail(x, "%s: upstream of %s given twice", k->name,
+				show(l->word[1], sh));
+	if (l->nword < 4 || l->nword > 3 + DT_UP_MAXNS)
+		return cfg_fail(x, "%s: 1 to %d upstream addresses (usage: %s "
+				   "%s)",
+				k->name, DT_UP_MAXNS, k->name, k->usage);
+	for (size_t i = 3; i < l->nword; i++)
+		if (up_server_parse(l->word[i], &d->ns[d->nns++]) < 0)
+			return cfg_fail(x,
+					"%s: '%s' is not ADDR or ADDR@PORT",
+					k->name, show(l->word[i], sh));
+	return 0;
+}
+
+static int parse_domain_rule(const struct cfg_key *k, const struct cfg_line *l,
+			     struct cfg *c, struct cfg_ctx *x)
+{
+	char sh[CFG_SHOW_MAX + 4];
+	uint8_t name[DT_NAME_MAXLEN];
+	struct cfg_domain *d;
+
+	if (parse_domain(k, l->word[1], name, x) < 0)
+		return DT_ECONFIG;
+	if (l->nword < 3)
+		return cfg_fail(x, "%s: missing 'upstream' or 'validate' (usage: "
+				   "%s %s)",
+				k->name, k->name, k->usage);
+	d = domain_rule(c, name);
+	if (!d)
+		return cfg_fail(x, "%s: more than %d domains", k->name,
+				DT_CFG_MAX_POLICY);
+	if (strcmp(l->word[2], "upstream") == 0)
+		return parse_upstreams(k, l, d, x);
+	if (strcmp(l->word[2], "validate") != 0)
+		return cfg_fail(x, "%s: '%s' is not upstream or validate",
+				k->name, show(l->word[2], sh));
+	if (l->nword != 4 ||
+	    (strcmp(l->word[3], "no") && strcmp(l->word[3], "yes")))
+		return cfg_fail(x, "%s: validate takes yes or no", k->name);
+	d->novalidate = strcmp(l->word[3], "no") == 0;
+	return 0;
+}
+
+static void format_domain_rule(const struct cfg_key *k, const struct cfg *c,
+			       struct cfg_out *o)
+{
+	char text[INET6_ADDRSTRLEN + IF_NAMESIZE + 16];
+
+	if (!c->ndomain)
+		out_unset(o, k);
+	for (size_t i = 0; i < c->ndomain; i++) {
+		const struct cfg_domain *d = &c->domain[i];
+		if (d->nns) {
+			out_printf(o, "%s ", k->name);
+			out_domain(o, d->name);
+			out_printf(o, " upstream");
+			for (size_t j = 0; j < d->nns; j++) {
+				server_text(&d->ns[j], text, sizeof(text));
+				out_printf(o, " %s", text);
+			}
+			out_printf(o, "\n");
+		}
+		if (d->novalidate || !d->nns) {
+			out_printf(o, "%s ", k->name);
+			out_domain(o, d->name);
+			out_printf(o, " validate %s\n",
+				   d->novalidate ? "no" : "yes");
+		}
+	}
+}
+
 /* --- the table --- */
 
 #define KEY_ONE .nmin = 1, .nmax = 1
@@ -606,6 +877,46 @@ static const struct cfg_key cfg_keys[] = {
 		 "Nothing is cached longer than this."),
 	KEY_UINT("bogus-ttl", "SECONDS", bogus_ttl, 1, CFG_BOGUS_TTL_MAX, 1,
 		 "A bogus result is kept this long, 1 to 3600."),
+	{.name = "mode",
+	 .usage = "enforce|permissive",
+	 .parse = parse_mode,
+	 .format = format_mode,
+	 KEY_ONE,
+	 .doc = "enforce withholds bogus answers; permissive returns them "
+		"marked bogus and logs them."},
+	{.name = "insecure",
+	 .usage = "accept|reject",
+	 .parse = parse_insecure,
+	 .format = format_insecure,
+	 KEY_ONE,
+	 .doc = "Unsigned zones: accept answers them as insecure; reject "
+		"fails them like bogus."},
+	{.name = "negative-trust-anchor",
+	 .usage = "DOMAIN [until YYYY-MM-DD]",
+	 .parse = parse_nta,
+	 .format = format_nta,
+	 .repeatable = true,
+	 .nmin = 1,
+	 .nmax = 3,
+	 .doc = "Answers at or below DOMAIN are treated as unsigned (RFC "
+		"7646), until 00:00 UTC of the date; repeatable."},
+	{.name = "require-secure",
+	 .usage = "DOMAIN",
+	 .parse = parse_require,
+	 .format = format_require,
+	 .repeatable = true,
+	 KEY_ONE,
+	 .doc = "An insecure answer at or below DOMAIN fails like a bogus "
+		"one; repeatable."},
+	{.name = "domain",
+	 .usage = "DOMAIN upstream ADDR... | DOMAIN validate yes|no",
+	 .parse = parse_domain_rule,
+	 .format = format_domain_rule,
+	 .repeatable = true,
+	 .nmin = 2,
+	 .nmax = 2 + DT_UP_MAXNS,
+	 .doc = "Split DNS: questions at or below DOMAIN go to these servers; "
+		"validate no returns them unvalidated (indeterminate)."},
 };
 
 static const struct cfg_key *key_find(const char *name)

@@ -35,6 +35,30 @@ enum cfg_log_level {
 	CFG_LOG_DEBUG = 7,
 };
 
+/* mode: what happens to bogus answers. */
+enum cfg_mode {
+	CFG_MODE_ENFORCE = 0,	/* withheld: SERVFAIL (the default) */
+	CFG_MODE_PERMISSIVE = 1, /* returned, marked bogus, and logged */
+};
+
+/* negative-trust-anchor DOMAIN [until YYYY-MM-DD] (RFC 7646). */
+struct cfg_nta {
+	uint8_t name[DT_NAME_MAXLEN];	/* wire form, lower case */
+	int64_t until;			/* seconds since the epoch when it
+					   stops applying (00:00 UTC of the
+					   date); 0: no end */
+};
+
+/* domain DOMAIN upstream ADDR... / domain DOMAIN validate no. */
+struct cfg_domain {
+	uint8_t name[DT_NAME_MAXLEN];	/* wire form, lower case */
+	struct up_server ns[DT_UP_MAXNS]; /* split DNS: where questions at or
+					     below go; nns 0: resolv.conf */
+	size_t nns;
+	bool novalidate;		/* validate no: answers returned
+					   unvalidated, indeterminate */
+};
+
 struct cfg {
 	char socket[PATH_MAX];		/* socket PATH */
 	struct up_server listen[DT_CFG_MAX_LISTEN]; /* listen ADDR@PORT,
@@ -54,6 +78,15 @@ struct cfg {
 	unsigned clock_skew;		/* clock-skew SECONDS */
 	unsigned max_cache_ttl;		/* max-cache-ttl SECONDS */
 	unsigned bogus_ttl;		/* bogus-ttl SECONDS (default 60) */
+	/* policy */
+	enum cfg_mode mode;		/* mode enforce|permissive */
+	bool insecure_reject;		/* insecure accept|reject */
+	struct cfg_nta nta[DT_CFG_MAX_POLICY];
+	size_t nnta;
+	uint8_t require_secure[DT_CFG_MAX_POLICY][DT_NAME_MAXLEN];
+	size_t nrequire;
+	struct cfg_domain domain[DT_CFG_MAX_POLICY];
+	size_t ndomain;
 };
 
 /* Fills *c with every default. */

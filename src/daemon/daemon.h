@@ -39,6 +39,8 @@ struct dstate {
 	struct cfg cfg;
 	struct val_anchors *ta;
 	struct val_limits lim;
+	struct up_conf split[DT_CFG_MAX_POLICY]; /* cfg.domain[i]'s servers,
+						    when it names any */
 	char ta_desc[PATH_MAX + 64];	/* the file, or "built-in IANA root KSKs..." */
 };
 
@@ -146,6 +148,9 @@ struct answer {
 	uint16_t ede;			/* VAL_EDE_NONE when none */
 	uint16_t rcode;			/* the upstream's, or SERVFAIL */
 	bool upstream_fail;		/* no usable upstream answer */
+	bool nta;			/* a negative trust anchor applied */
+	bool permissive;		/* bogus, returned by mode permissive */
+	bool policy_pass;		/* domain validate no: data returned */
 	uint32_t ttl;
 	int64_t stored;			/* monotonic seconds */
 	const char *tag;

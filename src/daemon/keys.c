@@ -12,6 +12,7 @@
 #include "common/errcode.h"
 #include "crypto/key.h"
 #include "daemon/log.h"
+#include "daemon/policy.h"
 #include "daemon/task.h"
 #include "validator/anchor.h"
 #include "validator/keyset.h"
@@ -371,13 +372,38 @@ static const struct val_keyset *from_parent(struct task *t,
 	return verdict_keys(t, zone, &v, 0, true);
 }
 
+/* A zone at or below a negative trust anchor is treated as unsigned
+ * (RFC 7646): an insecure key set, kept by the task only, since the
+ * anchor may expire or be removed. NULL when none applies. */
+static const struct val_keyset *nta_keys(struct task *t, const uint8_t *name)
+{
+	const struct cfg_nta *nta = policy_nta(&t->st->cfg, name, t->now);
+	char txt[DT_NAME_TEXT_MAXLEN], date[16];
+	struct val_verdict v;
+
+	if (!nta)
+		return NULL;
+	for (size_t i = 0; i < t->nlocal; i++)
+		if (wire_dname_equal(t->local[i]->zone, nta->name))
+			return t->local[i];
+	t->nta = nta;
+	wire_dname_to_str(nta->name, txt, sizeof(txt));
+	policy_date(nta->until, date, sizeof(date));
+	val_verdict_set(&v, VAL_INSECURE, VAL_EDE_NONE, "policy-nta",
+			"negative trust anchor %s (until %s): not validated",
+			txt, date);
+	return verdict_keys(t, nta->name, &v, 0, false);
+}
+
 static const struct val_keyset *zone_keys(void *arg, const uint8_t *zone)
 {
 	struct task *t = arg;
-	const struct val_keyset *ks = lookup(t, zone);
+	const struct val_keyset *ks = nta_keys(t, zone);
 	struct val_verdict v;
 
 	if (ks)
+		return ks;
+	if ((ks = lookup(t, zone)))
 		return ks;
 	if (t->depth > DT_NAME_MAXLABELS + 1)
 		return NULL;
@@ -499,7 +525,10 @@ static const struct val_keyset *name_keys(void *arg, const uint8_t *name)
 {
 	struct task *t = arg;
 	const struct val_anchor_zone *az = val_anchors_find(t->st->ta, name);
+	const struct val_keyset *nta = nta_keys(t, name);
 
+	if (nta)
+		return nta;
 	if (!az)
 		return zone_keys(t, name);
 	const struct val_keyset *cur = zone_keys(t, az->zone);

@@ -18,12 +18,14 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include "cache/cache.h"
 #include "common/errcode.h"
 #include "daemon/log.h"
+#include "daemon/policy.h"
 #include "daemon/server.h"
 #include "upstream/transport.h"
 #include "upstream/watch.h"
@@ -46,7 +48,37 @@ void dstate_put(struct dstate *st)
 	free(st);
 }
 
-static struct dstate *dstate_load(const struct cfg *cfg)
+/* Split DNS: each domain rule's servers as a transport configuration
+ * (glibc's timeout and attempts), and the negative trust anchors already
+ * expired, logged. */
+static void split_confs(struct dstate *st, int64_t offset)
+{
+	struct timespec now;
+	char txt[DT_NAME_TEXT_MAXLEN], date[16];
+
+	for (size_t i = 0; i < st->cfg.ndomain; i++) {
+		const struct cfg_domain *d = &st->cfg.domain[i];
+		struct up_conf *uc = &st->split[i];
+		memset(uc, 0, sizeof(*uc));
+		for (size_t j = 0; j < d->nns; j++)
+			uc->ns[uc->nns++] = d->ns[j];
+		uc->timeout_ms = DT_UP_TIMEOUT_DEFAULT_MS;
+		uc->attempts = DT_UP_ATTEMPTS_DEFAULT;
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	now.tv_sec += offset;
+	for (size_t i = 0; i < st->cfg.nnta; i++) {
+		const struct cfg_nta *n = &st->cfg.nta[i];
+		if (!n->until || now.tv_sec < n->until)
+			continue;
+		wire_dname_to_str(n->name, txt, sizeof(txt));
+		policy_date(n->until, date, sizeof(date));
+		log_warn("negative-trust-anchor %s expired on %s: ignored", txt,
+			 date);
+	}
+}
+
+static struct dstate *dstate_load(const struct cfg *cfg, int64_t offset)
 {
 	struct dstate *st = calloc(1, sizeof(*st));
 	char err[512];
@@ -59,6 +91,7 @@ static struct dstate *dstate_load(const struct cfg *cfg)
 	val_limits_default(&st->lim);
 	st->lim.nsec3_iterations = cfg->nsec3_max_iterations;
 	st->lim.skew = cfg->clock_skew;
+	split_confs(st, offset);
 	st->ta = val_anchors_new();
 	if (!st->ta) {
 		free(st);
@@ -241,7 +274,7 @@ static void reload(struct daemon *d)
 		log_err("reload: %s; keeping the running configuration", err);
 		return;
 	}
-	struct dstate *st = dstate_load(&cfg);
+	struct dstate *st = dstate_load(&cfg, d->time_offset);
 	if (!st) {
 		log_err("reload: keeping the running configuration");
 		return;
@@ -255,9 +288,10 @@ static void reload(struct daemon *d)
 	/* Keys and answers validated under other anchors or limits are not
 	 * to be trusted under the new ones. */
 	if (!anchors_equal(st, d->st) ||
-	    memcmp(&st->lim, &d->st->lim, sizeof(st->lim)) != 0) {
+	    memcmp(&st->lim, &d->st->lim, sizeof(st->lim)) != 0 ||
+	    policy_changed(&st->cfg, &d->st->cfg)) {
 		size_t n = cache_remove_if(d->cache, true_pred, NULL);
-		log_notice("reload: trust anchors or limits may have changed; "
+		log_notice("reload: trust anchors, limits or policy changed; "
 			   "%zu cache entries dropped",
 			   n);
 	}
@@ -328,9 +362,19 @@ static int unix_listen(const char *path, uid_t uid, gid_t gid)
 		}
 		unlink(path);
 	}
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    chmod(path, 0666) < 0 || listen(fd, 128) < 0) {
+	/* Bound and listening under a temporary name, then renamed: the
+	 * socket appears only when it accepts connections. */
+	struct sockaddr_un tmp = sa;
+	int n = snprintf(tmp.sun_path, sizeof(tmp.sun_path), "%s.%d", path,
+			 (int)getpid());
+	if (n < 0 || (size_t)n >= sizeof(tmp.sun_path))
+		tmp = sa;
+	unlink(tmp.sun_path);
+	if (bind(fd, (struct sockaddr *)&tmp, sizeof(tmp)) < 0 ||
+	    chmod(tmp.sun_path, 0666) < 0 || listen(fd, 128) < 0 ||
+	    rename(tmp.sun_path, path) < 0) {
 		log_err("socket %s: %s", path, strerror(errno));
+		unlink(tmp.sun_path);
 		close(fd);
 		return -1;
 	}
@@ -571,7 +615,7 @@ int main(int argc, char **argv)
 	}
 	log_setup(o.foreground, (int)cfg.log_level);
 	d.time_offset = o.offset;
-	d.st = dstate_load(&cfg);
+	d.st = dstate_load(&cfg, o.offset);
 	d.cache = d.st ? cache_new(cfg.cache_size) : NULL;
 	d.loop = d.cache ? loop_new() : NULL;
 	if (!d.loop)

@@ -59,7 +59,8 @@ static bool shows_data(const struct answer *a, const struct qinfo *q)
 {
 	if (!a->msg || a->upstream_fail)
 		return false;
-	if (a->status == VAL_SECURE || a->status == VAL_INSECURE)
+	if (a->status == VAL_SECURE || a->status == VAL_INSECURE ||
+	    a->policy_pass || a->permissive)
 		return true;
 	return (q->flags & WIRE_FLAG_CD) != 0;
 }
@@ -192,6 +193,10 @@ static size_t render(struct render *r, const struct answer *a,
 		flags |= WIRE_FLAG_AD;
 	if (a->upstream_fail)
 		pflags |= DT_PROTO_FLAG_UPSTREAM_FAIL;
+	if (a->nta)
+		pflags |= DT_PROTO_FLAG_NTA;
+	if (a->permissive)
+		pflags |= DT_PROTO_FLAG_PERMISSIVE;
 	wire_build_init(&r->b, buf, cap, q->id, flags | (rcode & 0xF));
 	r->b.cap = cap - (q->edns ? OPT_RESERVE : 0);
 	wire_build_question(&r->b, q->qname, q->qtype, q->qclass);

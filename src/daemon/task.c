@@ -12,6 +12,7 @@
 
 #include "common/errcode.h"
 #include "daemon/log.h"
+#include "daemon/policy.h"
 #include "daemon/task.h"
 #include "upstream/transport.h"
 #include "validator/anchor.h"
@@ -32,6 +33,9 @@ struct wfetch {
 };
 
 static void task_run(struct task *t);
+static void finish_result(struct task *t, struct wire_msg *main,
+			  const struct val_result *res);
+static struct wire_msg *take_main(struct task *t);
 
 static unsigned name_hash(const uint8_t *name, uint16_t type)
 {
@@ -253,7 +257,12 @@ static int fetch_start(struct task *t, const uint8_t *name, uint16_t type)
 		f->w = w;
 		wire_dname_copy(f->name, name);
 		f->type = type;
-		f->req = up_query(w->up, name, type, WIRE_CLASS_IN, NULL,
+		/* Split DNS: a domain rule's servers, else resolv.conf's. */
+		const struct cfg_domain *d =
+			policy_domain(&t->st->cfg, name, true);
+		f->req = up_query(w->up, name, type, WIRE_CLASS_IN,
+				  d ? &t->st->split[d - t->st->cfg.domain]
+				    : NULL,
 				  fetch_done, f);
 		if (!f->req) {
 			free(f);
@@ -408,6 +417,84 @@ static void finish_failed(struct task *t, int err, const char *what)
 	task_finish(t, a);
 }
 
+/* After validation: a negative trust anchor marks the answer and bounds
+ * its life; require-secure and `insecure reject` fail insecure answers;
+ * mode permissive lets bogus ones through, marked. */
+static void apply_policy(struct task *t, struct answer *a)
+{
+	const struct cfg *cfg = &t->st->cfg;
+	char txt[DT_NAME_TEXT_MAXLEN], orig[VAL_REASON_MAXLEN];
+	const uint8_t *rs;
+
+	if (t->nta) {
+		a->nta = true;
+		if (t->nta->until && t->nta->until - t->now < (int64_t)a->ttl)
+			a->ttl = (uint32_t)(t->nta->until - t->now);
+	}
+	if (a->status == VAL_INSECURE && !t->nta &&
+	    ((rs = policy_require_secure(cfg, t->qname)) ||
+	     cfg->insecure_reject)) {
+		snprintf(orig, sizeof(orig), "%s", a->reason);
+		a->status = VAL_BOGUS;
+		a->ede = WIRE_EDE_DNSSEC_BOGUS;
+		if (rs) {
+			wire_dname_to_str(rs, txt, sizeof(txt));
+			a->tag = "policy-require-secure";
+			snprintf(a->reason, sizeof(a->reason),
+				 "require-secure %.100s: the answer is insecure%s%.150s",
+				 txt, orig[0] ? ": " : "", orig);
+		} else {
+			a->tag = "policy-insecure-reject";
+			snprintf(a->reason, sizeof(a->reason),
+				 "insecure reject: the answer is insecure%s%.250s",
+				 orig[0] ? ": " : "", orig);
+		}
+		a->ttl = cfg->bogus_ttl;
+	}
+	if (a->status == VAL_BOGUS && cfg->mode == CFG_MODE_PERMISSIVE) {
+		a->permissive = true;
+		wire_dname_to_str(t->qname, txt, sizeof(txt));
+		log_warn("permissive: returning the bogus answer for %s: %s",
+			 txt, a->reason);
+	}
+}
+
+/* Answers that policy exempts from validation: under a negative trust
+ * anchor (insecure, RFC 7646) or a `domain ... validate no` rule
+ * (indeterminate, returned). Returns true when t was finished. */
+static bool finish_exempt(struct task *t)
+{
+	const struct cfg *cfg = &t->st->cfg;
+	const struct cfg_nta *nta = policy_nta(cfg, t->qname, t->now);
+	const struct cfg_domain *d = policy_domain(cfg, t->qname, false);
+	char txt[DT_NAME_TEXT_MAXLEN], date[16];
+	struct val_result res = {0};
+
+	if (d && !d->novalidate)
+		d = NULL;
+	if (!nta && !d)
+		return false;
+	res.ttl = UINT32_MAX;
+	if (nta) {
+		t->nta = nta;
+		wire_dname_to_str(nta->name, txt, sizeof(txt));
+		policy_date(nta->until, date, sizeof(date));
+		val_verdict_set(&res.verdict, VAL_INSECURE, VAL_EDE_NONE,
+				"policy-nta",
+				"negative trust anchor %s (until %s): not "
+				"validated",
+				txt, date);
+	} else {
+		wire_dname_to_str(d->name, txt, sizeof(txt));
+		val_verdict_set(&res.verdict, VAL_INDETERMINATE, VAL_EDE_NONE,
+				"policy-validate-no",
+				"domain %s validate no: not validated", txt);
+	}
+	struct wire_msg *m = take_main(t);
+	finish_result(t, m, &res);
+	return true;
+}
+
 static void finish_result(struct task *t, struct wire_msg *main,
 			  const struct val_result *res)
 {
@@ -423,12 +510,19 @@ static void finish_result(struct task *t, struct wire_msg *main,
 	memcpy(a->reason, res->verdict.reason, sizeof(a->reason));
 	a->rcode = main->rcode;
 	a->ttl = res->ttl;
-	if (a->status == VAL_BOGUS || a->status == VAL_INDETERMINATE)
+	uint32_t rttl = response_ttl(main);
+	if (rttl < a->ttl)
+		a->ttl = rttl;
+	a->policy_pass = res->verdict.tag &&
+			 strcmp(res->verdict.tag, "policy-validate-no") == 0;
+	if ((a->status == VAL_BOGUS || a->status == VAL_INDETERMINATE) &&
+	    !a->policy_pass)
 		a->ttl = t->st->cfg.bogus_ttl;
 	if (a->ttl > t->st->cfg.max_cache_ttl)
 		a->ttl = t->st->cfg.max_cache_ttl;
 	if (t->fail_err && a->status == VAL_INDETERMINATE)
 		a->upstream_fail = true;
+	apply_policy(t, a);
 	a->msg = main;
 	if (log_enabled(LOG_INFO) && a->status != VAL_SECURE &&
 	    a->status != VAL_INSECURE) {
@@ -479,6 +573,8 @@ static void task_run(struct task *t)
 		finish_failed(t, DT_EUPSTREAM, "upstream RCODE not usable");
 		return;
 	}
+	if (m && finish_exempt(t))
+		return;
 	if (m) {
 		ctx = t->tmpl;
 		keys_source(t, &src);

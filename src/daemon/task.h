@@ -48,6 +48,7 @@ struct task {
 	uint8_t want_name[DT_NAME_MAXLEN];
 	uint16_t want_type;
 	int fail_err;			/* a wanted fetch had failed */
+	const struct cfg_nta *nta;	/* a negative trust anchor applied */
 	unsigned depth;
 	/* names whose DS answer is being validated (innermost last): the
 	 * walk of name_keys stops above them, as their DS lives in the

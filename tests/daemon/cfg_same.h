@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "daemon/config.h"
+#include "wire/dname.h"
 
 static inline bool cfg_same(const struct cfg *a, const struct cfg *b)
 {
@@ -29,6 +30,26 @@ static inline bool cfg_same(const struct cfg *a, const struct cfg *b)
 	for (size_t i = 0; i < a->nlisten; i++) {
 		if (!up_server_equal(&a->listen[i], &b->listen[i]))
 			return false;
+	}
+	if (a->mode != b->mode || a->insecure_reject != b->insecure_reject ||
+	    a->nnta != b->nnta || a->nrequire != b->nrequire ||
+	    a->ndomain != b->ndomain)
+		return false;
+	for (size_t i = 0; i < a->nnta; i++)
+		if (!wire_dname_equal(a->nta[i].name, b->nta[i].name) ||
+		    a->nta[i].until != b->nta[i].until)
+			return false;
+	for (size_t i = 0; i < a->nrequire; i++)
+		if (!wire_dname_equal(a->require_secure[i], b->require_secure[i]))
+			return false;
+	for (size_t i = 0; i < a->ndomain; i++) {
+		const struct cfg_domain *x = &a->domain[i], *y = &b->domain[i];
+		if (!wire_dname_equal(x->name, y->name) || x->nns != y->nns ||
+		    x->novalidate != y->novalidate)
+			return false;
+		for (size_t j = 0; j < x->nns; j++)
+			if (!up_server_equal(&x->ns[j], &y->ns[j]))
+				return false;
 	}
 	return true;
 }

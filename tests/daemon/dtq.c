@@ -105,7 +105,7 @@ static size_t build_query(const uint8_t *name, uint16_t type, uint16_t qclass,
 
 static void print_answer(const struct wire_msg *m)
 {
-	int status = -1, cached = 0;
+	int status = -1, cached = 0, pflags = -1;
 	uint16_t code, len;
 	const uint8_t *data;
 	size_t pos = 0;
@@ -118,6 +118,7 @@ static void print_answer(const struct wire_msg *m)
 		if (code == DT_PROTO_OPT_STATUS && len == 4) {
 			status = data[1];
 			cached = (data[2] & 0x80) != 0;
+			pflags = data[2] << 8 | data[3];
 		}
 	printf("rcode=%s status=%s ad=%d ede=", rcode_name(m->rcode),
 	       status < 0 ? "-" : status_name(status),
@@ -126,9 +127,11 @@ static void print_answer(const struct wire_msg *m)
 		printf("%u", ede);
 	else
 		printf("-");
-	printf(" cached=%d answers=%zu tc=%d id=%u\n", cached,
-	       m->count[WIRE_SEC_ANSWER], (m->hdr.flags & WIRE_FLAG_TC) != 0,
-	       m->hdr.id);
+	printf(" cached=%d answers=%zu tc=%d id=%u nta=%d permissive=%d\n",
+	       cached, m->count[WIRE_SEC_ANSWER],
+	       (m->hdr.flags & WIRE_FLAG_TC) != 0, m->hdr.id,
+	       pflags >= 0 && (pflags & 0x4000) != 0,
+	       pflags >= 0 && (pflags & 0x2000) != 0);
 	if (has_ede)
 		printf("text=\"%.*s\"\n", (int)tlen, text);
 	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER]; i++) {

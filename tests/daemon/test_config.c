@@ -649,7 +649,16 @@ static const char full_text[] = "# every key, values away from the defaults\n"
 				"nsec3-max-iterations 2500\n"
 				"clock-skew 0\n"
 				"max-cache-ttl 2147483647\n"
-				"bogus-ttl 3600\n";
+				"bogus-ttl 3600\n"
+				"mode permissive\n"
+				"insecure reject\n"
+				"negative-trust-anchor broken.example. until 2027-02-28\n"
+				"negative-trust-anchor also.broken.example.\n"
+				"require-secure bank.example.\n"
+				"domain corp.example. upstream 10.0.0.53 10.0.0.54@5353\n"
+				"domain corp.example. validate no\n"
+				"domain vpn.example. upstream ::1@53\n"
+				"domain lab.example. validate no\n";
 
 static void test_format(void)
 {
@@ -744,6 +753,74 @@ static void test_example(void)
 	ok(cfg_same(&c, &d), "every other commented value is the default");
 }
 
+static void test_policy(void)
+{
+	static struct cfg c;
+
+	if (good("mode permissive\ninsecure reject\n", &c, "mode, insecure")) {
+		is_int(c.mode, CFG_MODE_PERMISSIVE, "mode permissive");
+		ok(c.insecure_reject, "insecure reject");
+	}
+	if (good("", &c, "policy defaults")) {
+		is_int(c.mode, CFG_MODE_ENFORCE, "mode enforce by default");
+		ok(!c.insecure_reject, "insecure accept by default");
+		ok(!c.nnta && !c.nrequire && !c.ndomain, "no lists");
+	}
+	bad("mode lax", "t.conf:1: mode: 'lax' is not enforce or permissive");
+	bad("insecure maybe",
+	    "t.conf:1: insecure: 'maybe' is not accept or reject");
+	if (good("negative-trust-anchor Broken.Example until 2026-12-04\n"
+		 "negative-trust-anchor other.example.\n",
+		 &c, "two negative trust anchors")) {
+		is_int(c.nnta, 2, "both kept");
+		ok(c.nta[0].name[1] == 'b', "lower-cased");
+		is_int(c.nta[0].until, 1796342400, "until 2026-12-04 00:00 UTC");
+		is_int(c.nta[1].until, 0, "no end");
+	}
+	if (good("negative-trust-anchor x. until 2024-02-29", &c, "leap day"))
+		is_int(c.nta[0].until, 1709164800, "2024-02-29 00:00 UTC");
+	bad("negative-trust-anchor x. until 2025-02-29",
+	    "t.conf:1: negative-trust-anchor: '2025-02-29' is not a date "
+	    "YYYY-MM-DD");
+	bad("negative-trust-anchor x. till 2025-02-20",
+	    "t.conf:1: negative-trust-anchor: expected 'until YYYY-MM-DD' "
+	    "after the domain");
+	bad("negative-trust-anchor x. until",
+	    "t.conf:1: negative-trust-anchor: expected 'until YYYY-MM-DD' "
+	    "after the domain");
+	bad("negative-trust-anchor a..b",
+	    "t.conf:1: negative-trust-anchor: 'a..b' is not a domain name");
+	bad("negative-trust-anchor x\nnegative-trust-anchor X.",
+	    "t.conf:2: negative-trust-anchor: X. given twice");
+	if (good("require-secure bank.example\nrequire-secure .", &c,
+		 "require-secure"))
+		is_int(c.nrequire, 2, "two require-secure domains");
+	bad("require-secure bank.example bank2.example",
+	    "t.conf:1: require-secure: unexpected 'bank2.example' (usage: "
+	    "require-secure DOMAIN)");
+	if (good("domain corp.example upstream 10.1.1.1 10.1.1.2@5353\n"
+		 "domain corp.example validate no\n",
+		 &c, "one domain, two lines")) {
+		is_int(c.ndomain, 1, "merged into one rule");
+		is_int(c.domain[0].nns, 2, "two upstreams");
+		ok(c.domain[0].novalidate, "validate no");
+	}
+	bad("domain corp.example",
+	    "t.conf:1: domain: missing value (usage: domain DOMAIN upstream "
+	    "ADDR... | DOMAIN validate yes|no)");
+	bad("domain corp.example upstream",
+	    "t.conf:1: domain: 1 to 3 upstream addresses (usage: domain "
+	    "DOMAIN upstream ADDR... | DOMAIN validate yes|no)");
+	bad("domain corp.example upstream a.b.c.d",
+	    "t.conf:1: domain: 'a.b.c.d' is not ADDR or ADDR@PORT");
+	bad("domain corp.example validate maybe",
+	    "t.conf:1: domain: validate takes yes or no");
+	bad("domain corp.example forward 1.2.3.4",
+	    "t.conf:1: domain: 'forward' is not upstream or validate");
+	bad("domain c upstream 10.0.0.1\ndomain c upstream 10.0.0.2",
+	    "t.conf:2: domain: upstream of c given twice");
+}
+
 int main(void)
 {
 	test_defaults();
@@ -756,6 +833,7 @@ int main(void)
 	test_syntax();
 	test_errors();
 	test_load();
+	test_policy();
 	test_format();
 	test_example();
 	return done_testing();
