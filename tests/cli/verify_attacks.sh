@@ -33,11 +33,16 @@
 #     deepest answers stay within the budget and are secure.
 #
 # usage: verify_attacks.sh DNSTRUST LIBCOUNT_VERIFY      (TAP output)
+# With DT_ATTACK_DIR set, the zones are made there and kept, and each
+# check's question is listed in DT_ATTACK_DIR/questions (description,
+# anchor, file, question, options; tab-separated) for bench/attacks.sh.
 set -u
 abs() { case $1 in /*) echo "$1" ;; *) echo "$(pwd)/$1" ;; esac; }
 dt=$(abs "$1")
 shim=$(abs "$2")
+# dnstrust-wire sits beside dnstrust or one directory up (src/ and src/cli/).
 wire=$(dirname "$dt")/dnstrust-wire
+[ -x "$wire" ] || wire=$(dirname "$(dirname "$dt")")/dnstrust-wire
 
 for tool in ldns-keygen ldns-signzone python3; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
@@ -46,8 +51,22 @@ for tool in ldns-keygen ldns-signzone python3; do
 	fi
 done
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dt-verify-attacks.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+if [ -n "${DT_ATTACK_DIR-}" ]; then
+	tmp=$(abs "$DT_ATTACK_DIR")
+	# Only a directory this script made before (it holds "questions") is
+	# emptied; any other that is not empty is refused.
+	if [ -f "$tmp/questions" ]; then
+		rm -rf "$tmp"
+	elif [ -d "$tmp" ] && [ -n "$(ls -A "$tmp")" ]; then
+		echo "Bail out! DT_ATTACK_DIR $tmp is not empty"
+		exit 1
+	fi
+	mkdir -p "$tmp" || exit 1
+	: >"$tmp/questions"
+else
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/dt-verify-attacks.XXXXXX") || exit 1
+	trap 'rm -rf "$tmp"' EXIT
+fi
 n=0
 fail=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -61,6 +80,7 @@ run() {
 	f=$1
 	q=$2
 	shift 2
+	opts=$*
 	rm -f "$tmp/count"
 	DT_COUNT_FILE=$tmp/count LD_PRELOAD=$shim "$dt" verify --json \
 		--anchor "$anchor" --question "$q" "$@" "$f" >"$tmp/out" 2>&1
@@ -93,6 +113,9 @@ expect() {
 	[ "$((vfy - 1))" -eq "$5" ] || res=1
 	[ "${6:--}" = - ] || [ "$sha1" -eq "$6" ] || res=1
 	[ -z "${7-}" ] || grep -qF -- "$7" "$tmp/out" || res=1
+	[ ! -f "$tmp/questions" ] ||
+		printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$anchor" "$f" "$q" "$opts" \
+			>>"$tmp/questions"
 	if [ $res -eq 0 ]; then
 		ok "$1"
 	else
