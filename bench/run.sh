@@ -6,7 +6,9 @@
 #   A and AAAA, signed by ldns-signzone with ECDSA P-256 and NSEC), read by
 #   dnstrust-wire, ldns-read-zone and named-checkzone;
 #   message parsing: one response per RRset of that zone (built with
-#   dnstrust's builder: compressed, with EDNS), parsed back.
+#   dnstrust's builder: compressed, with EDNS), parsed back;
+#   then bench/crypto.sh (RRset verifications per second per algorithm
+#   against openssl speed) and bench/attacks.sh (time per attack question).
 #
 # usage: bench/run.sh [BUILD_DIR]   results go to bench/results/
 set -eu
@@ -70,3 +72,6 @@ echo "bench: in-process rates (excluding start-up and file reading):"
 "$tool" zone -t "$zone"
 "$tool" msgs -t "$work/responses.bin"
 echo "bench: markdown tables in $out/"
+
+"$top/bench/crypto.sh" "$build"
+"$top/bench/attacks.sh" "$build"
