@@ -6,7 +6,8 @@
 # asserts a rate.
 #
 # Both rates are per second of CPU time (openssl speed's default), each
-# the median of BENCH_ROUNDS rounds (default 3) of BENCH_SECONDS (default 3)
+# the median of BENCH_ROUNDS rounds (default 3) of BENCH_SECONDS (whole
+# seconds, as openssl speed takes them; default 3)
 # per measurement, dnstrust and openssl alternating per algorithm.
 #
 # usage: bench/crypto.sh [BUILD_DIR]
