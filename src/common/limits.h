@@ -108,6 +108,15 @@
  * uses 32): an answer, its denial and a CNAME chain need well under 32
  * once the zones' keys are validated, which happens once per zone. */
 #define DT_VAL_CRYPTO_PER_QUERY 32
+/* Signature verifications for one answer and everything its chain of
+ * trust needs (each key set and DS denial is validated with a budget of
+ * its own, DT_VAL_CRYPTO_PER_QUERY): a real chain costs 2 per zone cut
+ * plus the answer, ~15 for five zones; 256 allows long chains and bounds
+ * what a name of 127 labels, each a DS probe, can cost. */
+#define DT_VAL_CRYPTO_PER_ANSWER 256
+/* NSEC3 hashes for one answer and its chain of trust, as above: eight
+ * worst-case closest-encloser proofs. */
+#define DT_VAL_NSEC3_HASHES_PER_ANSWER 1200
 /* Keys tried for one RRSIG that share its key tag and algorithm. Real
  * collisions are rare and involve two keys; 4 covers a roll coinciding. */
 #define DT_VAL_KEYS_PER_TAG 4

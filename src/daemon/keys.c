@@ -130,6 +130,11 @@ static const struct val_keyset *keep(struct task *t, struct val_keyset *ks,
 	log_debug("keys %s: %s%s%s", zone,
 		  val_status_name(copy->verdict.status),
 		  copy->verdict.reason[0] ? ": " : "", copy->verdict.reason);
+	/* A key set that failed because this question ran out of work says
+	 * nothing about the zone: never cached for other questions. */
+	const char *tag = copy->verdict.tag ? copy->verdict.tag : "";
+	if (strstr(tag, "-limit"))
+		cacheable = false;
 	uint32_t ttl = copy->ttl;
 	if (copy->verdict.status == VAL_BOGUS ||
 	    copy->verdict.status == VAL_INDETERMINATE)

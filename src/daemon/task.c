@@ -563,6 +563,7 @@ static void task_run(struct task *t)
 	t->want = false;
 	t->now = worker_wallclock(t->w);
 	val_ctx_init(&t->tmpl, t->now, &t->st->lim);
+	t->tmpl.work = &t->work;
 	const struct wire_msg *m = task_fetched(t, t->qname, t->qtype, &err);
 	if (!m && err) {
 		finish_failed(t, err, "no usable upstream answer");
@@ -612,6 +613,7 @@ static struct task *task_new(struct worker *w, const struct qinfo *q)
 	wire_dname_tolower(t->qname);
 	t->qtype = q->qtype;
 	t->qclass = q->qclass;
+	val_work_init(&t->work);
 	return t;
 }
 

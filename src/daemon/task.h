@@ -50,6 +50,7 @@ struct task {
 	int fail_err;			/* a wanted fetch had failed */
 	const struct cfg_nta *nta;	/* a negative trust anchor applied */
 	unsigned depth;
+	struct val_work work;		/* shared by every run and key set */
 	/* names whose DS answer is being validated (innermost last): the
 	 * walk of name_keys stops above them, as their DS lives in the
 	 * parent */

@@ -21,6 +21,7 @@ struct val_bag {
 	struct val_keyset **ks;	/* built so far */
 	size_t nks, capks;
 	unsigned depth;		/* recursion guard */
+	struct val_work work;	/* shared by every key set and denial */
 };
 
 struct val_bag *val_bag_new(const struct val_ctx *ctx,
@@ -33,6 +34,7 @@ struct val_bag *val_bag_new(const struct val_ctx *ctx,
 		return NULL;
 	bag->ctx = *ctx;
 	bag->ta = ta;
+	val_work_init(&bag->work);
 	arena_init(&bag->arena, 0);
 	int r = val_rrsets_collect(rrs, n, &bag->arena, &bag->sets);
 	if (r < 0) {
@@ -131,11 +133,12 @@ static const struct val_keyset *bag_verdict(struct val_bag *bag,
 	return stored;
 }
 
-static void sub_ctx(const struct val_bag *bag, struct val_ctx *sub)
+static void sub_ctx(struct val_bag *bag, struct val_ctx *sub)
 {
 	*sub = bag->ctx;
 	sub->crypto_used = 0;
 	sub->nsec3_hashes_used = 0;
+	sub->work = &bag->work;
 }
 
 static const struct val_keyset *zone_keys(void *arg, const uint8_t *zone);

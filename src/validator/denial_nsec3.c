@@ -181,7 +181,17 @@ static int n3_hash(struct n3_proof *p, const uint8_t *name, uint8_t out[HLEN],
 				name_str(p->qname, b1));
 		return N3_DONE;
 	}
+	if (ctx->work && ctx->work->hashes >= ctx->work->hashes_max) {
+		val_verdict_set(v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS,
+				"nsec3-hash-limit-answer",
+				"NSEC3 hash limit (%u for the answer and its chain "
+				"of trust) reached while proving the denial for %s",
+				ctx->work->hashes_max, name_str(p->qname, b1));
+		return N3_DONE;
+	}
 	ctx->nsec3_hashes_used++;
+	if (ctx->work)
+		ctx->work->hashes++;
 	r = crypto_nsec3_hash(name, CRYPTO_NSEC3_SHA1, par->iterations,
 			      par->salt, par->saltlen, out);
 	return r < 0 ? r : 0;

@@ -521,6 +521,13 @@ static bool budget_left(struct sig_run *run)
 				"%s: limit of %u signature verifications per "
 				"question reached",
 				run->name, lim->crypto_per_query);
+	else if (run->ctx->work &&
+		 run->ctx->work->crypto >= run->ctx->work->crypto_max)
+		val_verdict_set(&run->fail, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS,
+				"sig-limit-answer",
+				"%s: limit of %u signature verifications for the "
+				"answer and its chain of trust reached",
+				run->name, run->ctx->work->crypto_max);
 	else
 		return true;
 	return false;
@@ -543,6 +550,8 @@ static int verify_one(struct sig_run *run, const struct rrsig *s,
 	};
 	run->used++;
 	run->ctx->crypto_used++;
+	if (run->ctx->work)
+		run->ctx->work->crypto++;
 	int r = crypto_verifyv(key, chunks, 2, s->sig, s->siglen);
 	if (r == 0 || r == -ENOMEM)
 		return r;

@@ -49,6 +49,14 @@ void val_verdict_weakest(struct val_verdict *acc,
 		*acc = *link;
 }
 
+void val_work_init(struct val_work *w)
+{
+	w->crypto = 0;
+	w->crypto_max = DT_VAL_CRYPTO_PER_ANSWER;
+	w->hashes = 0;
+	w->hashes_max = DT_VAL_NSEC3_HASHES_PER_ANSWER;
+}
+
 void val_limits_default(struct val_limits *lim)
 {
 	lim->sigs_per_rrset = DT_VAL_SIGS_PER_RRSET;

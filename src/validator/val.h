@@ -101,7 +101,20 @@ struct val_ctx {
 	 * `dnstrust verify` and `dnstrust query --trace`); NULL for none. */
 	void (*trace)(void *arg, const char *line);
 	void *trace_arg;
+	/* Optional: work shared by every context of one answer (the answer
+	 * and each key set and DS denial of its chain of trust), charged on
+	 * top of the per-context budgets above; NULL for none. */
+	struct val_work *work;
 };
+
+/* Work of one answer across contexts (see val_ctx.work). */
+struct val_work {
+	unsigned crypto, crypto_max;	/* signature verifications */
+	unsigned hashes, hashes_max;	/* NSEC3 hash computations */
+};
+
+/* A budget of DT_VAL_CRYPTO_PER_ANSWER and DT_VAL_NSEC3_HASHES_PER_ANSWER. */
+void val_work_init(struct val_work *w);
 
 /* Sends a printf-formatted line to ctx->trace, if set. */
 __attribute__((format(printf, 2, 3))) void
