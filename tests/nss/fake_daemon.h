@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A fake dnstrustd for tests/nss/test_nss.c: a thread serving the client
+ * protocol (docs/PROTOCOL.md: two-octet framing, the status option, EDE)
+ * on a Unix socket, answering from a fixed table of questions. Nothing
+ * here validates: the table says what the status of each answer is.
+ */
+#ifndef DT_TESTS_NSS_FAKE_DAEMON_H
+#define DT_TESTS_NSS_FAKE_DAEMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* One record: data is an address for A and AAAA, a name for CNAME and
+ * PTR (text, no escapes; any octet but '.' may be in a label). */
+struct fake_rr {
+	const char *owner;
+	uint16_t type;
+	uint32_t ttl;
+	const char *data;
+};
+
+/* What to answer to qname/qtype (qtype 0: every type). rcode and status
+ * (1 secure, 2 insecure, 3 bogus, 4 indeterminate) go into the header
+ * and the status option; ede >= 0 adds an Extended DNS Error; silent
+ * never answers. rr ends with a record whose owner is NULL. */
+struct fake_answer {
+	const char *qname;
+	uint16_t qtype;
+	int rcode;
+	int status;
+	int ede;
+	bool silent;
+	const struct fake_rr *rr;
+};
+
+/* Starts the thread on a new socket in a new temporary directory, with
+ * the table (ending with a NULL qname; anything not in it is a secure
+ * NXDOMAIN). Returns the socket path (static storage) or NULL. */
+const char *fake_daemon_start(const struct fake_answer *table);
+
+/* Questions received so far, answered or not. */
+unsigned fake_daemon_questions(void);
+
+/* Stops the thread and removes the socket and its directory. */
+void fake_daemon_stop(void);
+
+#endif
