@@ -21,7 +21,8 @@
 # closed and "files dnstrust [!UNAVAIL=return] dns" falls back; with it
 # running, that line does not fall back on bogus while "files dnstrust
 # dns" does (the danger nss_dnstrust(8) describes); with the attacker as
-# the daemon's upstream no forged address ever comes out.
+# the daemon's upstream no forged address ever comes out; a daemon that
+# dropped its privileges to another user is still trusted.
 #
 # usage: nss_lab.sh DNSTRUSTD MODULE GAI_PROG LAB_SH     (TAP on stdout)
 set -u
@@ -319,6 +320,18 @@ while read -r name type addr method; do
 		fi
 	done
 done <"$LAB_FORGED"
+check "dnstrustd stops" stop_daemon
+
+# --- privileges dropped: the socket was made by root, so it is trusted ---
+
+cp "$LAB_RESOLV_CONF" "$resolv"
+echo "user nobody" >>"$conf"
+check "dnstrustd starts as root with user nobody" start_daemon
+check "it runs as nobody" \
+	test "$(ps -o user= -p "$dpid" | tr -d ' ')" = nobody
+out=$(ns closed getent ahosts www.secure.lab)
+check "the module trusts it: www.secure.lab resolves" \
+	test "$(echo "$out" | addrs)" = "$(ref www.secure.lab)"
 check "dnstrustd stops" stop_daemon
 
 check "the host's /etc/nsswitch.conf and /etc/resolv.conf are untouched" \
