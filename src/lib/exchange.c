@@ -27,7 +27,7 @@ static _Thread_local bool id_seeded;
 
 /* IDs only match answers to questions on our own trusted connection,
  * where nobody can spoof; distinct and varied is all they need to be. */
-static uint16_t new_id(void)
+uint16_t dtlib_new_id(void)
 {
 	if (!id_seeded) {
 		uint16_t v;
@@ -39,22 +39,27 @@ static uint16_t new_id(void)
 	return id_next++;
 }
 
-int dtlib_query_build(const struct dtlib_q *q, uint8_t *buf, size_t cap)
+int dtlib_query_build(const struct dtlib_q *q, bool status_opt, uint8_t *buf,
+		      size_t cap)
 {
 	struct wire_builder b;
 	uint8_t opt[8], version = DT_PROTO_VERSION;
 	size_t olen = 0;
 	uint16_t flags = WIRE_FLAG_RD;
+	uint16_t edns = (q->flags & DT_FLAG_DNSSEC) ? WIRE_EDNS_DO : 0;
 
 	if (q->flags & DT_FLAG_RETURN_BOGUS)
 		flags |= WIRE_FLAG_CD;
+	if (status_opt && wire_opt_put(opt, sizeof(opt), &olen,
+				       DT_PROTO_OPT_STATUS, &version, 1))
+		return DT_ERR_INVALID;
+	/* The daemon's stream carries any size; a nameserver is asked over
+	 * UDP first, where 1232 avoids fragments (DNS flag day 2020). */
 	if (wire_build_init(&b, buf, cap, q->id, flags) ||
 	    wire_build_question(&b, q->qname, q->qtype, q->qclass) ||
-	    wire_opt_put(opt, sizeof(opt), &olen, DT_PROTO_OPT_STATUS, &version,
-			 1) ||
-	    wire_build_opt(&b, DTLIB_EDNS_SIZE, 0, 0,
-			   (q->flags & DT_FLAG_DNSSEC) ? WIRE_EDNS_DO : 0, opt,
-			   olen))
+	    wire_build_opt(&b,
+			   status_opt ? DTLIB_EDNS_SIZE : DT_UP_EDNS_BUFSIZE, 0,
+			   0, edns, opt, olen))
 		return DT_ERR_INVALID;
 	return (int)wire_build_finish(&b);
 }
@@ -241,8 +246,9 @@ static int attempt(int fd, bool reused, struct dtlib_q *qs, size_t n,
 	r.p = r.small;
 	for (size_t i = 0; i < n; i++) {
 		int len;
-		qs[i].id = new_id();
-		len = dtlib_query_build(&qs[i], out + olen + 2, QUERY_MAXLEN);
+		qs[i].id = dtlib_new_id();
+		len = dtlib_query_build(&qs[i], true, out + olen + 2,
+					QUERY_MAXLEN);
 		if (len < 0)
 			return len;
 		out[olen] = (uint8_t)(len >> 8);

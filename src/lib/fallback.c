@@ -2,43 +2,34 @@
 /*
  * The opt-in fallback: when dnstrustd cannot be reached and the caller
  * chose it (dt_ctx_set_fallback), the question goes to the nameservers of
- * /etc/resolv.conf through libresolv, as any program's would. Nothing in
- * the answer about trust is believed: the AD bit is cleared, EDE and the
- * status option ignored, and the status is DT_STATUS_UNVALIDATED.
+ * /etc/resolv.conf through libresolv (res_nsend), as any program's would.
+ * Nothing in the answer about trust is believed: the AD bit is cleared,
+ * EDE and the status option are ignored, and the status is
+ * DT_STATUS_UNVALIDATED.
  */
 #include <errno.h>
 #include <netinet/in.h>
-#include <arpa/nameser.h>
 #include <resolv.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/limits.h"
 #include "lib/internal.h"
-#include "wire/dname.h"
 #include "wire/msg.h"
 
-/* A query res_nmkquery makes: header, name, type, class, and an OPT
- * record when DO is asked for. */
-#define FALLBACK_QUERY_MAXLEN 512
-
-static int fallback_send(res_state st, const struct dtlib_q *q, uint8_t *ans,
+/* Our query (RD, CD and DO as asked, EDNS, no status option: this is
+ * not the daemon) sent with res_nsend, which takes the nameservers and
+ * options of resolv.conf and retries over TCP when truncated. */
+static int fallback_send(res_state st, struct dtlib_q *q, uint8_t *ans,
 			 size_t anscap)
 {
-	char name[DT_NAME_TEXT_MAXLEN];
-	uint8_t query[FALLBACK_QUERY_MAXLEN];
+	uint8_t query[DT_MSG_HDRLEN + DT_NAME_MAXLEN + 4 + 11];
 	int len;
 
-	if (wire_dname_to_str(q->qname, name, sizeof(name)) < 0)
-		return -1;
-	if (q->flags & DT_FLAG_DNSSEC)
-		st->options |= RES_USE_EDNS0 | RES_USE_DNSSEC;
-	len = res_nmkquery(st, QUERY, name, q->qclass, q->qtype, NULL, 0, NULL,
-			   query, sizeof(query));
+	q->id = dtlib_new_id();
+	len = dtlib_query_build(q, false, query, sizeof(query));
 	if (len < DT_MSG_HDRLEN)
 		return -1;
-	if (q->flags & DT_FLAG_RETURN_BOGUS)
-		query[3] |= WIRE_FLAG_CD;
 	return res_nsend(st, query, len, ans, (int)anscap);
 }
 

@@ -165,9 +165,15 @@ enum {
 int dtlib_exchange(dt_ctx_t *ctx, const struct dtlib_settings *s,
 		   struct dtlib_q *qs, size_t n, unsigned how);
 
-/* Builds the query of q into buf (cap octets). Returns its length or
+/* Builds the query of q into buf (cap octets): RD, CD for
+ * DT_FLAG_RETURN_BOGUS, an OPT record with DO for DT_FLAG_DNSSEC and,
+ * with status_opt, the status option. Returns its length or
  * DT_ERR_INVALID. */
-int dtlib_query_build(const struct dtlib_q *q, uint8_t *buf, size_t cap);
+int dtlib_query_build(const struct dtlib_q *q, bool status_opt, uint8_t *buf,
+		      size_t cap);
+
+/* A query ID (per-thread sequence from a random start). */
+uint16_t dtlib_new_id(void);
 
 /* Checks a parsed answer to q and takes ownership of msg (on success).
  * fallback: the answer did not come from the daemon. Returns 0 or

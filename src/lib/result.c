@@ -66,13 +66,13 @@ static uint8_t *put(uint8_t *p, const void *src, size_t len)
 static uint8_t *fill_rr(struct rr_slot *slot, const struct wire_rr *rr,
 			uint8_t *p)
 {
-	int tl;
+	char text[DT_NAME_TEXT_MAXLEN];
+	int tl = wire_dname_to_str(rr->owner, text, sizeof(text));
 
 	slot->owner_wire = p;
 	p = put(p, rr->owner, wire_dname_len(rr->owner));
-	tl = wire_dname_to_str(rr->owner, (char *)p, DT_NAME_TEXT_MAXLEN);
 	slot->pub.owner = (const char *)p;
-	p += tl + 1;
+	p = put(p, text, (size_t)tl + 1);
 	slot->pub.type = rr->type;
 	slot->pub.rclass = rr->rclass;
 	slot->pub.ttl = rr->ttl;

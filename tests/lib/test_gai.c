@@ -180,6 +180,8 @@ static void test_statuses(void)
 	       "the daemon hangs up: DT_EAI_UNAVAILABLE");
 	is_int(gai("a..b", AF_UNSPEC, 0, 0, &a, &st), EAI_NONAME,
 	       "a bad name: EAI_NONAME");
+	is_int(gai("", AF_UNSPEC, 0, 0, &a, &st), EAI_NONAME,
+	       "an empty name: EAI_NONAME");
 
 	dt_ctx_t *quick = NULL;
 	struct addrinfo *res = NULL;
