@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libdnstrust against dnstrustd in the integration lab (run by
+ * lab_lib.sh), through the shared library and its public header only.
+ *
+ *   lab_check up SOCKET EXPECT   the daemon runs: every line of the lab's
+ *                                truth table through dt_query (plain,
+ *                                with DT_FLAG_RETURN_BOGUS, with
+ *                                DT_FLAG_REQUIRE_SECURE) and, for A and
+ *                                AAAA, dt_getaddrinfo_ex; then dt_tlsa,
+ *                                dt_sshfp, dt_res_query,
+ *                                dt_trust_available on chosen names
+ *   lab_check down SOCKET        the daemon is stopped
+ *   lab_check fallback SOCKET    the daemon is stopped, /etc/resolv.conf
+ *                                names a lab resolver: the opt-in fallback
+ *
+ * Prints "ok - ..." / "not ok - ..." lines (lab_lib.sh numbers them) and
+ * "# ..." details.
+ */
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+
+#include "dnstrust.h"
+
+static dt_ctx_t *ctx;
+static int failed;
+
+__attribute__((format(printf, 2, 3))) static int check(int cond,
+						       const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s - ", cond ? "ok" : "not ok");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	failed += !cond;
+	return cond;
+}
+
+static const struct {
+	const char *name;
+	uint16_t type;
+} types[] = {
+	{"A", 1},   {"NS", 2},	   {"CNAME", 5},   {"SOA", 6},
+	{"MX", 15}, {"TXT", 16},   {"AAAA", 28},   {"DNAME", 39},
+	{"DS", 43}, {"SSHFP", 44}, {"DNSKEY", 48}, {"TLSA", 52},
+};
+
+static uint16_t type_num(const char *s)
+{
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcasecmp(types[i].name, s))
+			return types[i].type;
+	return 0;
+}
+
+static enum dt_status status_num(const char *s)
+{
+	static const char *const n[] = {"none", "secure", "insecure", "bogus",
+					"indeterminate"};
+
+	for (int i = 0; i < 5; i++)
+		if (!strcmp(s, n[i]))
+			return (enum dt_status)i;
+	return DT_STATUS_NONE;
+}
+
+static int rcode_num(const char *s)
+{
+	return !strcmp(s, "NOERROR")	? 0
+	       : !strcmp(s, "SERVFAIL") ? 2
+	       : !strcmp(s, "NXDOMAIN") ? 3
+					: -1;
+}
+
+/* Records of the type asked in the answer section. */
+static size_t typed(const dt_result_t *r, uint16_t type)
+{
+	size_t n = 0;
+	dt_rr_t rr;
+
+	for (size_t i = 0; i < dt_result_count(r, DT_SECTION_ANSWER); i++)
+		if (!dt_result_rr(r, DT_SECTION_ANSWER, i, &rr) &&
+		    rr.type == type)
+			n++;
+	return n;
+}
+
+/* One line of the truth table through dt_query; returns whether the
+ * answer holds records of the type (for dt_getaddrinfo's NODATA). */
+static bool expect_query(const char *name, uint16_t type, enum dt_status st,
+			 int rc, int ede)
+{
+	dt_result_t *r = NULL;
+	int err = dt_query(ctx, name, 1, type, 0, &r);
+	bool has = false;
+
+	if (st == DT_STATUS_BOGUS) {
+		check(err == DT_ERR_BOGUS &&
+			      dt_last_status() == DT_STATUS_BOGUS,
+		      "dt_query %s %u: DT_ERR_BOGUS (%d)", name, type, err);
+		err = dt_query(ctx, name, 1, type, DT_FLAG_RETURN_BOGUS, &r);
+		check(!err && dt_result_status(r) == DT_STATUS_BOGUS &&
+			      (ede < 0 || dt_result_ede(r, NULL) == ede),
+		      "dt_query %s %u, DT_FLAG_RETURN_BOGUS: bogus data, EDE "
+		      "%d",
+		      name, type, ede);
+	} else {
+		check(!err && dt_result_status(r) == st &&
+			      dt_result_rcode(r) == rc &&
+			      (ede < 0 || dt_result_ede(r, NULL) == ede),
+		      "dt_query %s %u: %s, rcode %d%s", name, type,
+		      dt_status_str(st), rc, ede >= 0 ? ", EDE" : "");
+	}
+	if (!err)
+		has = typed(r, type) > 0;
+	dt_result_free(r);
+	r = NULL;
+	err = dt_query(ctx, name, 1, type, DT_FLAG_REQUIRE_SECURE, &r);
+	check(err == (st == DT_STATUS_SECURE  ? 0
+		      : st == DT_STATUS_BOGUS ? DT_ERR_BOGUS
+					      : DT_ERR_NOT_SECURE),
+	      "dt_query %s %u, DT_FLAG_REQUIRE_SECURE: %s", name, type,
+	      dt_error_str(err));
+	dt_result_free(r);
+	return has;
+}
+
+static void expect_gai(const char *name, uint16_t type, enum dt_status st,
+		       int rc, bool has)
+{
+	struct addrinfo hints = {.ai_family = type == 1 ? AF_INET : AF_INET6,
+				 .ai_socktype = SOCK_STREAM};
+	struct addrinfo *res = NULL;
+	enum dt_status got = DT_STATUS_NONE;
+	int want = st == DT_STATUS_BOGUS ? EAI_FAIL
+		   : rc == 3		 ? EAI_NONAME
+		   : !has		 ? EAI_NODATA
+					 : 0;
+	int err = dt_getaddrinfo_ex(ctx, name, NULL, &hints, 0, &res, &got);
+
+	check(err == want && (err || got == st), "dt_getaddrinfo %s %s: %s",
+	      name, type == 1 ? "AF_INET" : "AF_INET6",
+	      err ? dt_gai_strerror(err) : dt_status_str(got));
+	dt_freeaddrinfo(res);
+	res = NULL;
+	if (st != DT_STATUS_INSECURE)
+		return;
+	err = dt_getaddrinfo_ex(ctx, name, NULL, &hints, DT_FLAG_REQUIRE_SECURE,
+				&res, NULL);
+	check(err == DT_EAI_NOT_SECURE,
+	      "dt_getaddrinfo %s, DT_FLAG_REQUIRE_SECURE: DT_EAI_NOT_SECURE",
+	      name);
+	dt_freeaddrinfo(res);
+}
+
+static void truth_table(const char *path)
+{
+	char name[300], type[16], st[16], rc[16], line[512];
+	FILE *f = fopen(path, "r");
+	int lines = 0;
+
+	if (!check(f != NULL, "the truth table %s", path))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		int ede = -1;
+		int n = sscanf(line, "%299s %15s %15s %15s %d", name, type, st,
+			       rc, &ede);
+		uint16_t t = type_num(type);
+		if (n < 4 || !t) {
+			printf("# skipped: %s", line);
+			continue;
+		}
+		lines++;
+		bool has = expect_query(name, t, status_num(st), rcode_num(rc),
+					ede);
+		if (t == 1 || t == 28)
+			expect_gai(name, t, status_num(st), rcode_num(rc), has);
+	}
+	fclose(f);
+	check(lines > 40, "%d lines of the truth table", lines);
+}
+
+static const char *addrs_of(const struct addrinfo *ai)
+{
+	static char out[1024];
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (; ai && len < sizeof(out) - 64; ai = ai->ai_next) {
+		char t[INET6_ADDRSTRLEN];
+		const void *a =
+			ai->ai_family == AF_INET
+				? (const void *)&(
+					  (struct sockaddr_in *)ai->ai_addr)
+					  ->sin_addr
+				: (const void *)&(
+					  (struct sockaddr_in6 *)ai->ai_addr)
+					  ->sin6_addr;
+		inet_ntop(ai->ai_family, a, t, sizeof(t));
+		len += (size_t)snprintf(out + len, sizeof(out) - len, "%s%s",
+					len ? " " : "", t);
+	}
+	return out;
+}
+
+static void gai_cases(void)
+{
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM,
+				 .ai_flags = AI_CANONNAME};
+	struct addrinfo *res = NULL;
+	enum dt_status st = DT_STATUS_NONE;
+	int err;
+
+	err = dt_getaddrinfo_ex(ctx, "www.secure.lab", "https", &hints, 0, &res,
+				&st);
+	const char *a = addrs_of(res);
+	check(!err && strstr(a, "192.0.2.1") && strstr(a, "2001:db8:1::1") &&
+		      st == DT_STATUS_SECURE,
+	      "dt_getaddrinfo www.secure.lab AF_UNSPEC: A and AAAA, secure "
+	      "(%s)",
+	      a);
+	check(res && ntohs(((struct sockaddr_in *)res->ai_addr)->sin_port) ==
+			      443,
+	      "service https: port 443");
+	dt_freeaddrinfo(res);
+	res = NULL;
+	err = dt_getaddrinfo_ex(ctx, "chain.secure.lab", NULL, &hints, 0, &res,
+				&st);
+	check(!err && res && !strcmp(res->ai_canonname, "www.nsec3.lab") &&
+		      st == DT_STATUS_SECURE,
+	      "two CNAMEs: canonname www.nsec3.lab, secure");
+	dt_freeaddrinfo(res);
+	res = NULL;
+	err = dt_getaddrinfo_ex(ctx, "to-insecure.secure.lab", NULL, &hints, 0,
+				&res, &st);
+	check(!err && st == DT_STATUS_INSECURE,
+	      "a secure CNAME to an insecure name: insecure");
+	dt_freeaddrinfo(res);
+	res = NULL;
+	err = dt_getaddrinfo_ex(ctx, "to-insecure.secure.lab", NULL, &hints,
+				DT_FLAG_REQUIRE_SECURE, &res, NULL);
+	check(err == DT_EAI_NOT_SECURE, "and not secure enough when required");
+	check(dt_getaddrinfo("to-bogus.secure.lab", NULL, &hints, &res) ==
+		      EAI_FAIL,
+	      "dt_getaddrinfo: a CNAME to a bogus name fails (EAI_FAIL)");
+	check(dt_getaddrinfo("www.tampered.lab", NULL, NULL, &res) ==
+			      EAI_FAIL &&
+		      dt_last_status() == DT_STATUS_BOGUS,
+	      "dt_getaddrinfo www.tampered.lab: EAI_FAIL, status bogus");
+}
+
+static void key_cases(void)
+{
+	dt_tlsa_set_t *t = NULL;
+	dt_sshfp_set_t *s = NULL;
+	int err;
+
+	err = dt_tlsa(ctx, "www.secure.lab", 443, "tcp", &t);
+	check(!err && t->n == 1 && t->rr[0].usage == 3 && t->rr[0].len == 32 &&
+		      !strcmp(t->name, "_443._tcp.www.secure.lab."),
+	      "dt_tlsa www.secure.lab 443 tcp: 3 1 1, 32 octets");
+	dt_tlsa_free(t);
+	t = NULL;
+	check(dt_tlsa(ctx, "www.insecure.lab", 443, "tcp", &t) ==
+		      DT_ERR_NOT_SECURE,
+	      "dt_tlsa on an insecure name: DT_ERR_NOT_SECURE");
+	check(dt_tlsa(ctx, "www.expired.lab", 443, "tcp", &t) == DT_ERR_BOGUS,
+	      "dt_tlsa on a bogus zone: DT_ERR_BOGUS");
+	check(dt_tlsa(ctx, "nonexistent.secure.lab", 443, "tcp", &t) ==
+		      DT_ERR_NXDOMAIN,
+	      "dt_tlsa on a name that does not exist: DT_ERR_NXDOMAIN");
+	err = dt_sshfp(ctx, "www.secure.lab", &s);
+	check(!err && s->n == 1 && s->rr[0].algorithm == 4 &&
+		      s->rr[0].fp_type == 2 && s->rr[0].len == 32,
+	      "dt_sshfp www.secure.lab: 4 2, 32 octets");
+	dt_sshfp_free(s);
+	s = NULL;
+	check(dt_sshfp(ctx, "mail.secure.lab", &s) == DT_ERR_NODATA,
+	      "dt_sshfp without SSHFP records: DT_ERR_NODATA");
+	check(dt_sshfp(ctx, "www.insecure.lab", &s) == DT_ERR_NOT_SECURE,
+	      "dt_sshfp on an insecure name: DT_ERR_NOT_SECURE");
+	check(dt_sshfp(ctx, "www.expired.lab", &s) == DT_ERR_BOGUS,
+	      "dt_sshfp on a bogus zone: DT_ERR_BOGUS");
+}
+
+static void res_cases(void)
+{
+	unsigned char ans[4096];
+	int n;
+
+	n = dt_res_query("www.secure.lab", 1, 1, ans, sizeof(ans));
+	check(n > 12 && (ans[3] & 0x20), "dt_res_query www.secure.lab: AD=1");
+	n = dt_res_query("www.insecure.lab", 1, 1, ans, sizeof(ans));
+	check(n > 12 && !(ans[3] & 0x20),
+	      "dt_res_query www.insecure.lab: an answer, AD=0");
+	n = dt_res_query("www.expired.lab", 1, 1, ans, sizeof(ans));
+	check(n == -1 && h_errno == NO_RECOVERY,
+	      "dt_res_query www.expired.lab: -1, NO_RECOVERY");
+	n = dt_res_query("nonexistent.secure.lab", 1, 1, ans, sizeof(ans));
+	check(n == -1 && h_errno == HOST_NOT_FOUND,
+	      "dt_res_query NXDOMAIN: -1, HOST_NOT_FOUND");
+	n = dt_res_query("ent.secure.lab", 1, 1, ans, sizeof(ans));
+	check(n == -1 && h_errno == NO_DATA,
+	      "dt_res_query NODATA: -1, NO_DATA");
+}
+
+static void misc_cases(void)
+{
+	dt_result_t *r = NULL;
+	dt_rr_t rr;
+	size_t sigs = 0;
+
+	check(dt_trust_available(ctx) == 1, "dt_trust_available: 1");
+	if (!dt_query(ctx, "www.ed.lab", 1, 1, DT_FLAG_DNSSEC, &r))
+		for (size_t i = 0; i < dt_result_count(r, DT_SECTION_ANSWER);
+		     i++)
+			sigs += !dt_result_rr(r, DT_SECTION_ANSWER, i, &rr) &&
+				rr.type == 46;
+	check(sigs > 0, "DT_FLAG_DNSSEC: the RRSIGs come along");
+	dt_result_free(r);
+	r = NULL;
+	dt_query(ctx, "www.rsa.lab", 1, 1, 0, &r);
+	dt_result_free(r);
+	r = NULL;
+	check(!dt_query(ctx, "www.rsa.lab", 1, 1, 0, &r) && dt_result_cached(r),
+	      "the second question is answered from the daemon's cache");
+	dt_result_free(r);
+	r = NULL;
+	check(!dt_query(ctx, "version.dnstrust.", 3, 16, 0, &r) &&
+		      dt_result_count(r, DT_SECTION_ANSWER) == 1,
+	      "version.dnstrust. CH TXT");
+	dt_result_free(r);
+}
+
+static void phase_down(void)
+{
+	dt_result_t *r = NULL;
+	struct addrinfo *res = NULL;
+	dt_tlsa_set_t *t = NULL;
+	unsigned char ans[512];
+
+	check(dt_query(ctx, "www.secure.lab", 1, 1, 0, &r) ==
+		      DT_ERR_UNAVAILABLE,
+	      "daemon stopped: dt_query DT_ERR_UNAVAILABLE");
+	check(dt_last_status() == DT_STATUS_NONE, "no status");
+	check(dt_getaddrinfo("www.secure.lab", NULL, NULL, &res) ==
+		      DT_EAI_UNAVAILABLE,
+	      "daemon stopped: dt_getaddrinfo DT_EAI_UNAVAILABLE");
+	check(dt_tlsa(ctx, "www.secure.lab", 443, "tcp", &t) ==
+		      DT_ERR_UNAVAILABLE,
+	      "daemon stopped: dt_tlsa DT_ERR_UNAVAILABLE");
+	check(dt_trust_available(ctx) == 0,
+	      "daemon stopped: dt_trust_available 0");
+	check(dt_res_query("www.secure.lab", 1, 1, ans, sizeof(ans)) == -1 &&
+		      h_errno == TRY_AGAIN,
+	      "daemon stopped: dt_res_query -1, TRY_AGAIN");
+}
+
+static void phase_fallback(void)
+{
+	dt_result_t *r = NULL;
+	struct addrinfo *res = NULL;
+	dt_tlsa_set_t *t = NULL;
+	enum dt_status st = DT_STATUS_NONE;
+	unsigned char ans[4096];
+	const uint8_t *w;
+	size_t len;
+
+	check(dt_query(ctx, "www.secure.lab", 1, 1, 0, &r) ==
+		      DT_ERR_UNAVAILABLE,
+	      "no fallback unless asked for");
+	dt_ctx_set_fallback(ctx, true);
+	check(!dt_query(ctx, "www.secure.lab", 1, 1, DT_FLAG_DNSSEC, &r) &&
+		      dt_result_status(r) == DT_STATUS_UNVALIDATED &&
+		      typed(r, 1) == 1,
+	      "fallback: dt_query answers, DT_STATUS_UNVALIDATED");
+	w = dt_result_wire(r, &len);
+	check(w && len > 12 && !(w[3] & 0x20) && typed(r, 46) > 0,
+	      "the nameserver's AD bit is cleared (DO=1, RRSIGs present)");
+	dt_result_free(r);
+	r = NULL;
+	int err = dt_getaddrinfo_ex(ctx, "www.secure.lab", NULL, NULL, 0, &res,
+				    &st);
+	check(!err && st == DT_STATUS_UNVALIDATED,
+	      "fallback: dt_getaddrinfo answers, unvalidated (%s)",
+	      addrs_of(res));
+	dt_freeaddrinfo(res);
+	res = NULL;
+	check(dt_getaddrinfo_ex(ctx, "www.secure.lab", NULL, NULL,
+				DT_FLAG_REQUIRE_SECURE, &res,
+				NULL) == DT_EAI_NOT_SECURE,
+	      "fallback: never secure (DT_EAI_NOT_SECURE)");
+	check(dt_tlsa(ctx, "www.secure.lab", 443, "tcp", &t) ==
+		      DT_ERR_NOT_SECURE,
+	      "fallback: no key material (DT_ERR_NOT_SECURE)");
+	check(dt_trust_available(ctx) == 0,
+	      "fallback: dt_trust_available still 0");
+	dt_ctx_set_fallback(NULL, true);
+	int n = dt_res_query("www.secure.lab", 1, 1, ans, sizeof(ans));
+	check(n > 12 && !(ans[3] & 0x20) &&
+		      dt_last_status() == DT_STATUS_UNVALIDATED,
+	      "fallback: dt_res_query answers, AD=0, unvalidated");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3 || dt_ctx_new(&ctx) || dt_ctx_set_socket(ctx, argv[2]) ||
+	    dt_ctx_set_socket(NULL, argv[2])) {
+		fprintf(stderr, "usage: lab_check up|down|fallback SOCKET "
+				"[EXPECT]\n");
+		return 64;
+	}
+	dt_ctx_set_timeout(ctx, 10000);
+	if (!strcmp(argv[1], "up") && argc == 4) {
+		truth_table(argv[3]);
+		gai_cases();
+		key_cases();
+		res_cases();
+		misc_cases();
+	} else if (!strcmp(argv[1], "down")) {
+		phase_down();
+	} else if (!strcmp(argv[1], "fallback")) {
+		phase_fallback();
+	} else {
+		return 64;
+	}
+	dt_ctx_free(ctx);
+	return failed ? 1 : 0;
+}

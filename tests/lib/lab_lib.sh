@@ -1,0 +1,136 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# libdnstrust against dnstrustd in the integration lab (tests/lab/lab.sh):
+# lab_check.c with the daemon running (the lab's truth table through
+# dt_query and dt_getaddrinfo, key material, dt_res_query,
+# dt_trust_available), with it stopped, and with the opt-in fallback in a
+# private mount namespace whose /etc/resolv.conf names the lab's
+# validating Unbound; and the example program of libdnstrust(3).
+#
+# usage: lab_lib.sh DNSTRUSTD LAB_CHECK DT_LOOKUP LAB_SH   (TAP on stdout)
+set -u
+
+DNSTRUSTD=$1 LAB_CHECK=$2 DT_LOOKUP=$3 LAB_SH=$4
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)); failed=$((failed + 1))
+	echo "not ok $n - $1"
+	[ -n "${2:-}" ] && echo "$2" | sed 's/^/#   /'
+}
+check() { # description, then a command that must succeed
+	local d=$1; shift
+	if "$@"; then ok "$d"; else not_ok "$d"; fi
+}
+# Runs a command printing "ok - ..." lines and numbers them.
+numbered() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) ok "${line#ok - }" ;;
+		"not ok - "*) not_ok "${line#not ok - }" ;;
+		*) echo "$line" ;;
+		esac
+	done < <("$@" 2>&1)
+}
+
+work=$(mktemp -d /tmp/dt-lab-lib.XXXXXX)
+chmod 755 "$work"
+lab=$work/lab
+dpid=""
+cleanup() {
+	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
+	"$LAB_SH" stop "$lab" >/dev/null 2>&1
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+if ! "$LAB_SH" start "$lab" >"$work/lab.log" 2>&1; then
+	echo "1..1"
+	echo "not ok 1 - lab starts"
+	sed 's/^/#   /' "$work/lab.log" | tail -20
+	exit 1
+fi
+. "$lab/lab.env"
+
+sock=$work/run/socket
+conf=$work/dnstrust.conf
+cat >"$conf" <<EOF
+# written by lab_lib.sh
+socket $sock
+resolv-conf $LAB_RESOLV_CONF
+trust-anchor-file $LAB_ANCHOR
+threads 2
+query-timeout 5
+log-level info
+EOF
+
+start_daemon() {
+	"$DNSTRUSTD" -c "$conf" -f 2>>"$work/dnstrustd.log" &
+	dpid=$!
+	for _ in $(seq 50); do
+		[ -S "$sock" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+stop_daemon() {
+	kill -TERM "$dpid" && wait "$dpid"
+	local rc=$?
+	dpid=""
+	return $rc
+}
+
+check "dnstrustd starts" start_daemon
+
+# --- the daemon answers ---
+
+numbered "$LAB_CHECK" up "$sock" "$LAB_EXPECT"
+
+# --- the example program of libdnstrust(3) ---
+
+has() { printf '%s\n' "$1" | grep -qE -- "$2"; } # TEXT, extended regex
+out=$("$DT_LOOKUP" -s "$sock" www.secure.lab 2>&1)
+rc=$?
+check "example: www.secure.lab, exit 0" test $rc = 0
+check "example: its IPv4 address, secure" \
+	has "$out" '^www\.secure\.lab address 192\.0\.2\.1 secure$'
+check "example: its IPv6 address, secure" \
+	has "$out" '^www\.secure\.lab address 2001:db8:1::1 secure$'
+check "example: its TXT record" \
+	has "$out" '^www\.secure\.lab\.[[:space:]]+[0-9]+[[:space:]]+IN[[:space:]]+TXT[[:space:]]+"www\.secure\.lab"$'
+check "example: the TXT answer is secure" \
+	has "$out" '^www\.secure\.lab TXT rcode 0 secure$'
+out=$("$DT_LOOKUP" -s "$sock" www.insecure.lab 2>&1)
+check "example: www.insecure.lab is insecure" \
+	has "$out" '^www\.insecure\.lab address 192\.0\.2\.40 insecure$'
+out=$("$DT_LOOKUP" -s "$sock" www.expired.lab 2>&1)
+rc=$?
+check "example: www.expired.lab fails (exit 1), status bogus" \
+	test $rc = 1
+check "example: no address of www.expired.lab shown" \
+	bash -c '! printf "%s\n" "$1" | grep -q address' _ "$out"
+check "example: its error says bogus" has "$out" 'status bogus'
+
+# --- the daemon stopped ---
+
+check "dnstrustd stops" stop_daemon
+numbered "$LAB_CHECK" down "$sock"
+"$DT_LOOKUP" -s "$sock" www.secure.lab >"$work/down.out" 2>&1
+rc=$?
+check "example: daemon stopped, exit 2" test $rc = 2
+
+# --- the opt-in fallback: resolv.conf names the validating Unbound, whose
+# AD bit must not survive ---
+
+numbered unshare -m bash -c \
+	'mount --bind "$1" /etc/resolv.conf && exec "$2" fallback "$3"' \
+	_ "$LAB_VALIDATOR_RESOLV_CONF" "$LAB_CHECK" "$sock"
+
+echo "1..$n"
+if [ "$failed" -ne 0 ] && [ -s "$work/dnstrustd.log" ]; then
+	echo "# daemon log (last 20 lines):"
+	tail -20 "$work/dnstrustd.log" | sed 's/^/#   /'
+fi
+exit 0
