@@ -9,16 +9,29 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Exit status of `dnstrust verify` (and later of `dnstrust query`),
- * documented in dnstrust(1). */
+/* Exit status of every subcommand, documented in dnstrust(1). verify and
+ * query use them all; status, flush and reload use 0, 64 and 69. */
 enum cli_exit {
 	CLI_EXIT_SECURE = 0,
 	CLI_EXIT_INSECURE = 1,
 	CLI_EXIT_BOGUS = 2,
 	CLI_EXIT_INDETERMINATE = 3,
-	CLI_EXIT_INPUT = 4,	/* unreadable or malformed input */
-	CLI_EXIT_USAGE = 64,	/* EX_USAGE */
+	CLI_EXIT_INPUT = 4,	   /* unreadable or malformed input; a
+				      question the daemon refuses */
+	CLI_EXIT_NOT_FOUND = 5,	   /* NXDOMAIN or NODATA, secure or insecure */
+	CLI_EXIT_USAGE = 64,	   /* EX_USAGE */
+	CLI_EXIT_UNAVAILABLE = 69, /* EX_UNAVAILABLE: dnstrustd unreachable,
+				      silent, or not a trusted peer */
 };
+
+/*
+ * Names dnstrust query --trace asks the daemon about (DS, and DNSKEY at
+ * zone cuts): every name from the trust anchor down to each name of the
+ * answer. A chain of DT_VAL_CHAIN_MAX (12) CNAMEs between 10-label names
+ * has 130; more than 256 distinct names is no answer worth tracing, and
+ * each costs a round trip.
+ */
+#define CLI_TRACE_MAXNAMES 256
 
 /* Writes s as a JSON string literal (quotes and escapes included). */
 void cli_json_str(FILE *f, const char *s);
@@ -26,7 +39,19 @@ void cli_json_str(FILE *f, const char *s);
 /* Parses YYYYMMDDHHMMSS (UTC) or decimal seconds since the epoch. */
 int cli_parse_time(const char *s, int64_t *ret);
 
+/* Writes t (seconds since the epoch) as 2026-11-30T00:00:00Z into buf (at
+ * least 24 octets). Returns buf. */
+const char *cli_time_str(int64_t t, char buf[24]);
+
+/* The subcommands: argv[0] is the subcommand's name; each returns the exit
+ * status of the command. */
 int cmd_verify(int argc, char **argv);
+int cmd_query(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_flush(int argc, char **argv);
+int cmd_reload(int argc, char **argv);
+int cmd_tlsa(int argc, char **argv);
+int cmd_sshfp(int argc, char **argv);
 
 /* dnstrust verify --zone: checks a whole signed zone. */
 int cli_verify_zone(const char *origin, const char *const *anchor_files,

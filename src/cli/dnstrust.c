@@ -7,12 +7,31 @@
 
 #include "cli/cli.h"
 
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{"query", cmd_query,
+	 "ask dnstrustd; records, status, reason, "
+	 "--trace for the chain of trust"},
+	{"status", cmd_status,
+	 "is dnstrustd there; its upstreams, anchors, "
+	 "cache and counters"},
+	{"tlsa", cmd_tlsa, "the TLSA records of HOST PORT, only if secure"},
+	{"sshfp", cmd_sshfp, "the SSHFP records of HOST, only if secure"},
+	{"flush", cmd_flush, "empty the daemon's caches (at and below NAME)"},
+	{"reload", cmd_reload, "make the daemon read its files again"},
+	{"verify", cmd_verify, "validate records offline, without the daemon"},
+};
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: dnstrust COMMAND [ARGS]\n"
-		   "commands:\n"
-		   "  verify   validate records offline (dnstrust verify "
-		   "--help)\n");
+	fprintf(f,
+		"usage: dnstrust COMMAND [ARGS]   (dnstrust COMMAND --help)\n"
+		"commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
 }
 
 int main(int argc, char **argv)
@@ -21,8 +40,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (strcmp(argv[1], "verify") == 0)
-		return cmd_verify(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
 		usage(stdout);
 		return 0;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <ctype.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
 
@@ -70,4 +71,15 @@ int cli_parse_time(const char *s, int64_t *ret)
 	}
 	*ret = v;
 	return 0;
+}
+
+const char *cli_time_str(int64_t t, char buf[24])
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm) ||
+	    !strftime(buf, 24, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, 24, "@%lld", (long long)t);
+	return buf;
 }

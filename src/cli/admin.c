@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dnstrust status, flush and reload: the daemon's administrative names
+ * (docs/PROTOCOL.md §5), class CH, type TXT.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/client.h"
+#include "common/protocol.h"
+#include "wire/dname.h"
+#include "wire/msg.h"
+
+struct admin_opts {
+	bool json;
+	const char *socket;
+};
+
+/* Options shared by status, flush and reload. Returns the index of the
+ * first operand, -1 on a bad option, -2 for --help. */
+static int parse_opts(int argc, char **argv, struct admin_opts *o, bool json_ok)
+{
+	static const struct option longopts[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"socket", required_argument, NULL, 's'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			if (!json_ok)
+				return -1;
+			o->json = true;
+			break;
+		case 's': o->socket = optarg; break;
+		case 'h': return -2;
+		default: return -1;
+		}
+	}
+	return optind;
+}
+
+/* Asks name; prints why and returns the exit code unless the daemon
+ * answered NOERROR (then 0 and *ret). */
+static int ask(struct cli_daemon *d, const char *cmd, const char *name,
+	       struct cli_txt *ret)
+{
+	char rc[16];
+	int r = cli_txt_get(d, name, ret);
+
+	if (r < 0)
+		return cli_err_report(d, cmd, r);
+	if (ret->rcode == WIRE_RCODE_NOERROR)
+		return 0;
+	fprintf(stderr, "dnstrust %s: dnstrustd answered %s", cmd,
+		cli_rcode_str(ret->rcode, rc));
+	if (ret->ede >= 0)
+		fprintf(stderr, ", EDE %d (%s): %s", ret->ede,
+			wire_ede_name((uint16_t)ret->ede), ret->ede_text);
+	fprintf(stderr, "\n");
+	cli_txt_free(ret);
+	return CLI_EXIT_UNAVAILABLE;
+}
+
+/* --- status --- */
+
+static bool is_number(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	return n > 0 && n < 19 && s[n] == '\0';
+}
+
+/* The key of a key=value line (length), or 0 when there is no '='. */
+static size_t key_len(const char *line)
+{
+	const char *eq = strchr(line, '=');
+
+	return eq ? (size_t)(eq - line) : 0;
+}
+
+static bool same_key(const char *a, const char *b)
+{
+	size_t n = key_len(a);
+
+	return n && n == key_len(b) && strncmp(a, b, n) == 0;
+}
+
+/* Keys that may appear several times are always arrays in JSON. */
+static bool is_list_key(const char *line, const struct cli_txt *t)
+{
+	size_t count = 0;
+
+	if (strncmp(line, "upstream=", 9) == 0 ||
+	    strncmp(line, "trust-anchor=", 13) == 0)
+		return true;
+	for (size_t i = 0; i < t->n; i++)
+		count += same_key(line, t->line[i]);
+	return count > 1;
+}
+
+static void json_value(const char *v)
+{
+	if (is_number(v))
+		printf("%s", v);
+	else
+		cli_json_str(stdout, v);
+}
+
+/* One member: a key met for the first time, with all its values. */
+static void json_member(const struct cli_txt *t, size_t i, bool *first)
+{
+	const char *line = t->line[i];
+	size_t n = key_len(line);
+	bool list = is_list_key(line, t);
+
+	for (size_t k = 0; k < i; k++)
+		if (same_key(line, t->line[k]))
+			return;
+	printf("%s\"%.*s\":%s", *first ? "" : ",", (int)n, line,
+	       list ? "[" : "");
+	*first = false;
+	for (size_t k = i, m = 0; k < t->n; k++) {
+		if (!same_key(line, t->line[k]))
+			continue;
+		printf("%s", m++ ? "," : "");
+		json_value(t->line[k] + n + 1);
+		if (!list)
+			break;
+	}
+	printf("%s", list ? "]" : "");
+}
+
+static void status_json(const struct cli_daemon *d, const struct cli_txt *t,
+			int err)
+{
+	bool first = true;
+
+	printf("{\"socket\":");
+	cli_json_str(stdout, d->socket);
+	printf(",\"reachable\":%s,\"trusted\":%s",
+	       err == 0 || err == DT_ERR_UNTRUSTED ? "true" : "false",
+	       err == 0 ? "true" : "false");
+	if (err) {
+		printf(",\"error\":");
+		cli_json_str(stdout, dt_error_str(err));
+		printf("}\n");
+		return;
+	}
+	printf(",\"status\":{");
+	for (size_t i = 0; i < t->n; i++) {
+		if (key_len(t->line[i]))
+			json_member(t, i, &first);
+	}
+	printf("}}\n");
+}
+
+static void status_text(const struct cli_daemon *d, const struct cli_txt *t)
+{
+	printf("%-20s reachable and trusted at %s\n", "daemon:", d->socket);
+	for (size_t i = 0; i < t->n; i++) {
+		size_t n = key_len(t->line[i]);
+		if (!n) {
+			printf("%s\n", t->line[i]);
+			continue;
+		}
+		printf("%.*s:%*s %s\n", (int)n, t->line[i],
+		       n < 19 ? (int)(19 - n) : 0, "", t->line[i] + n + 1);
+	}
+}
+
+int cmd_status(int argc, char **argv)
+{
+	struct admin_opts o = {0};
+	struct cli_daemon d;
+	struct cli_txt t;
+	int first = parse_opts(argc, argv, &o, true);
+
+	if (first == -2 || first < 0 || first != argc) {
+		fprintf(first == -2 ? stdout : stderr,
+			"usage: dnstrust status [--json] [--socket PATH]\n");
+		return first == -2 ? 0 : CLI_EXIT_USAGE;
+	}
+	int r = cli_daemon_open(&d, o.socket);
+	if (r)
+		return r;
+	int err = cli_txt_get(&d, DT_PROTO_ADMIN_STATUS, &t);
+	if (err == 0 && t.rcode != WIRE_RCODE_NOERROR) {
+		cli_txt_free(&t);
+		err = DT_ERR_PROTOCOL;
+	}
+	if (o.json)
+		status_json(&d, &t, err);
+	if (err == 0 && !o.json)
+		status_text(&d, &t);
+	r = err ? cli_err_report(&d, "status", err) : 0;
+	if (err == 0)
+		cli_txt_free(&t);
+	cli_daemon_close(&d);
+	return r;
+}
+
+/* --- flush and reload --- */
+
+/* NAME.flush.dnstrust. (flush.dnstrust. for the root) into buf. Returns 0
+ * or -1 for a bad or too long name. */
+static int flush_name(const char *name, char *buf, size_t len)
+{
+	uint8_t wire[DT_NAME_MAXLEN];
+	char text[DT_NAME_TEXT_MAXLEN];
+
+	if (!name || strcmp(name, ".") == 0) {
+		snprintf(buf, len, "%s", DT_PROTO_ADMIN_FLUSH);
+		return 0;
+	}
+	if (wire_dname_from_str(name, strlen(name), (const uint8_t *)"", wire) <
+		    0 ||
+	    wire_dname_to_str(wire, text, sizeof(text)) < 0)
+		return -1;
+	snprintf(buf, len, "%s%s", text, DT_PROTO_ADMIN_FLUSH);
+	return wire_dname_from_str(buf, strlen(buf), NULL, wire) < 0 ? -1 : 0;
+}
+
+static void print_flushed(const struct cli_txt *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		unsigned long long n;
+		char below[DT_NAME_TEXT_MAXLEN];
+		if (sscanf(t->line[i], "flushed=%llu below=%1023s", &n,
+			   below) == 2)
+			printf("flushed %llu cache entr%s at and below %s\n", n,
+			       n == 1 ? "y" : "ies", below);
+		else
+			printf("%s\n", t->line[i]);
+	}
+}
+
+int cmd_flush(int argc, char **argv)
+{
+	struct admin_opts o = {0};
+	char name[DT_NAME_TEXT_MAXLEN + 32];
+	struct cli_daemon d;
+	struct cli_txt t;
+	int first = parse_opts(argc, argv, &o, false);
+
+	if (first < 0 || argc - first > 1 ||
+	    flush_name(argc > first ? argv[first] : NULL, name, sizeof(name)) <
+		    0) {
+		fprintf(first == -2 ? stdout : stderr,
+			"usage: dnstrust flush [NAME] [--socket PATH]\n");
+		return first == -2 ? 0 : CLI_EXIT_USAGE;
+	}
+	int r = cli_daemon_open(&d, o.socket);
+	if (r == 0 && (r = ask(&d, "flush", name, &t)) == 0) {
+		print_flushed(&t);
+		cli_txt_free(&t);
+	}
+	cli_daemon_close(&d);
+	return r;
+}
+
+int cmd_reload(int argc, char **argv)
+{
+	struct admin_opts o = {0};
+	struct cli_daemon d;
+	struct cli_txt t;
+	int first = parse_opts(argc, argv, &o, false);
+
+	if (first < 0 || first != argc) {
+		fprintf(first == -2 ? stdout : stderr,
+			"usage: dnstrust reload [--socket PATH]\n");
+		return first == -2 ? 0 : CLI_EXIT_USAGE;
+	}
+	int r = cli_daemon_open(&d, o.socket);
+	if (r == 0 && (r = ask(&d, "reload", DT_PROTO_ADMIN_RELOAD, &t)) == 0) {
+		printf("reload requested: dnstrustd reads dnstrust.conf, its "
+		       "trust anchors and resolv.conf again\n");
+		cli_txt_free(&t);
+	}
+	cli_daemon_close(&d);
+	return r;
+}
