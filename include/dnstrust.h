@@ -103,7 +103,8 @@ dt_ctx_t *dt_ctx_default(void);
  * DT_ERR_NOMEM. */
 int dt_ctx_set_socket(dt_ctx_t *ctx, const char *path);
 
-/* Time allowed for one answer, in milliseconds (1..600000). */
+/* Time allowed for one answer, in milliseconds (1..600000; otherwise
+ * DT_ERR_INVALID). dt_getaddrinfo's A and AAAA questions share it. */
 int dt_ctx_set_timeout(dt_ctx_t *ctx, unsigned ms);
 
 /* Also trust a daemon running as uid (the `user` of its configuration);
@@ -176,7 +177,7 @@ int dt_result_rr(const dt_result_t *res, enum dt_section sec, size_t i,
 
 /* The i-th record of a section in presentation form, as in a zone file,
  * into buf (len octets). Returns the length (snprintf-like) or
- * DT_ERR_INVALID. */
+ * DT_ERR_INVALID (DT_ERR_NOMEM: it allocates a scratch buffer). */
 int dt_result_rr_text(const dt_result_t *res, enum dt_section sec, size_t i,
 		      char *buf, size_t len);
 
@@ -200,16 +201,19 @@ const uint8_t *dt_result_wire(const dt_result_t *res, size_t *len);
  * → EAI_FAIL; name or address records absent → EAI_NONAME / EAI_NODATA;
  * daemon unreachable → DT_EAI_UNAVAILABLE. The status of the answer is in
  * dt_last_status() (secure only when every address record used was).
+ * Numeric hosts and /etc/hosts entries are local configuration, not DNS
+ * data: status DT_STATUS_NONE, and DT_FLAG_REQUIRE_SECURE accepts them.
  */
 int dt_getaddrinfo(const char *node, const char *service,
 		   const struct addrinfo *hints, struct addrinfo **res);
 
-/* The same with a context, DT_FLAG_* flags and the status written to
- * *status (may be NULL). */
+/* The same with a context, DT_FLAG_* flags and, on success, the status
+ * written to *status (may be NULL). */
 int dt_getaddrinfo_ex(dt_ctx_t *ctx, const char *node, const char *service,
 		      const struct addrinfo *hints, unsigned flags,
 		      struct addrinfo **res, enum dt_status *status);
 
+/* Frees a whole list; res is its first entry, as returned. */
 void dt_freeaddrinfo(struct addrinfo *res);
 
 /* gai_strerror(3) that also knows DT_EAI_*. */
@@ -231,8 +235,8 @@ typedef struct dt_tlsa_set {
 
 /* TLSA records (RFC 6698) of _PORT._PROTO.HOST (proto "tcp", "udp" or
  * "sctp"). Returns 0 and a set only when the answer is secure; otherwise
- * DT_ERR_NOT_SECURE, DT_ERR_BOGUS, DT_ERR_NODATA, DT_ERR_NXDOMAIN or a
- * transport error. */
+ * DT_ERR_NOT_SECURE, DT_ERR_BOGUS, DT_ERR_NODATA, DT_ERR_NXDOMAIN,
+ * DT_ERR_SERVFAIL or a transport error. */
 int dt_tlsa(dt_ctx_t *ctx, const char *host, uint16_t port, const char *proto,
 	    dt_tlsa_set_t **ret);
 void dt_tlsa_free(dt_tlsa_set_t *set);
