@@ -319,7 +319,9 @@ mkdir -p "$work/fake" && chown 65534 "$work/fake"
 # The system's python3: a per-user one (pyenv) may not run as nobody.
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
-as_nobody "$py" -c '
+# setpriv execs python3, so $! is the server itself (a function run in
+# the background would be a subshell, and killing it would leave python3).
+setpriv --reuid=65534 --regid=65534 --clear-groups "$py" -c '
 import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.bind(sys.argv[1])
@@ -339,6 +341,7 @@ that "a socket served by another user: exit $UNAVAILABLE, reachable, not trusted
 out=$("$DNSTRUST" query www.secure.lab. A --socket "$work/fake/socket" 2>&1); rc=$?
 that "query to the impostor: exit $UNAVAILABLE" '[ $rc = $UNAVAILABLE ]'
 kill "$fake_pid" 2>/dev/null
+wait "$fake_pid" 2>/dev/null
 fake_pid=""
 
 # --- the daemon stopped: every command is unavailable ---
