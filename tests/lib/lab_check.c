@@ -10,6 +10,8 @@
  *                                AAAA, dt_getaddrinfo_ex; then dt_tlsa,
  *                                dt_sshfp, dt_res_query,
  *                                dt_trust_available on chosen names
+ *   lab_check nouplink SOCKET    the daemon's nameserver does not answer:
+ *                                indeterminate
  *   lab_check down SOCKET        the daemon is stopped
  *   lab_check fallback SOCKET    the daemon is stopped, /etc/resolv.conf
  *                                names a lab resolver: the opt-in fallback
@@ -365,6 +367,38 @@ static void phase_down(void)
 	      "daemon stopped: dt_res_query -1, TRY_AGAIN");
 }
 
+static void phase_nouplink(void)
+{
+	dt_result_t *r = NULL;
+	struct addrinfo *res = NULL;
+	dt_sshfp_set_t *s = NULL;
+	unsigned char ans[512];
+	int err, ede;
+
+	err = dt_query(ctx, "www.secure.lab", 1, 1, 0, &r);
+	ede = dt_result_ede(r, NULL);
+	check(!err && dt_result_rcode(r) == 2 &&
+		      dt_result_status(r) == DT_STATUS_INDETERMINATE &&
+		      (ede == 22 || ede == 23),
+	      "no nameserver answers: SERVFAIL, indeterminate, EDE %d", ede);
+	dt_result_free(r);
+	r = NULL;
+	check(dt_query(ctx, "www.secure.lab", 1, 1, DT_FLAG_REQUIRE_SECURE,
+		       &r) == DT_ERR_NOT_SECURE,
+	      "indeterminate is not secure");
+	err = dt_getaddrinfo_ex(ctx, "www.insecure.lab", NULL, NULL, 0, &res,
+				NULL);
+	check(err == EAI_AGAIN && dt_last_status() == DT_STATUS_INDETERMINATE,
+	      "dt_getaddrinfo: EAI_AGAIN, indeterminate");
+	check(dt_sshfp(ctx, "www.secure.lab", &s) == DT_ERR_SERVFAIL,
+	      "dt_sshfp: DT_ERR_SERVFAIL");
+	check(dt_res_query("www.secure.lab", 1, 1, ans, sizeof(ans)) == -1 &&
+		      h_errno == TRY_AGAIN,
+	      "dt_res_query: -1, TRY_AGAIN");
+	check(dt_trust_available(ctx) == 1,
+	      "dt_trust_available: 1 (the validator is there)");
+}
+
 static void phase_fallback(void)
 {
 	dt_result_t *r = NULL;
@@ -414,9 +448,9 @@ static void phase_fallback(void)
 int main(int argc, char **argv)
 {
 	if (argc < 3 || dt_ctx_new(&ctx) || dt_ctx_set_socket(ctx, argv[2]) ||
-	    dt_ctx_set_socket(NULL, argv[2])) {
-		fprintf(stderr, "usage: lab_check up|down|fallback SOCKET "
-				"[EXPECT]\n");
+	    dt_ctx_set_socket(dt_ctx_default(), argv[2])) {
+		fprintf(stderr, "usage: lab_check up|nouplink|down|fallback "
+				"SOCKET [EXPECT]\n");
 		return 64;
 	}
 	dt_ctx_set_timeout(ctx, 10000);
@@ -426,6 +460,8 @@ int main(int argc, char **argv)
 		key_cases();
 		res_cases();
 		misc_cases();
+	} else if (!strcmp(argv[1], "nouplink")) {
+		phase_nouplink();
 	} else if (!strcmp(argv[1], "down")) {
 		phase_down();
 	} else if (!strcmp(argv[1], "fallback")) {

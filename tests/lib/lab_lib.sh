@@ -4,9 +4,10 @@
 # libdnstrust against dnstrustd in the integration lab (tests/lab/lab.sh):
 # lab_check.c with the daemon running (the lab's truth table through
 # dt_query and dt_getaddrinfo, key material, dt_res_query,
-# dt_trust_available), with it stopped, and with the opt-in fallback in a
-# private mount namespace whose /etc/resolv.conf names the lab's
-# validating Unbound; and the example program of libdnstrust(3).
+# dt_trust_available), with no nameserver answering it (indeterminate),
+# with it stopped, and with the opt-in fallback in a private mount
+# namespace whose /etc/resolv.conf names the lab's validating Unbound; and
+# the example program of libdnstrust(3).
 #
 # usage: lab_lib.sh DNSTRUSTD LAB_CHECK DT_LOOKUP LAB_SH   (TAP on stdout)
 set -u
@@ -112,6 +113,14 @@ check "example: www.expired.lab fails (exit 1), status bogus" \
 check "example: no address of www.expired.lab shown" \
 	bash -c '! printf "%s\n" "$1" | grep -q address' _ "$out"
 check "example: its error says bogus" has "$out" 'status bogus'
+
+# --- no nameserver answers the daemon: indeterminate ---
+
+check "dnstrustd stops" stop_daemon
+printf 'nameserver %s.99\n' "$LAB_NET" >"$work/dead.conf"
+sed -i "s|^resolv-conf .*|resolv-conf $work/dead.conf|" "$conf"
+check "dnstrustd starts with a nameserver that does not answer" start_daemon
+numbered "$LAB_CHECK" nouplink "$sock"
 
 # --- the daemon stopped ---
 
