@@ -140,6 +140,29 @@
  * period: hosts without a synchronised clock still validate. */
 #define DT_VAL_SKEW 300
 
+/* --- RFC 5011 trust-anchor state (src/validator/autotrust.c) --- */
+
+/* Trust points followed by one state file: the root, and a few islands of
+ * trust an admin may add. */
+#define DT_AT_MAX_POINTS 8
+/* Keys remembered per trust point: a roll has two or three KSKs at once;
+ * revoked and removed ones are kept so that they cannot come back, and
+ * the oldest removed one makes room when the table is full. */
+#define DT_AT_MAX_KEYS 16
+/* DNSKEY RDATA of one tracked key: a 4096-bit RSA key with an 8-octet
+ * exponent takes 4 + 1 + 8 + 512 = 525 octets (DT_RSA_MAX_BITS); larger
+ * keys are not followed. */
+#define DT_AT_KEY_MAXLEN 1024
+/* A state-file line: "key", its state and timers, and the DNSKEY record in
+ * presentation form (1,368 characters of base64 at DT_AT_KEY_MAXLEN). */
+#define DT_AT_LINE_MAXLEN 4096
+/* The whole state file: DT_AT_MAX_POINTS x DT_AT_MAX_KEYS such lines. */
+#define DT_AT_FILE_MAXSIZE (DT_AT_MAX_POINTS * (DT_AT_MAX_KEYS + 8) * 4096)
+/* RFC 5011 §2.2: a new key is trusted after 30 days in every validated
+ * DNSKEY RRset; a revoked key is forgotten 30 days after its revocation.
+ * Both are configuration keys, shortened only in tests. */
+#define DT_AT_HOLDDOWN (30 * 86400)
+
 /* --- upstream (src/upstream) --- */
 
 /* glibc's MAXNS: resolv.conf nameserver lines past the third are ignored,

@@ -95,6 +95,8 @@ struct sig_run {
 	/* The furthest failure so far. */
 	enum sig_rank rank;
 	struct val_verdict fail;
+	/* RFC 5011 §2.1 revocation check: only revoked keys are usable. */
+	bool revocation;
 };
 
 static uint16_t get16(const uint8_t *p)
@@ -331,17 +333,17 @@ static bool key_matches(const struct crypto_key *key, const struct rrsig *s)
 	return crypto_key_tag(key) == s->tag && crypto_key_alg(key) == s->alg;
 }
 
-/* RFC 4034 §2.1.1, §2.1.2, RFC 5011 §2.1: a zone key, not revoked,
- * protocol 3. */
-static bool key_usable(const struct crypto_key *key)
+/* RFC 4034 §2.1.1, §2.1.2, RFC 5011 §2.1: a zone key, not revoked
+ * (revoked, and only then, for a revocation check), protocol 3. */
+static bool key_usable(const struct sig_run *run, const struct crypto_key *key)
 {
 	uint16_t flags = crypto_key_flags(key);
+	bool revoked = flags & CRYPTO_KEY_FLAG_REVOKE;
 	size_t len;
 	const uint8_t *rdata = crypto_key_rdata(key, &len);
 
-	return (flags & CRYPTO_KEY_FLAG_ZONE) &&
-	       !(flags & CRYPTO_KEY_FLAG_REVOKE) && len > 2 &&
-	       rdata[2] == DNSKEY_PROTOCOL;
+	return (flags & CRYPTO_KEY_FLAG_ZONE) && revoked == run->revocation &&
+	       len > 2 && rdata[2] == DNSKEY_PROTOCOL;
 }
 
 /* Records why no key could check s: the keys with its tag and algorithm
@@ -385,7 +387,7 @@ static unsigned rrsig_count_keys(struct sig_run *run, const struct rrsig *s)
 		uint16_t flags = crypto_key_flags(key);
 		if (!key_matches(key, s))
 			continue;
-		if (key_usable(key))
+		if (key_usable(run, key))
 			usable++;
 		else if (!(flags & CRYPTO_KEY_FLAG_ZONE))
 			nonzone++;
@@ -609,7 +611,7 @@ static int verify_keys(struct sig_run *run, const struct rrsig *s,
 
 	for (size_t i = 0; i < ks->nkeys && tried < cap; i++) {
 		const struct crypto_key *key = ks->keys[i];
-		if (!key_matches(key, s) || !key_usable(key))
+		if (!key_matches(key, s) || !key_usable(run, key))
 			continue;
 		if (!budget_left(run))
 			return STEP_STOP;
@@ -696,15 +698,16 @@ static void run_init(struct sig_run *run, struct val_ctx *ctx,
 	val_rrset_name(set->owner, set->type, run->name, sizeof(run->name));
 }
 
-int val_rrset_verify(struct val_ctx *ctx, const struct val_rrset *set,
-		     const struct val_keyset *ks, struct val_sig_info *info,
-		     struct val_verdict *v)
+static int verify_rrset(struct val_ctx *ctx, const struct val_rrset *set,
+			const struct val_keyset *ks, bool revocation,
+			struct val_sig_info *info, struct val_verdict *v)
 {
 	struct sig_run run __attribute__((cleanup(run_cleanup)));
 	size_t nsigs = set->nsigs;
 	int step = STEP_NEXT;
 
 	run_init(&run, ctx, set, ks);
+	run.revocation = revocation;
 	if (ks->verdict.status != VAL_SECURE) {
 		*v = ks->verdict;
 		return 0;
@@ -732,4 +735,19 @@ int val_rrset_verify(struct val_ctx *ctx, const struct val_rrset *set,
 		reason_append(v, "; %zu more RRSIGs not examined (limit %u)",
 			      set->nsigs - nsigs, ctx->lim.rrsigs_per_rrset);
 	return 0;
+}
+
+int val_rrset_verify(struct val_ctx *ctx, const struct val_rrset *set,
+		     const struct val_keyset *ks, struct val_sig_info *info,
+		     struct val_verdict *v)
+{
+	return verify_rrset(ctx, set, ks, false, info, v);
+}
+
+int val_rrset_verify_revocation(struct val_ctx *ctx,
+				const struct val_rrset *set,
+				const struct val_keyset *ks,
+				struct val_verdict *v)
+{
+	return verify_rrset(ctx, set, ks, true, NULL, v);
 }

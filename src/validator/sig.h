@@ -54,6 +54,19 @@ int val_rrset_verify(struct val_ctx *ctx, const struct val_rrset *set,
 		     const struct val_keyset *ks, struct val_sig_info *info,
 		     struct val_verdict *v);
 
+/*
+ * The revocation check of RFC 5011 §2.1: verifies the DNSKEY RRset set
+ * with the revoked keys of ks (REVOKE bit set) and only those, proving
+ * that the holder of a revoked key signed the RRset that announces its
+ * revocation. Keys without the REVOKE bit are not used here, and revoked
+ * keys are used nowhere else. Checks, budget and verdict as
+ * val_rrset_verify. Returns 0, or -ENOMEM.
+ */
+int val_rrset_verify_revocation(struct val_ctx *ctx,
+				const struct val_rrset *set,
+				const struct val_keyset *ks,
+				struct val_verdict *v);
+
 /* Formats an owner/type pair as "www.example.com/A" into buf (at least
  * DT_NAME_TEXT_MAXLEN + 16 octets). Returns buf. */
 const char *val_rrset_name(const uint8_t *owner, uint16_t type, char *buf,
