@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/audit.h"
 #include "cli/cli.h"
 
 static const struct command {
@@ -22,6 +23,8 @@ static const struct command {
 	{"sshfp", cmd_sshfp, "the SSHFP records of HOST, only if secure"},
 	{"flush", cmd_flush, "empty the daemon's caches (at and below NAME)"},
 	{"reload", cmd_reload, "make the daemon read its files again"},
+	{"audit", cmd_audit,
+	 "can DNSSEC results reaching applications be trusted?"},
 	{"verify", cmd_verify, "validate records offline, without the daemon"},
 };
 

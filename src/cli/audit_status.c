@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The daemon's own account of itself: the key=value lines of
+ * status.dnstrust. (docs/PROTOCOL.md §5). What matters to trust: at least
+ * one trust anchor, mode enforce, the negative trust anchors in force,
+ * and upstreams to ask.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/audit.h"
+
+#define AREA "dnstrustd"
+
+/* The value of line when its key is key, else NULL. */
+static const char *value_of(const char *line, const char *key)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(line, key, n) == 0 && line[n] == '=')
+		return line + n + 1;
+	return NULL;
+}
+
+/* Appends " item" to a list shown in a message (cut when full). */
+static void list_add(char *buf, size_t size, const char *item)
+{
+	size_t w = strlen(buf);
+
+	if (w + 1 < size)
+		snprintf(buf + w, size - w, "%s%s", w ? ", " : "", item);
+}
+
+static void check_nta(const char *v, struct audit_report *rep)
+{
+	const char *state = strrchr(v, ' ');
+	int len = state ? (int)(state - v) : (int)strlen(v);
+
+	if (state && strcmp(state + 1, "expired") == 0) {
+		audit_add(rep, AUDIT_INFO, "st-nta-expired", AREA,
+			  "negative trust anchor %.*s: expired, ignored", len,
+			  v);
+		audit_fix(rep,
+			  "in dnstrust.conf: remove the line "
+			  "negative-trust-anchor %.*s",
+			  (int)strcspn(v, " "), v);
+		return;
+	}
+	audit_add(rep, AUDIT_INFO, "st-nta", AREA,
+		  "negative trust anchor %.*s: answers at and below it are "
+		  "not validated, and reach applications as insecure",
+		  len, v);
+	audit_fix(rep,
+		  "when the zone's signatures are repaired: remove the "
+		  "line negative-trust-anchor %.*s from dnstrust.conf",
+		  (int)strcspn(v, " "), v);
+}
+
+struct status_seen {
+	char anchors[AUDIT_MESSAGE_MAX / 2];
+	char upstreams[AUDIT_MESSAGE_MAX / 2];
+	size_t nanchors, nupstreams;
+};
+
+static void check_line(const char *line, struct status_seen *s,
+		       struct audit_report *rep)
+{
+	const char *v;
+
+	if ((v = value_of(line, "trust-anchor"))) {
+		s->nanchors++;
+		list_add(s->anchors, sizeof(s->anchors), v);
+	} else if ((v = value_of(line, "upstream"))) {
+		s->nupstreams++;
+		list_add(s->upstreams, sizeof(s->upstreams), v);
+	} else if ((v = value_of(line, "mode")) &&
+		   strcmp(v, "permissive") == 0) {
+		audit_add(rep, AUDIT_WARNING, "st-permissive", AREA,
+			  "mode permissive: bogus answers are returned (marked "
+			  "bogus, AD=0) instead of withheld; plain DNS clients "
+			  "of the listener take them as data");
+		audit_fix(rep, "in dnstrust.conf: mode enforce; then dnstrust "
+			       "reload");
+	} else if ((v = value_of(line, "negative-trust-anchor"))) {
+		check_nta(v, rep);
+	}
+}
+
+void audit_status(char *const *line, size_t n, struct audit_report *rep)
+{
+	struct status_seen s = {0};
+
+	for (size_t i = 0; i < n; i++)
+		check_line(line[i], &s, rep);
+	if (s.nanchors == 0) {
+		audit_add(rep, AUDIT_CRITICAL, "st-no-anchor", AREA,
+			  "dnstrustd lists no trust anchor: nothing it answers "
+			  "can be secure, and bogus data cannot be told apart");
+		audit_fix(rep,
+			  "in dnstrust.conf: remove trust-anchor-file (the "
+			  "built-in root anchors apply) or name a file "
+			  "of the root's DS records; then dnstrust reload");
+	} else {
+		audit_add(rep, AUDIT_OK, "st-anchor", AREA, "trust anchors: %s",
+			  s.anchors);
+	}
+	if (s.nupstreams == 0) {
+		audit_add(rep, AUDIT_WARNING, "st-no-upstream", AREA,
+			  "dnstrustd lists no upstream nameserver: every "
+			  "question fails");
+		audit_fix(rep,
+			  "a nameserver line in the file of dnstrust.conf's "
+			  "resolv-conf (default /etc/resolv.conf)");
+	} else {
+		audit_add(rep, AUDIT_OK, "st-upstream", AREA,
+			  "upstreams (transport only): %s", s.upstreams);
+	}
+}
