@@ -2,10 +2,12 @@
 /*
  * dt_getaddrinfo through dnstrustd's socket against glibc's getaddrinfo
  * through a nameserver, for a name both have cached, in the same run:
- * rounds alternate between the two so that drift in the machine's load
- * touches both alike. Prints the microseconds per call of each and their
- * ratio. bench/gai.sh sets the scene (the lab, dnstrustd, a private
- * /etc/resolv.conf naming the lab's Unbound).
+ * rounds of 1000 calls alternate between the two so that drift in the
+ * machine's load touches both alike. Prints the microseconds per call of
+ * each (the median round, the fastest, and the mean) and the ratio of the
+ * medians: a round slowed by another process on the machine moves the
+ * mean, hardly the median. bench/gai.sh sets the scene (the lab,
+ * dnstrustd, a private /etc/resolv.conf naming the lab's Unbound).
  *
  * usage: gai_bench SOCKET NAME [CALLS]   (CALLS per function, default
  *        20000, in rounds of 1000)
@@ -59,6 +61,54 @@ static double round_glibc(const char *name, int n)
 	return now_us() - t0;
 }
 
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Microseconds per call: median round, fastest round, mean. */
+static void report(const char *what, double *rounds, int n, double *median)
+{
+	double sum = 0;
+
+	for (int i = 0; i < n; i++)
+		sum += rounds[i];
+	qsort(rounds, (size_t)n, sizeof(*rounds), cmp);
+	*median = rounds[n / 2] / ROUND;
+	printf("%-44s median %6.1f  min %6.1f  mean %6.1f us/call\n", what,
+	       *median, rounds[0] / ROUND, sum / n / ROUND);
+}
+
+/* n rounds of each, alternating; 0, or 1 when a call failed. */
+static int rounds(dt_ctx_t *ctx, const char *name, int n)
+{
+	double *rd = calloc((size_t)n, sizeof(double));
+	double *rg = calloc((size_t)n, sizeof(double));
+	double md, mg;
+	int err = !rd || !rg;
+
+	for (int i = 0; i < n && !err; i++) {
+		rd[i] = round_dt(ctx, name, ROUND);
+		rg[i] = round_glibc(name, ROUND);
+		err = rd[i] < 0 || rg[i] < 0;
+	}
+	if (err) {
+		fprintf(stderr, "gai_bench: a call failed\n");
+	} else {
+		printf("%d rounds of %d calls each, AF_UNSPEC, SOCK_STREAM\n",
+		       n, ROUND);
+		report("dt_getaddrinfo (dnstrustd socket, cached):", rd, n,
+		       &md);
+		report("getaddrinfo (glibc, nameserver cached):", rg, n, &mg);
+		printf("ratio dnstrust/glibc (medians): %.2f\n", md / mg);
+	}
+	free(rd);
+	free(rg);
+	return err;
+}
+
 static int count(const struct addrinfo *ai)
 {
 	int n = 0;
@@ -73,8 +123,7 @@ int main(int argc, char **argv)
 	dt_ctx_t *ctx;
 	struct addrinfo *a, *b;
 	enum dt_status st;
-	double t_dt = 0, t_glibc = 0;
-	int calls = argc > 3 ? atoi(argv[3]) : 20000;
+	int calls = argc > 3 ? atoi(argv[3]) : 20000, err;
 
 	if (argc < 3 || calls < ROUND || dt_ctx_new(&ctx) ||
 	    dt_ctx_set_socket(ctx, argv[1])) {
@@ -93,22 +142,7 @@ int main(int argc, char **argv)
 	       argv[2], count(a), dt_status_str(st), count(b));
 	dt_freeaddrinfo(a);
 	freeaddrinfo(b);
-	for (int done = 0; done < calls; done += ROUND) {
-		double d = round_dt(ctx, argv[2], ROUND);
-		double g = round_glibc(argv[2], ROUND);
-		if (d < 0 || g < 0) {
-			fprintf(stderr, "gai_bench: a call failed\n");
-			return 1;
-		}
-		t_dt += d;
-		t_glibc += g;
-	}
-	printf("calls %d each, AF_UNSPEC, SOCK_STREAM\n", calls);
-	printf("dt_getaddrinfo (dnstrustd socket, cached): %.1f us/call\n",
-	       t_dt / calls);
-	printf("getaddrinfo (glibc, nameserver cached):    %.1f us/call\n",
-	       t_glibc / calls);
-	printf("ratio dnstrust/glibc: %.2f\n", t_dt / t_glibc);
+	err = rounds(ctx, argv[2], calls / ROUND);
 	dt_ctx_free(ctx);
-	return 0;
+	return err;
 }
