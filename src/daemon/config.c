@@ -55,6 +55,11 @@
  * an hour so a repaired zone is not failed for long. */
 #define CFG_BOGUS_TTL	  60
 #define CFG_BOGUS_TTL_MAX 3600
+/* RFC 5011 hold-downs: 30 days (DT_AT_HOLDDOWN) outside tests; an hour
+ * at least, so that a test cannot make a key trusted at first sight, and a
+ * year at most. */
+#define CFG_HOLDDOWN_MIN 3600
+#define CFG_HOLDDOWN_MAX (365 * 86400)
 /* A Unix socket's path must fit sockaddr_un.sun_path with its NUL. */
 #define CFG_SOCKET_MAXLEN (sizeof(((struct sockaddr_un *)0)->sun_path) - 1)
 /* Octets of a value repeated in an error message; longer ones are cut. */
@@ -838,6 +843,18 @@ static const struct cfg_key cfg_keys[] = {
 	KEY_PATH("trust-anchor-file", trust_anchor_file, PATH_MAX - 1,
 		 "DS or DNSKEY records trusted; unset: the built-in root "
 		 "KSKs."),
+	KEY_PATH("auto-trust-anchor-file", auto_trust_anchor_file,
+		 PATH_MAX - 1,
+		 "RFC 5011 state: the anchors, kept up to date; unset: "
+		 "never updated."),
+	KEY_UINT("auto-trust-add-holddown", "SECONDS",
+		 auto_trust_add_holddown, CFG_HOLDDOWN_MIN, CFG_HOLDDOWN_MAX, 1,
+		 "Seconds before a new key is trusted (RFC 5011: 30 days)."),
+	KEY_UINT("auto-trust-remove-holddown", "SECONDS",
+		 auto_trust_remove_holddown, CFG_HOLDDOWN_MIN,
+		 CFG_HOLDDOWN_MAX, 1,
+		 "Seconds from a key's revocation to its removal (RFC 5011: "
+		 "30 days)."),
 	{.name = "cache-size",
 	 .usage = "SIZE",
 	 .parse = parse_size,
@@ -1079,6 +1096,8 @@ void cfg_default(struct cfg *c)
 	c->clock_skew = DT_VAL_SKEW;
 	c->max_cache_ttl = CFG_MAX_CACHE_TTL;
 	c->bogus_ttl = CFG_BOGUS_TTL;
+	c->auto_trust_add_holddown = DT_AT_HOLDDOWN;
+	c->auto_trust_remove_holddown = DT_AT_HOLDDOWN;
 }
 
 int cfg_parse(const char *text, size_t len, const char *name, struct cfg *ret,

@@ -67,6 +67,11 @@ struct cfg {
 	char resolv_conf[PATH_MAX];	/* resolv-conf PATH */
 	char trust_anchor_file[PATH_MAX]; /* trust-anchor-file PATH; empty:
 					     the built-in root anchors */
+	char auto_trust_anchor_file[PATH_MAX]; /* auto-trust-anchor-file PATH:
+						  RFC 5011 state; empty: the
+						  anchors are not updated */
+	unsigned auto_trust_add_holddown;    /* auto-trust-add-holddown S */
+	unsigned auto_trust_remove_holddown; /* auto-trust-remove-holddown S */
 	size_t cache_size;		/* cache-size SIZE (K, M, G) */
 	unsigned threads;		/* threads N; 0: number of cores */
 	char user[64];			/* user NAME; empty: stay as started */

@@ -26,6 +26,7 @@
 #include "upstream/resolvconf.h"
 #include "validator/val.h"
 
+struct autotrust;
 struct cache;
 struct up_client;
 struct val_anchors;
@@ -103,6 +104,7 @@ struct daemon {
 	uid_t admin_uid;		/* the daemon's user (0 when root) */
 	int64_t started;		/* wall clock */
 	int64_t time_offset;		/* -T: seconds added to the clock */
+	struct autotrust *autotrust;	/* RFC 5011 refresh (autotrust.c) */
 	unsigned reloads;
 };
 

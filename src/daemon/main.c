@@ -24,6 +24,7 @@
 
 #include "cache/cache.h"
 #include "common/errcode.h"
+#include "daemon/autotrust.h"
 #include "daemon/log.h"
 #include "daemon/policy.h"
 #include "daemon/server.h"
@@ -97,7 +98,10 @@ static struct dstate *dstate_load(const struct cfg *cfg, int64_t offset)
 		free(st);
 		return NULL;
 	}
-	if (cfg->trust_anchor_file[0]) {
+	if (cfg->auto_trust_anchor_file[0]) {
+		r = autotrust_anchors(cfg, st->ta, st->ta_desc,
+				      sizeof(st->ta_desc), err, sizeof(err));
+	} else if (cfg->trust_anchor_file[0]) {
 		r = val_anchors_load(st->ta, cfg->trust_anchor_file, err,
 				     sizeof(err));
 		if (r == 0 && val_anchors_count(st->ta) == 0) {
@@ -302,6 +306,7 @@ static void reload(struct daemon *d)
 	publish(d, st);
 	__atomic_fetch_add(&d->reloads, 1, __ATOMIC_RELAXED);
 	log_notice("configuration reloaded from %s", d->conf_path);
+	autotrust_reload(d);
 }
 
 static void reload_post(void *arg)
@@ -587,6 +592,7 @@ static void shutdown_all(struct daemon *d)
 	for (size_t i = 0; i < d->ntcp; i++)
 		close(d->tcp_fd[i]);
 	unlink(d->st->cfg.socket);
+	autotrust_stop(d);
 	cache_free(d->cache);
 	dstate_put(d->st);
 	loop_free(d->loop);
@@ -654,6 +660,8 @@ int main(int argc, char **argv)
 			 strerror(errno));
 	log_notice("dnstrustd %s started: socket %s, %u workers, anchors: %s",
 		   "0.1.0", cfg.socket, d.nworkers, d.st->ta_desc);
+	if (autotrust_start(&d) < 0)
+		return 1;
 	loop_run(d.loop);
 	loop_io_del(d.loop, &sg.io);
 	close(sfd);

@@ -18,6 +18,9 @@ static inline bool cfg_same(const struct cfg *a, const struct cfg *b)
 	if (strcmp(a->socket, b->socket) != 0 ||
 	    strcmp(a->resolv_conf, b->resolv_conf) != 0 ||
 	    strcmp(a->trust_anchor_file, b->trust_anchor_file) != 0 ||
+	    strcmp(a->auto_trust_anchor_file, b->auto_trust_anchor_file) != 0 ||
+	    a->auto_trust_add_holddown != b->auto_trust_add_holddown ||
+	    a->auto_trust_remove_holddown != b->auto_trust_remove_holddown ||
 	    strcmp(a->user, b->user) != 0 || a->nlisten != b->nlisten ||
 	    a->cache_size != b->cache_size || a->threads != b->threads ||
 	    a->log_level != b->log_level ||
