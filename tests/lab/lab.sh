@@ -12,6 +12,11 @@
 #                                   DIR/lab.env
 #     tests/lab/lab.sh stop DIR     stop exactly the processes that start
 #                                   left pid files for in DIR/run
+#     tests/lab/lab.sh roll DIR STEP
+#                                   re-sign the root for a step of an
+#                                   RFC 5011 KSK roll (see "Rolling the
+#                                   root KSK" below), reload it in NSD and
+#                                   flush the Unbounds' caches
 #
 # By hand:
 #
@@ -155,6 +160,27 @@
 # All three Unbounds log queries ("info: 127.0.0.1 NAME TYPE IN" lines).
 # Start sends one "lab. SOA" query to each resolver to see it is up; that
 # line is the first of each query log.
+#
+# Rolling the root KSK (RFC 5011), for tests of automated trust-anchor
+# updates. Each `roll DIR STEP` re-signs the root (same window as start,
+# from the time of the step: now - 1 day .. now + 30 days, SOA serial + 1)
+# with the root ZSK and the KSKs of STEP:
+#   publish  a new KSK (RSASHA256, 2048 bits, made at the first step) joins
+#            the DNSKEY RRset; the old and the new KSK both sign it.
+#   revoke   the old KSK is published with the REVOKE bit (flags 385, so
+#            another key tag) and signs the RRset itself, with the new one.
+#   remove   the old KSK is gone; the new one alone signs.
+#   forge    an attacker's KSK joins the DNSKEY RRset of the last genuine
+#            step (start, publish, revoke or remove), signed by that key and
+#            the ZSK only, never by a KSK a validator trusts: the whole root
+#            is bogus until the next genuine step, and the key must never
+#            be taken.
+# NSD is sent SIGHUP and the step waits until it serves the new serial;
+# then every Unbound's cache is flushed (flush_zone . and flush_bogus).
+# DIR/roll.env gets LAB_ROLL_STEP and the key tags LAB_KSK_OLD,
+# LAB_KSK_OLD_REVOKED, LAB_KSK_NEW and LAB_KSK_FORGED. The DS in
+# $LAB_ANCHOR stays that of the old KSK, so the validating Unbound at .54,
+# which has it as a static anchor, fails from the revoke step on.
 
 set -eu
 set -o pipefail
@@ -198,7 +224,7 @@ note() {
 }
 
 usage() {
-	echo "usage: $0 start|stop DIR" >&2
+	echo "usage: $0 start|stop DIR | roll DIR publish|revoke|remove|forge" >&2
 	exit 2
 }
 
@@ -956,7 +982,8 @@ start() {
 	done
 
 	rm -rf "$DIR/keys" "$DIR/zones" "$DIR/nsd" "$DIR/knot" "$DIR/unbound" \
-		"$DIR/validator" "$DIR/attacker" "$DIR/run" "$DIR/lab.env"
+		"$DIR/validator" "$DIR/attacker" "$DIR/run" "$DIR/lab.env" \
+		"$DIR/roll.last" "$DIR/roll.env"
 	mkdir -p "$DIR/keys" "$DIR/zones" "$DIR/run"
 
 	cd "$DIR"
@@ -975,7 +1002,127 @@ start() {
 	mv "$DIR/lab.env.tmp" "$DIR/lab.env"
 }
 
-[ $# -eq 2 ] || usage
+# --- rolling the root KSK (see the top of this file) ---------------------
+
+# keytag KEYBASE: the key tag of a key as its .key file has it.
+keytag() {
+	ldns-key2ds -n -2 "$1.key" | awk '{ for (i = 1; i < NF; i++)
+		if ($i == "DS") { print $(i + 1); exit } }'
+}
+
+# roll_key NAME: the base path of key NAME, made (a root KSK) if missing.
+roll_key() {
+	local base=$DIR/keys/$1.base
+	[ -s "$base" ] || keygen "$1" . RSASHA256 ksk >"$base" ||
+		die "making the root KSK $1 failed"
+	cat "$base"
+}
+
+# revoked_key: the old root KSK with the REVOKE bit, in keys/root_ksk_revoked.
+revoked_key() {
+	local old dir=$DIR/keys/root_ksk_revoked f
+	old=$(cat "$DIR/keys/root_ksk.base")
+	f=$dir/$(basename "$old")
+	if [ ! -s "$f.key" ]; then
+		mkdir -p "$dir"
+		cp "$old.private" "$f.private"
+		# Flags 257 (zone key, SEP) + 128 (REVOKE, RFC 5011 §7).
+		awk '{ for (i = 1; i < NF; i++)
+			if ($i == "DNSKEY" && $(i + 1) == 257) $(i + 1) = 385 }
+			{ print }' "$old.key" >"$f.key"
+		grep -q 'DNSKEY[[:space:]]385 ' "$f.key" || die "revoking the old KSK failed"
+	fi
+	echo "$f"
+}
+
+# step_ksks STEP: the KSKs that sign the root at a genuine step.
+step_ksks() {
+	case $1 in
+	start) cat "$DIR/keys/root_ksk.base" ;;
+	publish) echo "$(cat "$DIR/keys/root_ksk.base") $(roll_key root_ksk_new)" ;;
+	revoke) echo "$(revoked_key) $(roll_key root_ksk_new)" ;;
+	remove) roll_key root_ksk_new ;;
+	esac
+}
+
+# roll_sign SRC KEYBASE...: signs SRC into zones/..zone (atomically).
+roll_sign() {
+	local src=$1 now
+	shift
+	now=$(date +%s)
+	ldns-signzone -i $((now - 86400)) -e $((now + 30 * 86400)) -o . \
+		-f "$DIR/zones/..zone.new" "$src" "$@" 2>"$DIR/zones/roll.log" ||
+		die "ldns-signzone . failed: $(cat "$DIR/zones/roll.log")"
+	mv "$DIR/zones/..zone.new" "$DIR/zones/..zone"
+}
+
+# reload_root SERIAL: SIGHUP to NSD until it serves SERIAL.
+reload_root() {
+	local pid deadline=$((SECONDS + WAIT_SECONDS)) got
+	pid=$(pid_ours "$DIR/run/nsd.pid") || die "NSD of $DIR is not running"
+	while :; do
+		kill -HUP "$pid"
+		sleep 0.2
+		got=$(dig +norec +short +time=1 +tries=1 @"$ROOT_ADDR" . SOA |
+			awk '{ print $3 }')
+		[ "$got" = "$1" ] && return 0
+		[ $SECONDS -ge $deadline ] &&
+			die "NSD still serves serial '$got', not $1"
+		# A file replaced within the same second may look unchanged.
+		touch -d "@$(($(date +%s) + 1))" "$DIR/zones/..zone"
+	done
+}
+
+flush_caches() {
+	local c
+	for c in unbound validator attacker; do
+		unbound-control -c "$DIR/$c/unbound.conf" flush_zone . >/dev/null ||
+			die "unbound-control flush_zone . ($c) failed"
+		unbound-control -c "$DIR/$c/unbound.conf" flush_bogus >/dev/null ||
+			die "unbound-control flush_bogus ($c) failed"
+	done
+}
+
+roll() {
+	local step=$1 serial src=$DIR/zones/roll.src last keys k
+	case $step in
+	publish | revoke | remove | forge) ;;
+	*) usage ;;
+	esac
+	pid_ours "$DIR/run/nsd.pid" >/dev/null || die "no lab running from $DIR"
+	# The addresses of the lab as started (LAB_NET may differ here).
+	ROOT_ADDR=$(sed -n 's/^LAB_ROOT_SERVER=//p' "$DIR/lab.env")
+	# The serial goes up by one in the source kept for the next step.
+	awk '$3 == "SOA" { $6 = $6 + 1 } { print }' "$DIR/zones/..src" \
+		>"$DIR/zones/..src.new" && mv "$DIR/zones/..src.new" "$DIR/zones/..src"
+	serial=$(awk '$3 == "SOA" { print $6 }' "$DIR/zones/..src")
+	last=$(cat "$DIR/roll.last" 2>/dev/null || echo start)
+	cp "$DIR/zones/..src" "$src"
+	if [ "$step" = forge ]; then
+		# The genuine keys are published, but only the forger signs.
+		for k in $(step_ksks "$last"); do
+			dnskey_of "$k" >>"$src"
+		done
+		keys=$(roll_key root_ksk_forged)
+	else
+		keys=$(step_ksks "$step")
+		echo "$step" >"$DIR/roll.last"
+	fi
+	# shellcheck disable=SC2086
+	roll_sign "$src" $keys "$(cat "$DIR/keys/root_zsk.base")"
+	reload_root "$serial"
+	flush_caches
+	{
+		echo "LAB_ROLL_STEP=$step"
+		echo "LAB_KSK_OLD=$(keytag "$(cat "$DIR/keys/root_ksk.base")")"
+		echo "LAB_KSK_OLD_REVOKED=$(keytag "$(revoked_key)")"
+		echo "LAB_KSK_NEW=$(keytag "$(roll_key root_ksk_new)")"
+		echo "LAB_KSK_FORGED=$(keytag "$(roll_key root_ksk_forged)")"
+		echo "export LAB_ROLL_STEP LAB_KSK_OLD LAB_KSK_OLD_REVOKED LAB_KSK_NEW LAB_KSK_FORGED"
+	} >"$DIR/roll.env"
+}
+
+[ $# -eq 2 ] || { [ $# -eq 3 ] && [ "$1" = roll ]; } || usage
 case $2 in
 /*) DIR=$2 ;;
 *) DIR=$(pwd)/$2 ;;
@@ -997,6 +1144,12 @@ stop)
 	DIR=$(cd "$DIR" && pwd -P)
 	stop_all
 	rm -f "$DIR/lab.env"
+	;;
+roll)
+	[ "$(id -u)" = 0 ] || die "must run as root (NSD is signalled)"
+	[ -f "$DIR/lab.env" ] || die "no lab running from $DIR"
+	DIR=$(cd "$DIR" && pwd -P)
+	roll "$3"
 	;;
 *) usage ;;
 esac
