@@ -59,7 +59,7 @@ $(FUZZB)/build.ninja:
 		-Dc_args=-fno-sanitize-recover=all
 
 fuzz: deps $(FUZZB)/build.ninja
-	ninja -C $(FUZZB)
+	ninja -C $(FUZZB) $(addprefix tests/fuzz/fuzz_,$(FUZZERS))
 	./scripts/fuzz.sh $(FUZZB) $(FUZZ_TIME) $(FUZZERS)
 
 bench: deps build
