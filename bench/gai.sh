@@ -12,6 +12,13 @@
 # usage: bench/gai.sh [BUILD_DIR [NAME [CALLS]]]
 #        (default build, www.secure.lab., 20000 calls per function;
 #        LAB_NET=127.X.Y moves the lab off 127.0.2)
+#
+# Each call is a round trip between two processes, so where the scheduler
+# puts them matters as much as the code: on a virtual machine, waking a
+# process on an idle CPU costs tens of microseconds. BENCH_CPUS=S,C pins
+# the servers (dnstrustd and the lab's Unbound) to CPU S and the benchmark
+# to CPU C: "0,0" measures the code, "0,1" adds a cross-CPU wake-up to
+# every round trip of both sides. Unset, nothing is pinned.
 set -eu
 build=${1:-build}
 name=${2:-www.secure.lab.}
@@ -47,13 +54,23 @@ EOF
 dpid=$!
 for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
 echo "hosts: files dns" >"$work/nsswitch.conf"
+pin=""
+if [ -n "${BENCH_CPUS:-}" ]; then
+	for p in "$dpid" "$(cat "$LAB_DIR/run/unbound.pid")"; do
+		for t in /proc/"$p"/task/*; do
+			taskset -pc "${BENCH_CPUS%%,*}" "${t##*/}" >/dev/null
+		done
+	done
+	pin="taskset -c ${BENCH_CPUS##*,}"
+fi
 # The lab's Unbound logs every query; a nameserver in production does not,
 # and glibc's side must not pay for it.
 unbound-control -c "$LAB_UNBOUND_CONF" set_option log-queries: no >/dev/null
 
 echo "# $(date -u +%FT%TZ), $(nproc) cpus, $(uname -sr)"
 echo "# dnstrustd at $sock; glibc via $(cat "$LAB_RESOLV_CONF") (Unbound)"
+echo "# pinned: ${BENCH_CPUS:-no} (servers,benchmark)"
 unshare -m bash -c 'mount --bind "$1" /etc/resolv.conf &&
-	mount --bind "$2" /etc/nsswitch.conf && exec "$3" "$4" "$5" "$6"' \
-	_ "$LAB_RESOLV_CONF" "$work/nsswitch.conf" "$bench" "$sock" "$name" \
-	"$calls"
+	mount --bind "$2" /etc/nsswitch.conf && shift 2 && exec "$@"' \
+	_ "$LAB_RESOLV_CONF" "$work/nsswitch.conf" $pin "$bench" "$sock" \
+	"$name" "$calls"
