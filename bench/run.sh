@@ -75,3 +75,4 @@ echo "bench: markdown tables in $out/"
 
 "$top/bench/crypto.sh" "$build"
 "$top/bench/attacks.sh" "$build"
+BENCH_CPUS=${BENCH_CPUS-0,0} "$top/bench/gai.sh" "$build"
