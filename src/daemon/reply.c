@@ -263,11 +263,27 @@ struct rendered {
 	uint16_t ttl_off[];	/* nttl offsets, then the message */
 };
 
+/* The variant of a rendered reply: the client flags it depends on. */
+#define VARIANT_DO 1
+#define VARIANT_CD 2
+#define VARIANT_EDNS 4
+#define VARIANT_STATUS 8
+
 static uint8_t variant(const struct qinfo *q)
 {
-	return (uint8_t)((q->do_bit ? 1 : 0) |
-			 (q->flags & WIRE_FLAG_CD ? 2 : 0) |
-			 (q->edns ? 4 : 0) | (q->want_status ? 8 : 0));
+	return (uint8_t)((q->do_bit ? VARIANT_DO : 0) |
+			 (q->flags & WIRE_FLAG_CD ? VARIANT_CD : 0) |
+			 (q->edns ? VARIANT_EDNS : 0) |
+			 (q->want_status ? VARIANT_STATUS : 0));
+}
+
+/* Whether a rendered reply of variant v may be kept: a question has DO
+ * or the status option only with EDNS (server.c's qinfo_fill), so 10 of
+ * the 16 values occur; store_rendered() keeps no other, so that
+ * answer_store() has only these to remove. */
+static bool variant_occurs(uint8_t v)
+{
+	return (v & VARIANT_EDNS) || !(v & (VARIANT_DO | VARIANT_STATUS));
 }
 
 static size_t wkey(const struct qinfo *q, uint8_t *key)
@@ -320,8 +336,10 @@ static void store_rendered(struct worker *w, const struct qinfo *q,
 {
 	uint8_t key[DT_CACHE_KEY_MAXLEN + 1];
 	size_t cost = sizeof(struct rendered) + r->nttl * 2 + len;
-	struct rendered *rd = malloc(cost);
 
+	if (!variant_occurs(variant(q)))
+		return;
+	struct rendered *rd = malloc(cost);
 	if (!rd)
 		return;
 	rd->stored = worker_now(w);
@@ -376,9 +394,11 @@ void answer_store(struct worker *w, const uint8_t *qname, uint16_t qtype,
 		return;
 	}
 	/* A new verdict replaces every rendered variant of the old one. */
+	uint8_t wk[DT_CACHE_KEY_MAXLEN + 1];
+	size_t wl = cache_key('W', qname, qtype, qclass, wk);
 	for (uint8_t v = 0; v < 16; v++) {
-		uint8_t wk[DT_CACHE_KEY_MAXLEN + 1];
-		size_t wl = cache_key('W', qname, qtype, qclass, wk);
+		if (!variant_occurs(v))
+			continue;
 		wk[wl] = v;
 		cache_remove(w->d->cache, wk, wl + 1);
 	}
