@@ -99,6 +99,11 @@ static void response_store(struct worker *w, const uint8_t *name,
 
 	if (m->rcode != WIRE_RCODE_NOERROR && m->rcode != WIRE_RCODE_NXDOMAIN)
 		return;
+	/* Only the key source reads these back (DS and DNSKEY, from other
+	 * questions); an answer to any other type is cached as a validated
+	 * answer already, and a second copy would only cost memory. */
+	if (type != WIRE_TYPE_DS && type != WIRE_TYPE_DNSKEY)
+		return;
 	ttl = ttl < max ? ttl : max;
 	if (!ttl)
 		return;
