@@ -77,5 +77,5 @@ echo "bench: markdown tables in $out/"
 "$top/bench/attacks.sh" "$build"
 BENCH_CPUS=${BENCH_CPUS-0,0} "$top/bench/gai.sh" "$build"
 # dnstrustd against Unbound and Knot Resolver (best with a release build:
-# meson setup build-perf --buildtype=release -Dwerror=false).
+# meson setup build-perf --buildtype=release).
 "$top/bench/daemon.sh" "$build"

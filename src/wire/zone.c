@@ -1022,8 +1022,8 @@ static int parse_record(struct wire_zreader *zr, struct wire_rr *rr)
 	struct zcur c = {
 		.zr = zr, .tok = zr->toks, .end = zr->toks + zr->ntoks};
 	uint8_t owner[DT_NAME_MAXLEN];
-	uint32_t ttl;
-	uint16_t rclass;
+	uint32_t ttl = 0;
+	uint16_t rclass = 0;
 	int ret = parse_owner(&c, owner);
 
 	if (ret >= 0)
