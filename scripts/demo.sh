@@ -77,12 +77,21 @@ show www.wrongds.lab. A
 show www.nosig.lab. A
 
 echo
+echo "== 3b. The same through the socket (dnstrust query): status and reason"
+for n in www.insecure.lab. www.tampered.lab.; do
+	"$dt" query --socket "$work/run/socket" "$n" A | sed 's/^/  /' || true
+done
+echo "-- the chain of trust behind a secure answer (dnstrust query --trace):"
+"$dt" query --trace --socket "$work/run/socket" www.sub.secure.lab. A |
+	head -40 | sed 's/^/  /' || true
+
+echo
 echo "== 4. resolv.conf rewritten to the attacker, as a rogue DHCP server would"
 cp "$LAB_ATTACKER_RESOLV_CONF" "$work/resolv.conf.new"
 mv "$work/resolv.conf.new" "$work/resolv.conf"
 sleep 0.5
 grep -o 'upstreams .*' "$work/dnstrustd.log" | tail -1 | sed 's/^/  dnstrustd: /'
-"$top/$build/tests/daemon/dtq" -s "$work/run/socket" -c CH flush.dnstrust. TXT >/dev/null
+"$dt" flush --socket "$work/run/socket" >/dev/null
 echo "-- what the attacker itself says:"
 printf '  %s\n' "$(dig @"$LAB_ATTACKER" +short www.secure.lab. A) (www.secure.lab. A, flags: $(dig @"$LAB_ATTACKER" www.ed.lab. A | sed -n 's/^;; flags: \([a-z ]*\);.*/\1/p') for www.ed.lab.)"
 echo "-- what applications get through dnstrustd:"
@@ -95,7 +104,7 @@ echo "== 5. Back to the honest upstream: no restart needed"
 cp "$LAB_RESOLV_CONF" "$work/resolv.conf.new"
 mv "$work/resolv.conf.new" "$work/resolv.conf"
 sleep 0.5
-"$top/$build/tests/daemon/dtq" -s "$work/run/socket" -c CH flush.dnstrust. TXT >/dev/null
+"$dt" flush --socket "$work/run/socket" >/dev/null
 show www.secure.lab. A
 
 echo
