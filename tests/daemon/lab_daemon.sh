@@ -13,40 +13,8 @@
 set -u
 
 DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
-	[ -n "${2:-}" ] && echo "$2" | sed 's/^/#   /'
-}
-check() { # description, then a command that must succeed
-	local d=$1; shift
-	if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
-
-work=$(mktemp -d /tmp/dt-lab-daemon.XXXXXX)
-chmod 755 "$work" # an unprivileged client must reach the socket
-lab=$work/lab
-dpid=""
-sink_pid=""
-cleanup() {
-	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
-	[ -n "$sink_pid" ] && kill "$sink_pid" 2>/dev/null
-	"$LAB_SH" stop "$lab" >/dev/null 2>&1
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-if ! "$LAB_SH" start "$lab" >"$work/lab.log" 2>&1; then
-	echo "1..1"
-	echo "not ok 1 - lab starts"
-	sed 's/^/#   /' "$work/lab.log" | tail -20
-	exit 1
-fi
-. "$lab/lab.env"
-
-sock=$work/run/socket
+. "$(dirname "$0")/harness.sh"
+lab_start lab-daemon
 listen=$LAB_NET.100
 conf=$work/dnstrust.conf
 resolv=$work/resolv.conf
@@ -65,25 +33,12 @@ EOF
 }
 write_conf 3
 
-start_daemon() {
-	"$DNSTRUSTD" -c "$conf" -f 2>>"$work/dnstrustd.log" &
-	dpid=$!
-	for _ in $(seq 50); do
-		[ -S "$sock" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-q() { "$DTQ" -s "$sock" "$@"; }
-field() { # KEY, then the output of dtq on stdin
-	sed -n "1s/.* $1=\([^ ]*\).*/\1/p; 1s/^$1=\([^ ]*\).*/\1/p"
-}
 replace_resolv() { # atomically, as DHCP clients do
 	cp "$1" "$resolv.new" && mv "$resolv.new" "$resolv"
 }
 wait_log() { # a fixed string the daemon must log within 5 s
 	for _ in $(seq 50); do
-		grep -qF -- "$1" "$work/dnstrustd.log" && return 0
+		grep -qF -- "$1" "$dlog" && return 0
 		sleep 0.1
 	done
 	return 1
@@ -301,7 +256,7 @@ s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.bind((sys.argv[1], 53))
 open(sys.argv[2], "w").close()
 time.sleep(60)' "$LAB_NET.98" "$work/sink.ready" &
-sink_pid=$!
+extra_pids=$!
 for _ in $(seq 50); do [ -e "$work/sink.ready" ] && break; sleep 0.1; done
 printf 'nameserver %s.98\noptions timeout:10\n' "$LAB_NET" >"$work/silent.conf"
 replace_resolv "$work/silent.conf"
@@ -312,8 +267,8 @@ ms=$((($(date +%s%N) - start) / 1000000))
 check "a silent upstream: SERVFAIL EDE 22 at query-timeout (3 s), in ${ms} ms" \
 	bash -c "[ '$(echo "$out" | field rcode)/$(echo "$out" | field ede)' = SERVFAIL/22 ] &&
 		 [ $ms -ge 2900 ] && [ $ms -lt 4500 ]"
-kill "$sink_pid" 2>/dev/null
-sink_pid=""
+kill "$extra_pids" 2>/dev/null
+extra_pids=""
 
 # --- an upstream killed mid-run ---
 
@@ -375,6 +330,6 @@ dpid=""
 echo "1..$n"
 if [ "$failed" -ne 0 ]; then
 	echo "# daemon log (last 30 lines):"
-	tail -30 "$work/dnstrustd.log" | sed 's/^/#   /'
+	tail -30 "$dlog" | sed 's/^/#   /'
 fi
 exit 0

@@ -13,37 +13,8 @@
 set -u
 
 DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
-	[ -n "${2:-}" ] && echo "$2" | sed 's/^/#   /'
-}
-check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
-
-work=$(mktemp -d /tmp/dt-lab-policy.XXXXXX)
-lab=$work/lab
-dpid=""
-cleanup() {
-	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
-	"$LAB_SH" stop "$lab" >/dev/null 2>&1
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-if ! "$LAB_SH" start "$lab" >"$work/lab.log" 2>&1; then
-	echo "1..1"
-	echo "not ok 1 - lab starts"
-	tail -20 "$work/lab.log" | sed 's/^/#   /'
-	exit 1
-fi
-. "$lab/lab.env"
-
-sock=$work/run/socket
-conf=$work/dnstrust.conf
-q() { "$DTQ" -s "$sock" "$@"; }
-field() { sed -n "1s/.* $1=\([^ ]*\).*/\1/p; 1s/^$1=\([^ ]*\).*/\1/p"; }
+. "$(dirname "$0")/harness.sh"
+lab_start lab-policy
 base_conf() {
 	cat <<EOF
 socket $sock
@@ -60,19 +31,13 @@ apply() { # policy lines on stdin: written after the base, then SIGHUP
 	kill -HUP "$dpid"
 	reloads=$((reloads + 1))
 	for _ in $(seq 50); do
-		[ "$(grep -c 'configuration reloaded' "$work/d.log")" -ge "$reloads" ] &&
+		[ "$(grep -c 'configuration reloaded' "$dlog")" -ge "$reloads" ] &&
 			return 0
 		sleep 0.1
 	done
 	return 1
 }
-start_daemon() { # extra dnstrustd options
-	"$DNSTRUSTD" -c "$conf" -f "$@" 2>>"$work/d.log" &
-	dpid=$!
-	for _ in $(seq 50); do [ -S "$sock" ] && return 0; sleep 0.1; done
-	return 1
-}
-stop_daemon() { kill "$dpid"; wait "$dpid"; dpid=""; reloads=0; cat "$work/d.log" >>"$work/d.all"; : >"$work/d.log"; }
+stop_daemon() { kill "$dpid"; wait "$dpid"; dpid=""; reloads=0; cat "$dlog" >>"$work/d.all"; : >"$dlog"; }
 is() { # description, dtq output, then key=value pairs it must show
 	local d=$1 out=$2 bad=""
 	shift 2
@@ -114,7 +79,7 @@ is "past its date the NTA no longer applies: bogus again" \
 is "the NTA without a date still applies" "$(q www.tampered.lab. A)" \
 	status=insecure nta=1
 check "the expired anchor was logged" \
-	grep -q "negative-trust-anchor expired.lab. expired on $tomorrow: ignored" "$work/d.log"
+	grep -q "negative-trust-anchor expired.lab. expired on $tomorrow: ignored" "$dlog"
 out=$(q -c CH status.dnstrust. TXT)
 check "status shows it expired" \
 	bash -c "echo '$out' | grep -q 'negative-trust-anchor=expired.lab. until=$tomorrow expired'"
@@ -175,7 +140,7 @@ EOF
 is "permissive: bogus data returned, marked bogus, with its EDE" \
 	"$(q www.tampered.lab. A)" status=bogus rcode=NOERROR ad=0 ede=6 \
 	permissive=1 answers=1
-check "and logged" grep -q "permissive: returning the bogus answer for www.tampered.lab." "$work/d.log"
+check "and logged" grep -q "permissive: returning the bogus answer for www.tampered.lab." "$dlog"
 is "secure answers are unchanged" "$(q www.secure.lab. A)" status=secure permissive=0
 check "reload back to enforce" apply </dev/null
 is "enforce: bogus withheld again" "$(q www.tampered.lab. A)" \
@@ -184,6 +149,6 @@ is "enforce: bogus withheld again" "$(q www.tampered.lab. A)" \
 echo "1..$n"
 if [ "$failed" -ne 0 ]; then
 	echo "# daemon log (last 20 lines):"
-	cat "$work/d.all" "$work/d.log" 2>/dev/null | grep -v "^$" | tail -40 | sed 's/^/#   /'
+	cat "$work/d.all" "$dlog" 2>/dev/null | grep -v "^$" | tail -40 | sed 's/^/#   /'
 fi
 exit 0
