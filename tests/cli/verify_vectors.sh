@@ -1,5 +1,5 @@
 #!/bin/sh
-# dnstrust verify on the RFC example vectors (../shared/peer/rfc-vectors):
+# dnstrust verify on the RFC example vectors (tests/data/rfc-vectors):
 # each signed answer is secure at its VALIDATE-AT time with its zone's
 # DNSKEY as the trust anchor, bogus (EDE 7) after EXPIRES-AT, and bogus
 # after one bit of its signature is flipped; the whole RFC 4035 zone

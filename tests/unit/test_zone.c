@@ -2,7 +2,7 @@
 /*
  * Zone-file reader (src/wire/zone.c): text -> wire -> text for every type
  * with a layout, directives and owners, errors with their exact line, the
- * limits, RFC 3597, and the RFC example zones of ../shared/peer.
+ * limits, RFC 3597, and the RFC example zones of tests/data (copied from the RFCs).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -604,7 +604,7 @@ static int count_and_roundtrip(const char *path, int *ret_mismatch)
 }
 
 /*
- * Record counts of ../shared/peer/rfc-vectors/ (every *.zone file), counted
+ * Record counts of tests/data/rfc-vectors/ (every *.zone file), counted
  * independently with `ldns-read-zone FILE | grep -vc '^;'` (ldns 1.8.3) and
  * confirmed with `named-compilezone -q -i none -o - example. FILE | grep
  * -vc '^;'` (BIND 9.18.49) for the two whole zones.
