@@ -28,6 +28,7 @@
 #include "daemon/log.h"
 #include "daemon/policy.h"
 #include "daemon/server.h"
+#include "daemon/task.h"
 #include "upstream/transport.h"
 #include "upstream/watch.h"
 #include "validator/anchor.h"
@@ -228,6 +229,13 @@ static void resolv_changed(void *arg)
 	d->upconf = uc;
 	log_upstreams(&uc, d->st->cfg.resolv_conf);
 	publish(d, NULL);
+	/* What the old servers told us and did not validate as secure
+	 * (negative, insecure, indeterminate answers, key sets and raw
+	 * responses) may be their doing: the new network asks again. */
+	size_t n = task_drop_unproven(d->cache);
+	log_info("upstreams changed: %zu cached entries not validated as "
+		 "secure dropped",
+		 n);
 }
 
 static bool rrs_equal(const struct wire_rr *a, const struct wire_rr *b,
