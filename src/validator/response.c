@@ -392,8 +392,8 @@ struct cand {
 	struct val_verdict v;
 };
 
-/* A CNAME or DNAME RRset has one record (RFC 2181 §10.1, RFC 6672 §2.4):
- * two targets for one name cannot both be right. */
+/* A CNAME or DNAME RRset has one record (RFC 2181 §10.1; a DNAME gives
+ * one substitution, RFC 6672 §2.2): two targets cannot both be right. */
 static bool singleton_ok(const struct val_rrset *set, struct val_verdict *v)
 {
 	char name[DT_NAME_TEXT_MAXLEN + 16];

@@ -132,9 +132,10 @@ bool val_used_holds(const struct val_used *u, const struct wire_rr *first,
  * above the name and a CNAME at it; the first that validates as secure is
  * taken, else the strongest (ties to the earlier); the others are left
  * out of the used list. A CNAME or DNAME RRset of more than one record is
- * bogus (RFC 2181 §10.1, RFC 6672 §2.4). ret->used lists what was taken,
- * in chain order, then the proofs and the SOA; ret->rcode is what the
- * chain proved (an answer or NODATA: NOERROR, whatever resp->rcode says).
+ * bogus (RFC 2181 §10.1; a DNAME gives one substitution, RFC 6672 §2.2).
+ * ret->used lists what was taken, in chain order, then the proofs and the
+ * SOA; ret->rcode is what the chain proved (an answer or NODATA: NOERROR,
+ * whatever resp->rcode says).
  */
 int val_response_validate(struct val_ctx *ctx, const struct val_response *resp,
 			  const struct val_keysource *src,

@@ -59,6 +59,23 @@ static const struct fx_rrs *fixed_keys(void)
 	return &keys;
 }
 
+/* Whether two RDATA of one type are equal in canonical form (RFC 4034
+ * §6.2): the builder may compress a name in RDATA against an earlier
+ * spelling of it in another case. */
+static bool rdata_equal(uint16_t type, const struct wire_rr *a,
+			const struct wire_rr *b)
+{
+	static uint8_t ca[65535], cb[65535];
+
+	if (a->rdlen != b->rdlen)
+		return false;
+	memcpy(ca, a->rdata, a->rdlen);
+	memcpy(cb, b->rdata, b->rdlen);
+	wire_rdata_canonicalize(type, ca, a->rdlen);
+	wire_rdata_canonicalize(type, cb, b->rdlen);
+	return memcmp(ca, cb, a->rdlen) == 0;
+}
+
 /* Whether rr (from the reply's section sec) is a record of the used RRset
  * u of the upstream response m: same owner, type, class and RDATA. */
 static bool from_used(const struct wire_msg *m, const struct val_used *u,
@@ -72,8 +89,7 @@ static bool from_used(const struct wire_msg *m, const struct val_used *u,
 		const struct wire_rr *up = &s[i];
 		if (val_used_holds(u, &s[u->first], up) &&
 		    up->type == rr->type && up->rclass == rr->rclass &&
-		    up->rdlen == rr->rdlen &&
-		    memcmp(up->rdata, rr->rdata, rr->rdlen) == 0 &&
+		    rdata_equal(rr->type, up, rr) &&
 		    wire_dname_equal(up->owner, rr->owner))
 			return true;
 	}
