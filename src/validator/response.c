@@ -252,7 +252,8 @@ static uint32_t soa_minimum(const struct val_rrset *s)
 /*
  * The SOA of a negative answer for name: the deepest at or above name,
  * shown only when it is at least as strong as the verdict (a secure
- * answer never carries an SOA that did not validate); it bounds the TTL.
+ * answer never carries an SOA that did not validate); it bounds the TTL,
+ * and without one the answer's TTL is 0.
  */
 static void use_soa(struct walk *w, const uint8_t *name)
 {
@@ -267,8 +268,10 @@ static void use_soa(struct walk *w, const uint8_t *name)
 				     wire_dname_labels(best->set->owner))
 			best = s;
 	}
-	if (!best)
+	if (!best) {
+		w->res->ttl = 0; /* RFC 2308 §5: not cached without an SOA */
 		return;
+	}
 	uint32_t min = soa_minimum(best->set);
 	uint32_t ttl = min < best->ttl ? min : best->ttl;
 	use(w, best->set, VAL_ROLE_SOA, ttl);
