@@ -638,7 +638,8 @@ static int chain_step(struct walk *w, uint8_t cur[DT_NAME_MAXLEN])
 }
 
 /* Leaves out RRsets of another class than the question's: they are never
- * part of its answer (RFC 2181 §5.1: an RRset has one class). */
+ * part of its answer (RFC 2181 §5: an RRset is one name, class and
+ * type). */
 static size_t keep_class(struct val_rrset *sets, size_t n, uint16_t qclass)
 {
 	size_t k = 0;
