@@ -7,7 +7,8 @@
  * reached so far count; everything else is ignored, never followed. An
  * answer that allows two readings (two CNAMEs at one owner, a CNAME
  * beside data, a CNAME that is not what its DNAME synthesizes, a split
- * final RRset, a loop, more than DT_VAL_CHAIN_MAX links) is refused.
+ * final RRset, a loop, more than DT_VAL_CHAIN_MAX links, NXDOMAIN beside
+ * the data asked for) is refused.
  */
 #include <string.h>
 
@@ -144,6 +145,8 @@ int dtlib_chain_walk(const struct wire_msg *m, const uint8_t *qname,
 	for (size_t i = 0; i < n; i++)
 		if (second_reading(&w, &an[i], i))
 			return DT_ERR_BOGUS;
+	if (w.finals && m->rcode == WIRE_RCODE_NXDOMAIN)
+		return DT_ERR_BOGUS; /* "no such name" beside its data */
 	w.c.nfinal = w.finals;
 	*ret = w.c;
 	return 0;

@@ -228,7 +228,8 @@ bool dtlib_type_matches(uint16_t type, uint16_t qtype);
  * the section has two readings: two CNAMEs at one owner, a CNAME beside
  * records of qtype, a CNAME that is not its DNAME's synthesis, records of
  * qtype at the end before the last link, a loop, more than
- * DT_VAL_CHAIN_MAX links. */
+ * DT_VAL_CHAIN_MAX links, RCODE NXDOMAIN beside records of qtype at the
+ * end. */
 int dtlib_chain_walk(const struct wire_msg *m, const uint8_t *qname,
 		     uint16_t qtype, struct dtlib_chain *ret);
 

@@ -103,6 +103,8 @@ int dtnss_chain_follow(const dt_result_t *res, const uint8_t *qname,
 		if (dt_result_rr(res, DT_SECTION_ANSWER, i, &rr) == 0 &&
 		    second_reading(&w, &rr, i))
 			return -1;
+	if (w.finals && dt_result_rcode(res) == DTNSS_RCODE_NXDOMAIN)
+		return -1; /* "no such name" beside its data */
 	*ret = w.c;
 	return 0;
 }

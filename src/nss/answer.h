@@ -22,6 +22,7 @@
 #define DTNSS_TYPE_PTR	 12
 #define DTNSS_TYPE_AAAA	 28
 #define DTNSS_CLASS_IN	 1
+#define DTNSS_RCODE_NXDOMAIN 3
 
 /* A CNAME chain: its end (wire form), the owner of each CNAME followed
  * (presentation form, in order), the smallest CNAME TTL (UINT32_MAX when
@@ -41,8 +42,8 @@ struct dtnss_chain {
  * is the name reached so far; any other is ignored. Writes the chain to
  * *ret and returns 0, or returns -1 when the answer has two readings (two
  * CNAMEs at one owner, a CNAME beside records of qtype, records of qtype
- * at the end before the last link, a loop), more than DT_VAL_CHAIN_MAX
- * links, or a malformed CNAME target; *ret is written only on success.
+ * at the end before the last link, a loop, NXDOMAIN beside records of
+ * qtype), more than DT_VAL_CHAIN_MAX links, or a malformed CNAME target; *ret is written only on success.
  */
 int dtnss_chain_follow(const dt_result_t *res, const uint8_t *qname,
 		       uint16_t qtype, struct dtnss_chain *ret);

@@ -57,6 +57,7 @@
  *   itwo       two CNAMEs at the name (good.test. and evil.test.)
  *   isplit     evil's records, a CNAME to evil, genuine at evil
  *   ilong      a chain of 13 CNAMEs c1..c13.test. ending in genuine data
+ *   inx        genuine, RCODE NXDOMAIN
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -537,6 +538,9 @@ static void hostile_body(const uint8_t *l, const struct wire_msg *q,
 		put_link(b, loop2, WIRE_TYPE_CNAME, name, WIRE_CLASS_IN);
 	} else if (label_is(l, "ilong")) {
 		long_chain(b, q);
+	} else if (label_is(l, "inx")) {
+		wire_build_set_flags(b, WIRE_RCODE_NXDOMAIN, 0);
+		genuine(b, q, name);
 	} else {
 		hostile_more(l, q, b);
 	}
@@ -548,7 +552,7 @@ static bool hostile(const uint8_t *l, const struct wire_msg *q,
 	static const char *const cases[] = {
 		"ibeside", "ibefore", "ioff", "iclass", "icase", "idname",
 		"idnamecn", "iloop", "itypes", "isect", "itwo", "isplit",
-		"ilong"};
+		"ilong", "inx"};
 	struct wire_builder b;
 	size_t i = 0;
 

@@ -32,7 +32,7 @@ static const struct {
 	{"iclass", true},   {"icase", false},	{"idname", true},
 	{"idnamecn", false}, {"iloop", false},	{"itypes", true},
 	{"isect", true},    {"itwo", false},	{"isplit", false},
-	{"ilong", false},
+	{"ilong", false},   {"inx", false},
 };
 
 /* Whether len octets at p hold anything injected: the name evil, the

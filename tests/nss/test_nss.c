@@ -164,6 +164,10 @@ static const struct fake_rr inj_two[] = { /* two CNAMEs at one owner */
 	{"evil.test", 1, 60, "10.66.0.12"},
 	{NULL},
 };
+static const struct fake_rr inj_nx[] = { /* NXDOMAIN beside the data */
+	{"h14.test", 1, 60, "192.0.2.14"},
+	{NULL},
+};
 static const struct fake_rr inj_split[] = { /* end's data before the link */
 	{"t13.test", 1, 60, "10.66.0.13"},
 	{"h13.test", 5, 60, "t13.test"},
@@ -201,6 +205,7 @@ static const struct fake_answer table[] = {
 	{"h10.test", 0, 0, 1, -1, false, inj_types},
 	{"h12.test", 0, 0, 1, -1, false, inj_two},
 	{"h13.test", 0, 0, 1, -1, false, inj_split},
+	{"h14.test", 0, 3, 1, -1, false, inj_nx},
 	{"weird.test", 1, 0, 2, -1, false, weird_a},
 	{"many.test", 1, 0, 1, -1, false, many_a},
 	{"many.test", 28, 0, 1, -1, false, none},
@@ -719,6 +724,7 @@ static const struct hostile hostile[] = {
 	{"h10.test", "192.0.2.10", 0},
 	{"h12.test", NULL, NO_RECOVERY},
 	{"h13.test", NULL, NO_RECOVERY},
+	{"h14.test", NULL, NO_RECOVERY},
 };
 
 /* The addresses of a hostent, one string; injected ones start 10.66. */
