@@ -5,6 +5,8 @@
 #   make check   deps + build + every test, then the unit and fuzz-replay
 #                tests again under ASan+UBSan (build-asan/); prints
 #                "N passed, N failed"
+#   make check-load  the mutating-proxy run (tests/load/mutate.sh, as
+#                root, LAB_NET as for the lab; LOAD_COUNT questions)
 #   make demo    the lab and dnstrustd against it: what applications get
 #   make fuzz    each libFuzzer target for FUZZ_TIME seconds (build-fuzz/)
 #   make bench   benchmarks against ldns, BIND and openssl speed, and the
@@ -18,7 +20,9 @@ ASAN      := build-asan
 FUZZB     := build-fuzz
 FUZZERS   := msg zone validator resolvconf config autotrust nsswitch render
 
-.PHONY: all deps build check test test-asan demo fuzz bench install clean
+LOAD_COUNT ?= 100000
+
+.PHONY: all deps build check check-load test test-asan demo fuzz bench install clean
 
 all: build
 
@@ -49,6 +53,9 @@ check: deps
 	$(MAKE) test
 	$(MAKE) test-asan
 	@./scripts/test-summary.py $(BUILD) $(ASAN) | tee $(BUILD)/test-summary.txt
+
+check-load: deps build
+	./tests/load/mutate.sh $(BUILD) $(LOAD_COUNT)
 
 demo: deps build
 	./scripts/demo.sh $(BUILD)
