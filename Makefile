@@ -5,10 +5,9 @@
 #   make check   deps + build + every test, then the unit and fuzz-replay
 #                tests again under ASan+UBSan (build-asan/); prints
 #                "N passed, N failed"
-#   make check-load  the mutating-proxy run (tests/load/mutate.sh, as
-#                root, LAB_NET as for the lab; LOAD_COUNT questions)
 #   make demo    the lab and dnstrustd against it: what applications get
 #   make fuzz    each libFuzzer target for FUZZ_TIME seconds (build-fuzz/)
+#   make check-load  the load and fault suite (tests/load, over 10 minutes)
 #   make bench   benchmarks against ldns, BIND and openssl speed, and the
 #                time per attack question (results in bench/results/)
 #   make install install into PREFIX (default /usr/local)
@@ -20,9 +19,8 @@ ASAN      := build-asan
 FUZZB     := build-fuzz
 FUZZERS   := msg zone validator resolvconf config autotrust nsswitch render
 
-LOAD_COUNT ?= 100000
-
-.PHONY: all deps build check check-load test test-asan demo fuzz bench install clean
+.PHONY: all deps build check check-load test test-asan demo fuzz bench \
+	install clean
 
 all: build
 
@@ -40,7 +38,13 @@ $(ASAN)/build.ninja:
 		-Db_lundef=false -Dc_args=-fno-sanitize-recover=all
 
 test: build
-	-meson test -C $(BUILD) --print-errorlogs --num-processes 2
+	-meson test -C $(BUILD) --print-errorlogs --num-processes 2 \
+		--no-suite load
+
+# The load and fault suite (tests/load/load.sh): over ten minutes, not
+# part of check. LOAD_ONLY and LOAD_FLOOD_SECONDS narrow it.
+check-load: deps build
+	meson test -C $(BUILD) --print-errorlogs --suite load --verbose
 
 test-asan: $(ASAN)/build.ninja
 	ninja -C $(ASAN)
@@ -53,9 +57,6 @@ check: deps
 	$(MAKE) test
 	$(MAKE) test-asan
 	@./scripts/test-summary.py $(BUILD) $(ASAN) | tee $(BUILD)/test-summary.txt
-
-check-load: deps build
-	./tests/load/mutate.sh $(BUILD) $(LOAD_COUNT)
 
 demo: deps build
 	./scripts/demo.sh $(BUILD)

@@ -10,7 +10,7 @@ clang libclang-rt-14-dev
 ldnsutils bind9-utils bind9-dnsutils
 nsd unbound knot knot-dnsutils knot-resolver
 
-hyperfine openssl dnsperf
+hyperfine openssl dnsperf faketime
 "
 
 missing=""
