@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# The mutating-proxy run (make check-load): the integration lab, the
+# The mutating-proxy run (suite load, make check-load): the integration lab, the
 # injector (tests/lab/injector.c) in front of its honest Unbound mutating
 # PERCENT of all upstream answers at random (flipped RCODEs, added,
 # duplicated and case-changed records, CNAMEs and DNAMEs, RRSIGs dropped,
@@ -69,8 +69,10 @@ else
 		awk '{ print $2, $4 }' | sort | uniq -c | sort -rn | head -20)
 $(head -60 "$work/wrong.log")"
 fi
-if [ "${upstream:-0}" -ge 100000 ] || [ "$COUNT" -lt 250000 ]; then
-	ok "upstream answers: $stats"
+if [ "$COUNT" -lt 250000 ]; then
+	echo "# a short run (COUNT $COUNT): the 100,000 upstream answers not asked for"
+elif [ "${upstream:-0}" -ge 100000 ]; then
+	ok "at least 100,000 upstream answers: $stats"
 else
 	not_ok "fewer than 100,000 upstream answers: $stats"
 fi
