@@ -7,7 +7,8 @@
 #                "N passed, N failed"
 #   make demo    the lab and dnstrustd against it: what applications get
 #   make fuzz    each libFuzzer target for FUZZ_TIME seconds (build-fuzz/)
-#   make check-load  the load and fault suite (tests/load, over 10 minutes)
+#   make check-load  the load and fault suite and the mutating-proxy run
+#                (tests/load, over 10 minutes)
 #   make bench   benchmarks against ldns, BIND and openssl speed, and the
 #                time per attack question (results in bench/results/)
 #   make install install into PREFIX (default /usr/local)

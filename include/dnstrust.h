@@ -181,7 +181,8 @@ int dt_result_rr(const dt_result_t *res, enum dt_section sec, size_t i,
 int dt_result_rr_text(const dt_result_t *res, enum dt_section sec, size_t i,
 		      char *buf, size_t len);
 
-/* The answer as received (DNS wire form), len octets. */
+/* The answer (DNS wire form), len octets, cut to its chain as
+ * libdnstrust(3) describes. */
 const uint8_t *dt_result_wire(const dt_result_t *res, size_t *len);
 
 /* --- addresses: getaddrinfo's contract --- */

@@ -124,17 +124,28 @@ static int read_ede(const struct wire_msg *m, struct dtlib_answer *a)
 
 int dtlib_answer_take(struct dtlib_q *q, struct wire_msg *m, bool fallback)
 {
-	struct dtlib_answer a = {.msg = m, .ede = -1};
+	struct dtlib_answer a = {.ede = -1};
+	int refused;
 
 	if (!(m->hdr.flags & WIRE_FLAG_QR) ||
 	    WIRE_OPCODE(m->hdr.flags) != WIRE_OPCODE_QUERY ||
 	    !m->has_question || m->qtype != q->qtype ||
-	    m->qclass != q->qclass || !wire_dname_equal(m->qname, q->qname))
+	    m->qclass != q->qclass || !wire_dname_equal(m->qname, q->qname) ||
+	    (!fallback && read_status(m, &a))) {
+		wire_msg_free(m);
 		return DT_ERR_PROTOCOL;
-	if (fallback) {
+	}
+	refused = dtlib_answer_clean(&m, q->qname, q->qtype);
+	if (refused < 0) {
+		wire_msg_free(m);
+		return refused;
+	}
+	a.msg = m;
+	if (fallback && !refused) {
 		/* Nothing the nameserver says about trust counts. */
 		a.status = DT_STATUS_UNVALIDATED;
 	} else if (read_status(m, &a) || read_ede(m, &a)) {
+		wire_msg_free(m);
 		return DT_ERR_PROTOCOL;
 	}
 	q->ans = a;
@@ -190,8 +201,6 @@ static int take_frame(struct rbuf *r, size_t flen, struct dtlib_q *qs, size_t n)
 	if (!m)
 		return err == -ENOMEM ? DT_ERR_NOMEM : DT_ERR_PROTOCOL;
 	err = dtlib_answer_take(q, m, false);
-	if (err)
-		wire_msg_free(m);
 	rbuf_consume(r, 2 + flen);
 	return err;
 }

@@ -59,8 +59,5 @@ int dtlib_fallback_ask(struct dtlib_q *q)
 	free(ans);
 	if (!m)
 		return err == -ENOMEM ? DT_ERR_NOMEM : DT_ERR_PROTOCOL;
-	err = dtlib_answer_take(q, m, true);
-	if (err)
-		wire_msg_free(m);
-	return err;
+	return dtlib_answer_take(q, m, true);
 }

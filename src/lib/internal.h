@@ -13,6 +13,7 @@
  * result.c    dt_result_t: one allocation
  * query.c     dt_query, dt_res_query, dt_trust_available, statuses, errors
  * keys.c      dt_tlsa, dt_sshfp
+ * chain.c     the one chain of an answer; clean.c every answer cut to it
  * gai.c       dt_getaddrinfo; gai_serv.c services, gai_list.c the list,
  *             hosts.c /etc/hosts
  */
@@ -26,6 +27,7 @@
 #include <sys/types.h>
 #include <sys/un.h>
 
+#include "common/limits.h"
 #include "dnstrust.h"
 
 struct wire_msg;
@@ -50,9 +52,6 @@ struct wire_msg;
 /* What a stream query's OPT record advertises: a stream carries whole
  * messages (RFC 7766 §8), so the largest. */
 #define DTLIB_EDNS_SIZE 65535
-/* CNAME links followed from the question to the address records in one
- * answer: the validator's own limit (DT_VAL_CHAIN_MAX) plus the start. */
-#define DTLIB_CHAIN_MAX 13
 /* Room for a test's hosts file path (the real one is /etc/hosts). */
 #define DTLIB_PATH_MAX 256
 
@@ -175,9 +174,9 @@ int dtlib_query_build(const struct dtlib_q *q, bool status_opt, uint8_t *buf,
 /* A query ID (per-thread sequence from a random start). */
 uint16_t dtlib_new_id(void);
 
-/* Checks a parsed answer to q and takes ownership of msg (on success).
- * fallback: the answer did not come from the daemon. Returns 0 or
- * DT_ERR_PROTOCOL. */
+/* Checks a parsed answer to q, cuts it to its chain (dtlib_answer_clean)
+ * and takes ownership of msg (freed on error). fallback: the answer did
+ * not come from the daemon. Returns 0, DT_ERR_PROTOCOL or DT_ERR_NOMEM. */
 int dtlib_answer_take(struct dtlib_q *q, struct wire_msg *msg, bool fallback);
 
 void dtlib_answer_clear(struct dtlib_answer *a);
@@ -205,11 +204,55 @@ int dtlib_name(const char *text, uint8_t out[255]);
  * answers: secure, insecure, unvalidated, indeterminate, bogus. */
 enum dt_status dtlib_status_worst(enum dt_status a, enum dt_status b);
 
-/* The answer's first CNAME-chain end and its address records: walks the
- * answer section from qname through CNAMEs (at most DTLIB_CHAIN_MAX) and
- * calls fn for every record of type at the end. Returns the number of
- * records or a negative fn value; *ret_owner (may be NULL) gets the end
- * of the chain (into the message). */
+/* --- the chain of an answer (chain.c, clean.c) --- */
+
+/* The chain from the question's name, as the daemon ordered it: each
+ * CNAME followed (with the DNAME it was synthesized from, or NULL), its
+ * end, and the index of the first answer record after the last link
+ * (records of the type asked count only from there). Pointers are into
+ * the message. */
+struct dtlib_chain {
+	const struct wire_rr *link[DT_VAL_CHAIN_MAX];
+	const struct wire_rr *dname[DT_VAL_CHAIN_MAX];
+	size_t nlinks;
+	const uint8_t *end;
+	size_t start;
+	size_t nfinal; /* records of the type at the end */
+};
+
+/* Whether a record of type answers qtype (ANY: any type of data). */
+bool dtlib_type_matches(uint16_t type, uint16_t qtype);
+
+/* Walks m's answer section from qname (records of m's question class
+ * only) and writes the chain to *ret. Returns 0, or DT_ERR_BOGUS when
+ * the section has two readings: two CNAMEs at one owner, a CNAME beside
+ * records of qtype, a CNAME that is not its DNAME's synthesis, records of
+ * qtype at the end before the last link, a loop, more than
+ * DT_VAL_CHAIN_MAX links, RCODE NXDOMAIN beside records of qtype at the
+ * end. */
+int dtlib_chain_walk(const struct wire_msg *m, const uint8_t *qname,
+		     uint16_t qtype, struct dtlib_chain *ret);
+
+/* Whether answer record i is one of the chain's final records. */
+bool dtlib_chain_final(const struct dtlib_chain *c, const struct wire_msg *m,
+		       uint16_t qtype, size_t i);
+
+/* Whether answer record i belongs to the chain: a link, its DNAME, a
+ * final record, or an RRSIG over one of their RRsets. */
+bool dtlib_chain_keeps(const struct dtlib_chain *c, const struct wire_msg *m,
+		       uint16_t qtype, size_t i);
+
+/* Replaces *msg by a message holding only its chain (see clean.c).
+ * Returns 0, 1 when the answer was refused (the new message is SERVFAIL,
+ * status bogus, EDE 6), DT_ERR_PROTOCOL or DT_ERR_NOMEM (*msg
+ * untouched). */
+int dtlib_answer_clean(struct wire_msg **msg, const uint8_t *qname,
+		       uint16_t qtype);
+
+/* The final records of the answer's chain from qname: calls fn for each
+ * record of type at its end, in order. Returns the number of records, a
+ * negative fn value, or DT_ERR_BOGUS (two readings); *ret_owner (may be
+ * NULL) gets the end of the chain (into the message). */
 int dtlib_answer_records(const struct wire_msg *m, const uint8_t *qname,
 			 uint16_t type,
 			 int (*fn)(const uint8_t *rdata, uint16_t rdlen,

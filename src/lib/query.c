@@ -29,25 +29,13 @@ int dtlib_answer_records(const struct wire_msg *m, const uint8_t *qname,
 			 void *arg, const uint8_t **ret_owner)
 {
 	const struct wire_rr *an = m->sec[WIRE_SEC_ANSWER];
-	size_t n = m->count[WIRE_SEC_ANSWER];
-	const uint8_t *cur = qname;
-	int found = 0;
+	struct dtlib_chain c;
+	int found = 0, err;
 
-	for (int links = 0; type != WIRE_TYPE_CNAME && links < DTLIB_CHAIN_MAX;
-	     links++) {
-		size_t i;
-		for (i = 0; i < n; i++)
-			if (an[i].type == WIRE_TYPE_CNAME &&
-			    an[i].rclass == m->qclass &&
-			    wire_dname_equal(an[i].owner, cur))
-				break;
-		if (i == n)
-			break;
-		cur = an[i].rdata;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (an[i].type != type || an[i].rclass != m->qclass ||
-		    !wire_dname_equal(an[i].owner, cur))
+	if ((err = dtlib_chain_walk(m, qname, type, &c)) < 0)
+		return err;
+	for (size_t i = c.start; i < m->count[WIRE_SEC_ANSWER]; i++) {
+		if (!dtlib_chain_final(&c, m, type, i))
 			continue;
 		int r = fn ? fn(an[i].rdata, an[i].rdlen, arg) : 0;
 		if (r < 0)
@@ -55,7 +43,7 @@ int dtlib_answer_records(const struct wire_msg *m, const uint8_t *qname,
 		found++;
 	}
 	if (ret_owner)
-		*ret_owner = cur;
+		*ret_owner = c.end;
 	return found;
 }
 

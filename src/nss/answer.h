@@ -22,29 +22,35 @@
 #define DTNSS_TYPE_PTR	 12
 #define DTNSS_TYPE_AAAA	 28
 #define DTNSS_CLASS_IN	 1
+#define DTNSS_RCODE_NXDOMAIN 3
 
 /* A CNAME chain: its end (wire form), the owner of each CNAME followed
- * (presentation form, in order) and the smallest CNAME TTL (UINT32_MAX
- * when there is none). */
+ * (presentation form, in order), the smallest CNAME TTL (UINT32_MAX when
+ * there is none) and the index of the first answer record after the last
+ * link (records at the end count only from there). */
 struct dtnss_chain {
 	uint8_t end[DT_NAME_MAXLEN];
 	const char *alias[DT_VAL_CHAIN_MAX];
 	size_t nalias;
 	uint32_t ttl;
+	size_t start;
 };
 
 /*
- * Follows the CNAME records of res's answer section from qname (wire
- * form) and writes the chain to *ret. Returns 0, or -1 when a CNAME
- * target is malformed or the chain has more than DT_VAL_CHAIN_MAX links
- * (a loop); *ret is written only on success.
+ * Follows the CNAME records of class IN in res's answer section from
+ * qname (wire form), in their order: a record counts only when its owner
+ * is the name reached so far; any other is ignored. Writes the chain to
+ * *ret and returns 0, or returns -1 when the answer has two readings (two
+ * CNAMEs at one owner, a CNAME beside records of qtype, records of qtype
+ * at the end before the last link, a loop, NXDOMAIN beside records of
+ * qtype), more than DT_VAL_CHAIN_MAX links, or a malformed CNAME target; *ret is written only on success.
  */
 int dtnss_chain_follow(const dt_result_t *res, const uint8_t *qname,
-		       struct dtnss_chain *ret);
+		       uint16_t qtype, struct dtnss_chain *ret);
 
 /*
  * The next record of class IN and type type owned by chain->end in res's
- * answer section, from index *pos on. Returns true and the record in *ret
+ * answer section, from index *pos (at least chain->start) on. Returns true and the record in *ret
  * with *pos moved past it; false when there is none left.
  */
 bool dtnss_chain_next(const dt_result_t *res, const struct dtnss_chain *chain,

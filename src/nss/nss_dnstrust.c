@@ -68,7 +68,7 @@ static enum nss_status lookup(dt_ctx_t *ctx, const char *name,
 	if ((st = dtnss_ask(ctx, name, type, &l.res, errnop, h_errnop)) !=
 	    NSS_STATUS_SUCCESS)
 		return st;
-	if (dtnss_chain_follow(l.res, qname, &l.chain) < 0)
+	if (dtnss_chain_follow(l.res, qname, type, &l.chain) < 0)
 		goto unusable;
 	l.ttl = l.chain.ttl;
 	while (dtnss_addr_next(l.res, &l.chain, af, &pos, &rr)) {

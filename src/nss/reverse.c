@@ -69,7 +69,7 @@ static enum nss_status ptr_answer(const dt_result_t *res, const uint8_t *qname,
 	uint32_t ttl;
 	enum nss_status st;
 
-	if (dtnss_chain_follow(res, qname, &c) < 0)
+	if (dtnss_chain_follow(res, qname, DTNSS_TYPE_PTR, &c) < 0)
 		return dtnss_fail(NSS_STATUS_NOTFOUND, ENOENT, NO_RECOVERY,
 				  errnop, h_errnop);
 	ttl = c.ttl;

@@ -36,11 +36,34 @@
  *   badstatus  a status option of version 2
  *   noad       status secure without AD
  *   version    (CH TXT version.dnstrust.) "dnstrustd 0.1.0 (fake)"
+ *
+ * Hostile answers, all secure with AD (a daemon that let an upstream's
+ * additions through): the genuine records are those of "secure"; the
+ * injected ones are owned by or point to evil.test. and carry 10.66.0.9,
+ * 2001:db8:66::9, or 32 octets of 0xee as TLSA/SSHFP data (see
+ * fake_evil):
+ *
+ *   ibeside    genuine, then CNAME evil.test. and evil's records
+ *   ibefore    CNAME evil.test. and evil's records, then genuine
+ *   ioff       evil's records (off the chain), then genuine
+ *   iclass     a CNAME and the type asked of class CH at the name, genuine
+ *   icase      genuine, then a CNAME at the name in upper case
+ *   idname     a DNAME test. -> evil.test. without its CNAME, its target's
+ *              records, genuine
+ *   idnamecn   a DNAME test. -> good.test. and a CNAME to evil.test.
+ *   iloop      a CNAME loop through loop2.test.
+ *   itypes     genuine and every other type of evil data at the name
+ *   isect      genuine; CNAMEs and evil data in authority and additional
+ *   itwo       two CNAMEs at the name (good.test. and evil.test.)
+ *   isplit     evil's records, a CNAME to evil, genuine at evil
+ *   ilong      a chain of 13 CNAMEs c1..c13.test. ending in genuine data
+ *   inx        genuine, RCODE NXDOMAIN
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -357,6 +380,192 @@ static bool data_cases(const uint8_t *l, const struct wire_msg *q,
 	return true;
 }
 
+/* --- hostile answers --- */
+
+static const uint8_t evil_name[] = "\4evil\4test";
+static const uint8_t good_name[] = "\4good\4test";
+
+/* Injected records of type at owner, in section sec. */
+static void put_evil(struct wire_builder *b, enum wire_section sec,
+		     const uint8_t *owner, uint16_t type, uint16_t rclass)
+{
+	uint8_t rd[3 + 32] = {3, 1, 1}, a6[16] = {0x20, 0x01, 0x0d, 0xb8,
+						  0x00, 0x66};
+	uint8_t a4[4] = {10, 66, 0, 9};
+	struct wire_rr rr = {.owner = owner, .type = type, .rclass = rclass,
+			     .ttl = 300, .rdata = rd};
+
+	memset(rd + 3, 0xee, 32);
+	a6[15] = 9;
+	switch (type) {
+	case WIRE_TYPE_A: rr.rdata = a4, rr.rdlen = 4; break;
+	case WIRE_TYPE_AAAA: rr.rdata = a6, rr.rdlen = 16; break;
+	case WIRE_TYPE_TLSA: rr.rdlen = 35; break;
+	case WIRE_TYPE_SSHFP: rr.rdata = rd + 1, rr.rdlen = 34; break;
+	case WIRE_TYPE_CNAME:
+	case WIRE_TYPE_DNAME:
+		rr.rdata = evil_name;
+		rr.rdlen = sizeof(evil_name);
+		break;
+	default:
+		rr.rdata = evil_name; /* as TXT: "evil" "test" "" */
+		rr.rdlen = sizeof(evil_name);
+	}
+	wire_build_rr(b, sec, &rr);
+}
+
+static void put_link(struct wire_builder *b, const uint8_t *owner,
+		     uint16_t type, const uint8_t *target, uint16_t rclass)
+{
+	struct wire_rr rr = {.owner = owner, .type = type, .rclass = rclass,
+			     .ttl = 300, .rdata = target,
+			     .rdlen = (uint16_t)wire_dname_len(target)};
+
+	wire_build_rr(b, WIRE_SEC_ANSWER, &rr);
+}
+
+/* The genuine records of q's type at owner. */
+static void genuine(struct wire_builder *b, const struct wire_msg *q,
+		    const uint8_t *owner)
+{
+	struct wire_msg at = *q;
+
+	at.qname = owner;
+	data(b, &at, 1, 1);
+}
+
+static void evil_at(struct wire_builder *b, const uint8_t *owner,
+		    uint16_t type)
+{
+	put_evil(b, WIRE_SEC_ANSWER, owner, type, WIRE_CLASS_IN);
+}
+
+static void hostile_more(const uint8_t *l, const struct wire_msg *q,
+			 struct wire_builder *b)
+{
+	static const uint16_t types[] = {WIRE_TYPE_A, WIRE_TYPE_AAAA,
+					 WIRE_TYPE_TLSA, WIRE_TYPE_SSHFP,
+					 WIRE_TYPE_TXT};
+	uint8_t up[DT_NAME_MAXLEN];
+	const uint8_t *name = q->qname;
+	uint16_t t = q->qtype;
+
+	if (label_is(l, "icase")) {
+		genuine(b, q, name);
+		wire_dname_copy(up, name);
+		for (size_t i = 0; up[i]; i += up[i] + 1)
+			for (size_t k = 1; k <= up[i]; k++)
+				if (up[i + k] >= 'a' && up[i + k] <= 'z')
+					up[i + k] -= 32;
+		put_link(b, up, WIRE_TYPE_CNAME, evil_name, WIRE_CLASS_IN);
+		evil_at(b, evil_name, t);
+	} else if (label_is(l, "itypes")) {
+		genuine(b, q, name);
+		for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+			if (types[i] != t)
+				evil_at(b, name, types[i]);
+	} else if (label_is(l, "isect")) {
+		genuine(b, q, name);
+		put_evil(b, WIRE_SEC_AUTHORITY, name, WIRE_TYPE_CNAME, 1);
+		put_evil(b, WIRE_SEC_AUTHORITY, evil_name, t, 1);
+		put_evil(b, WIRE_SEC_AUTHORITY, name, t, 1);
+		put_evil(b, WIRE_SEC_ADDITIONAL, evil_name, t, 1);
+		put_evil(b, WIRE_SEC_ADDITIONAL, name, t, 1);
+	} else if (label_is(l, "itwo")) {
+		put_link(b, name, WIRE_TYPE_CNAME, good_name, WIRE_CLASS_IN);
+		put_link(b, name, WIRE_TYPE_CNAME, evil_name, WIRE_CLASS_IN);
+		genuine(b, q, good_name);
+		evil_at(b, evil_name, t);
+	} else if (label_is(l, "isplit")) {
+		evil_at(b, evil_name, t);
+		put_link(b, name, WIRE_TYPE_CNAME, evil_name, WIRE_CLASS_IN);
+		genuine(b, q, evil_name);
+	}
+}
+
+/* A chain of 13 links: name -> c1.test. -> ... -> c13.test. */
+static void long_chain(struct wire_builder *b, const struct wire_msg *q)
+{
+	uint8_t from[DT_NAME_MAXLEN], to[DT_NAME_MAXLEN];
+	char text[32];
+
+	wire_dname_copy(from, q->qname);
+	for (int i = 1; i <= 13; i++) {
+		int len = snprintf(text, sizeof(text), "c%d.test.", i);
+		wire_dname_from_str(text, (size_t)len, NULL, to);
+		put_link(b, from, WIRE_TYPE_CNAME, to, WIRE_CLASS_IN);
+		wire_dname_copy(from, to);
+	}
+	genuine(b, q, from);
+}
+
+static void hostile_body(const uint8_t *l, const struct wire_msg *q,
+			 struct wire_builder *b)
+{
+	static const uint8_t tld[] = "\4test", loop2[] = "\5loop2\4test";
+	uint8_t syn[DT_NAME_MAXLEN];
+	const uint8_t *name = q->qname;
+	uint16_t t = q->qtype;
+
+	if (label_is(l, "ibeside") || label_is(l, "ibefore")) {
+		if (label_is(l, "ibeside"))
+			genuine(b, q, name);
+		put_link(b, name, WIRE_TYPE_CNAME, evil_name, WIRE_CLASS_IN);
+		evil_at(b, evil_name, t);
+		if (label_is(l, "ibefore"))
+			genuine(b, q, name);
+	} else if (label_is(l, "ioff")) {
+		evil_at(b, evil_name, t);
+		genuine(b, q, name);
+	} else if (label_is(l, "iclass")) {
+		put_link(b, name, WIRE_TYPE_CNAME, evil_name, WIRE_CLASS_CH);
+		put_evil(b, WIRE_SEC_ANSWER, name, t, WIRE_CLASS_CH);
+		evil_at(b, evil_name, t);
+		genuine(b, q, name);
+	} else if (label_is(l, "idname") || label_is(l, "idnamecn")) {
+		bool cn = label_is(l, "idnamecn");
+		put_link(b, tld, WIRE_TYPE_DNAME, cn ? good_name : evil_name,
+			 WIRE_CLASS_IN);
+		memcpy(syn, name, name[0] + 1u);
+		memcpy(syn + name[0] + 1, evil_name, sizeof(evil_name));
+		if (cn)
+			put_link(b, name, WIRE_TYPE_CNAME, evil_name, 1);
+		evil_at(b, cn ? evil_name : syn, t);
+		if (!cn)
+			genuine(b, q, name);
+	} else if (label_is(l, "iloop")) {
+		put_link(b, name, WIRE_TYPE_CNAME, loop2, WIRE_CLASS_IN);
+		put_link(b, loop2, WIRE_TYPE_CNAME, name, WIRE_CLASS_IN);
+	} else if (label_is(l, "ilong")) {
+		long_chain(b, q);
+	} else if (label_is(l, "inx")) {
+		wire_build_set_flags(b, WIRE_RCODE_NXDOMAIN, 0);
+		genuine(b, q, name);
+	} else {
+		hostile_more(l, q, b);
+	}
+}
+
+static bool hostile(const uint8_t *l, const struct wire_msg *q,
+		    struct reply *r)
+{
+	static const char *const cases[] = {
+		"ibeside", "ibefore", "ioff", "iclass", "icase", "idname",
+		"idnamecn", "iloop", "itypes", "isect", "itwo", "isplit",
+		"ilong", "inx"};
+	struct wire_builder b;
+	size_t i = 0;
+
+	while (i < sizeof(cases) / sizeof(cases[0]) && !label_is(l, cases[i]))
+		i++;
+	if (i == sizeof(cases) / sizeof(cases[0]))
+		return false;
+	start(&b, r, q, WIRE_FLAG_AD);
+	hostile_body(l, q, &b);
+	finish(r, &b, 1, 0, -1, NULL, 1);
+	return true;
+}
+
 static void answer(const struct wire_msg *q, struct reply *r)
 {
 	const uint8_t *l = case_label(q->qname);
@@ -364,7 +573,7 @@ static void answer(const struct wire_msg *q, struct reply *r)
 	r->act = ANSWER;
 	if (q->qclass == WIRE_CLASS_CH && label_is(l, "version"))
 		version(r, q);
-	else if (broken(l, q, r) || data_cases(l, q, r))
+	else if (broken(l, q, r) || data_cases(l, q, r) || hostile(l, q, r))
 		;
 	else if (label_is(l, "nx"))
 		plain(r, q, WIRE_RCODE_NXDOMAIN, 1, WIRE_FLAG_AD, -1, NULL, 1);

@@ -88,7 +88,7 @@ static void put_rr(struct out *o, const struct fake_rr *rr)
 
 	put_name(o, rr->owner);
 	put16(o, rr->type);
-	put16(o, 1);
+	put16(o, rr->rclass ? rr->rclass : 1);
 	put32(o, rr->ttl);
 	if (rr->type == 1 || rr->type == 28) {
 		int af = rr->type == 1 ? AF_INET : AF_INET6;
@@ -173,7 +173,7 @@ static int answer(const uint8_t *q, size_t qlen, uint8_t *resp, size_t cap)
 	struct out o = {resp, 0, cap, false};
 	char name[1024];
 	uint16_t qtype;
-	size_t qend, n = 0;
+	size_t qend, n = 0, count[3] = {0, 0, 0};
 
 	if (parse_question(q, qlen, name, &qtype, &qend) < 0)
 		return -1;
@@ -183,17 +183,19 @@ static int answer(const uint8_t *q, size_t qlen, uint8_t *resp, size_t cap)
 	if (a->silent)
 		return 0;
 	while (a->rr[n].owner != NULL)
-		n++;
+		count[a->rr[n++].section % 3]++;
 	put(&o, q, 2); /* ID */
 	put16(&o, 0x8080 | (q[2] & 0x01) << 8 | (q[3] & 0x10) |
 			  (a->status == 1 ? 0x20 : 0) | (unsigned)a->rcode);
 	put16(&o, 1);
-	put16(&o, n);
-	put16(&o, 0);
-	put16(&o, 1);
+	put16(&o, count[0]);
+	put16(&o, count[1]);
+	put16(&o, count[2] + 1);
 	put(&o, q + 12, qend - 12);
-	for (size_t i = 0; i < n; i++)
-		put_rr(&o, &a->rr[i]);
+	for (unsigned s = 0; s < 3; s++)
+		for (size_t i = 0; i < n; i++)
+			if (a->rr[i].section % 3 == s)
+				put_rr(&o, &a->rr[i]);
 	put_opt(&o, a);
 	return o.bad ? -1 : (int)o.len;
 }

@@ -11,13 +11,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* One record: data is an address for A and AAAA, a name for CNAME and
- * PTR (text, no escapes; any octet but '.' may be in a label). */
+/* One record: data is an address for A and AAAA, a name for any other
+ * type (text, no escapes; any octet but '.' may be in a label). rclass 0
+ * is IN; section 0 the answer, 1 the authority, 2 the additional. */
 struct fake_rr {
 	const char *owner;
 	uint16_t type;
 	uint32_t ttl;
 	const char *data;
+	uint16_t rclass;
+	uint8_t section;
 };
 
 /* What to answer to qname/qtype (qtype 0: every type). rcode and status

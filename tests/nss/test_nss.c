@@ -40,10 +40,9 @@ static const struct fake_rr insecure_a[] = {
 	{"insecure.test", 1, 60, "198.51.100.7"},
 	{NULL},
 };
-/* A chain alias -> mid -> v4, and records off the chain that must never
- * be used: an A at alias.test itself, one at an unrelated name. */
+/* A chain alias -> mid -> v4, and a record off the chain that must never
+ * be used. */
 static const struct fake_rr alias_a[] = {
-	{"alias.test", 1, 10, "10.66.0.8"}, /* off the chain */
 	{"alias.test", 5, 80, "mid.test"},  /* link 1 */
 	{"mid.test", 5, 50, "v4.test"},	    /* link 2 */
 	{"evil.test", 1, 300, "10.66.0.9"}, /* off the chain */
@@ -93,6 +92,89 @@ static const struct fake_rr ptr6[] = {
 };
 static const struct fake_rr none[] = {{NULL}};
 
+/* Hostile answers (an upstream's additions a daemon let through): no
+ * 10.66.x.x address may ever come out of the module. */
+static const struct fake_rr inj_beside[] = { /* CNAME beside the data */
+	{"h1.test", 1, 60, "192.0.2.1"},
+	{"h1.test", 5, 60, "evil.test"},
+	{"evil.test", 1, 60, "10.66.0.1"},
+	{NULL},
+};
+static const struct fake_rr inj_before[] = { /* CNAME first */
+	{"h2.test", 5, 60, "evil.test"},
+	{"evil.test", 1, 60, "10.66.0.2"},
+	{"h2.test", 1, 60, "192.0.2.2"},
+	{NULL},
+};
+static const struct fake_rr inj_offchain[] = {
+	{"evil.test", 1, 60, "10.66.0.3"},
+	{"h3.test", 1, 60, "192.0.2.3"},
+	{"evil.test", 5, 60, "h3.test"},
+	{NULL},
+};
+static const struct fake_rr inj_class[] = { /* a CNAME of class CH */
+	{"h4.test", 5, 60, "evil.test", 3},
+	{"evil.test", 1, 60, "10.66.0.4"},
+	{"h4.test", 1, 60, "192.0.2.4"},
+	{"h4.test", 1, 60, "10.66.0.44", 3},
+	{NULL},
+};
+static const struct fake_rr inj_case[] = { /* a case variant of the owner */
+	{"h5.test", 1, 60, "192.0.2.5"},
+	{"H5.TEST", 5, 60, "evil.test"},
+	{"evil.test", 1, 60, "10.66.0.5"},
+	{NULL},
+};
+static const struct fake_rr case_chain[] = { /* genuine, mixed case */
+	{"H6.test", 5, 60, "Target6.TEST"},
+	{"target6.test", 1, 60, "192.0.2.6"},
+	{NULL},
+};
+static const struct fake_rr inj_dname_alone[] = { /* no synthesized CNAME */
+	{"x.test", 39, 60, "evil.test"},
+	{"h7.evil.test", 1, 60, "10.66.0.7"},
+	{NULL},
+};
+static const struct fake_rr inj_dname_wrong[] = { /* CNAME not the DNAME's */
+	{"x.test", 39, 60, "good.test"},
+	{"h8.x.test", 5, 60, "evil.test"},
+	{"evil.test", 1, 60, "10.66.0.8"},
+	{NULL},
+};
+static const struct fake_rr dname_chain[] = { /* genuine DNAME */
+	{"x.test", 39, 60, "good.test"},
+	{"h9.x.test", 5, 60, "h9.good.test"},
+	{"h9.good.test", 1, 60, "192.0.2.9"},
+	{NULL},
+};
+static const struct fake_rr inj_types[] = { /* wrong types, other sections */
+	{"h10.test", 12, 60, "evil.test"},
+	{"h10.test", 16, 60, "evil.test"},
+	{"h10.test", 1, 60, "192.0.2.10"},
+	{"h10.test", 1, 60, "10.66.0.10", 0, 1},
+	{"h10.test", 5, 60, "evil.test", 0, 1},
+	{"evil.test", 1, 60, "10.66.0.11", 0, 2},
+	{"h10.test", 5, 60, "evil.test", 0, 2},
+	{NULL},
+};
+static const struct fake_rr inj_two[] = { /* two CNAMEs at one owner */
+	{"h12.test", 5, 60, "good12.test"},
+	{"h12.test", 5, 60, "evil.test"},
+	{"good12.test", 1, 60, "192.0.2.12"},
+	{"evil.test", 1, 60, "10.66.0.12"},
+	{NULL},
+};
+static const struct fake_rr inj_nx[] = { /* NXDOMAIN beside the data */
+	{"h14.test", 1, 60, "192.0.2.14"},
+	{NULL},
+};
+static const struct fake_rr inj_split[] = { /* end's data before the link */
+	{"t13.test", 1, 60, "10.66.0.13"},
+	{"h13.test", 5, 60, "t13.test"},
+	{"t13.test", 1, 60, "192.0.2.13"},
+	{NULL},
+};
+
 static struct fake_rr many_a[201];
 static char many_addr[200][16];
 
@@ -111,6 +193,19 @@ static const struct fake_answer table[] = {
 	{"refused.test", 0, 5, 2, -1, false, none},
 	{"slow.test", 0, 0, 1, -1, true, none},
 	{"loop.test", 0, 0, 1, -1, false, loop_a},
+	{"h1.test", 0, 0, 1, -1, false, inj_beside},
+	{"h2.test", 0, 0, 1, -1, false, inj_before},
+	{"h3.test", 0, 0, 1, -1, false, inj_offchain},
+	{"h4.test", 0, 0, 1, -1, false, inj_class},
+	{"h5.test", 0, 0, 1, -1, false, inj_case},
+	{"h6.test", 0, 0, 1, -1, false, case_chain},
+	{"h7.x.test", 0, 0, 1, -1, false, inj_dname_alone},
+	{"h8.x.test", 0, 0, 1, -1, false, inj_dname_wrong},
+	{"h9.x.test", 0, 0, 1, -1, false, dname_chain},
+	{"h10.test", 0, 0, 1, -1, false, inj_types},
+	{"h12.test", 0, 0, 1, -1, false, inj_two},
+	{"h13.test", 0, 0, 1, -1, false, inj_split},
+	{"h14.test", 0, 3, 1, -1, false, inj_nx},
 	{"weird.test", 1, 0, 2, -1, false, weird_a},
 	{"many.test", 1, 0, 1, -1, false, many_a},
 	{"many.test", 28, 0, 1, -1, false, none},
@@ -310,7 +405,7 @@ static void test_name4(void)
 		       "only the address at the chain's end");
 		ok(t->next && t->next->family == AF_INET6 &&
 			   t->next->next == NULL,
-		   "records off the chain are ignored (10.66.0.8, 10.66.0.9)");
+		   "records off the chain are ignored (10.66.0.9)");
 		is_int(c.ttl, 50, "ttl counts the CNAMEs");
 	}
 
@@ -608,6 +703,84 @@ static void test_transport(const char *sock)
 	is_call(&c, NSS_STATUS_SUCCESS, 0, 0, "answers again afterwards");
 }
 
+/* --- hostile answers --- */
+
+struct hostile {
+	const char *name;
+	const char *want; /* the one address, or NULL: refused */
+	int herr;	  /* when refused */
+};
+
+static const struct hostile hostile[] = {
+	{"h1.test", NULL, NO_RECOVERY},
+	{"h2.test", NULL, NO_RECOVERY},
+	{"h3.test", "192.0.2.3", 0},
+	{"h4.test", "192.0.2.4", 0},
+	{"h5.test", NULL, NO_RECOVERY},
+	{"h6.test", "192.0.2.6", 0},
+	{"h7.x.test", NULL, NO_DATA},
+	{"h8.x.test", NULL, NO_RECOVERY},
+	{"h9.x.test", "192.0.2.9", 0},
+	{"h10.test", "192.0.2.10", 0},
+	{"h12.test", NULL, NO_RECOVERY},
+	{"h13.test", NULL, NO_RECOVERY},
+	{"h14.test", NULL, NO_RECOVERY},
+};
+
+/* The addresses of a hostent, one string; injected ones start 10.66. */
+static void host_list(const struct hostent *h, char *out, size_t len)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	out[0] = '\0';
+	for (size_t i = 0; h->h_addr_list[i] != NULL; i++)
+		snprintf(out + strlen(out), len - strlen(out), "%s%s",
+			 i ? " " : "", host_addr(h, i, a));
+}
+
+static void check_hostile4(const struct hostile *x)
+{
+	static char buf[4096];
+	char a[INET6_ADDRSTRLEN], got[256] = "";
+	struct gaih_addrtuple *t = NULL;
+	struct call c = name4(x->name, &t, buf, sizeof(buf));
+
+	for (; c.st == NSS_STATUS_SUCCESS && t != NULL; t = t->next)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s",
+			 got[0] ? " " : "", tuple_text(t, a));
+	if (x->want)
+		is_str(got, x->want, "gethostbyname4_r %s: %s only", x->name,
+		       x->want);
+	else
+		is_call(&c, NSS_STATUS_NOTFOUND, ENOENT, x->herr, x->name);
+}
+
+static void check_hostile3(const struct hostile *x)
+{
+	static char buf[4096];
+	char got[256] = "";
+	struct hostent h;
+	struct call c = name3(x->name, AF_INET, &h, buf, sizeof(buf), NULL);
+
+	if (c.st == NSS_STATUS_SUCCESS)
+		host_list(&h, got, sizeof(got));
+	if (x->want)
+		is_str(got, x->want, "gethostbyname3_r %s: %s only", x->name,
+		       x->want);
+	else
+		ok(c.st == NSS_STATUS_NOTFOUND && c.herr == x->herr,
+		   "gethostbyname3_r %s: refused (%s, h_errno %d)", x->name,
+		   st_name(c.st), c.herr);
+}
+
+static void test_hostile(void)
+{
+	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		check_hostile4(&hostile[i]);
+		check_hostile3(&hostile[i]);
+	}
+}
+
 /* An impostor: the same answers, served by uid 65534 (the test forks,
  * the child drops to that user and asks its own fake daemon). */
 static void test_impostor(void)
@@ -660,6 +833,7 @@ int main(void)
 	test_name4();
 	test_name3();
 	test_addr();
+	test_hostile();
 	test_buffer();
 	test_fds(fds);
 	test_transport(sock);
