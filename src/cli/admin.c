@@ -255,6 +255,10 @@ int cmd_flush(int argc, char **argv)
 	struct cli_txt t;
 	int first = parse_opts(argc, argv, &o, false);
 
+	/* NAME.flush.dnstrust.: 15 octets more than NAME. */
+	if (first >= 0 && argc - first == 1 &&
+	    cli_name_check("flush", "name", argv[first], 15) < 0)
+		return CLI_EXIT_USAGE;
 	if (first < 0 || argc - first > 1 ||
 	    flush_name(argc > first ? argv[first] : NULL, name, sizeof(name)) <
 		    0) {
