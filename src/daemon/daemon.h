@@ -97,6 +97,7 @@ struct daemon {
 	struct worker *workers;
 	unsigned nworkers;
 	int unix_fd;
+	bool unix_inherited;		/* passed by systemd: never removed */
 	int tcp_fd[DT_CFG_MAX_LISTEN];
 	size_t ntcp;
 	size_t nudp;			/* UDP listeners, per worker */

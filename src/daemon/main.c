@@ -393,6 +393,26 @@ static int unix_listen(const char *path, uid_t uid, gid_t gid)
 	return fd;
 }
 
+/* The Unix socket passed by systemd (dnstrustd.socket), or -1. It stays
+ * systemd's: the daemon never removes it. */
+static int inherited_socket(struct daemon *d, const char *path)
+{
+	struct sockaddr_un sa;
+	socklen_t len = sizeof(sa);
+	int fd = notify_listen_unix();
+
+	if (fd < 0)
+		return -1;
+	d->unix_inherited = true;
+	memset(&sa, 0, sizeof(sa));
+	if (getsockname(fd, (struct sockaddr *)&sa, &len) == 0 &&
+	    strncmp(sa.sun_path, path, sizeof(sa.sun_path)) != 0)
+		log_warn("socket %s configured, but the service manager passed "
+			 "%.108s: serving that one",
+			 path, sa.sun_path);
+	return fd;
+}
+
 static int inet_socket(const struct up_server *s, int type)
 {
 	int fd = socket(s->addr.ss_family, type | SOCK_NONBLOCK | SOCK_CLOEXEC,
@@ -512,8 +532,10 @@ static int open_listeners(struct daemon *d)
 		log_err("user %s: no such user", cfg->user);
 		return -1;
 	}
-	d->unix_fd = unix_listen(cfg->socket, pw ? pw->pw_uid : 0,
-				 pw ? pw->pw_gid : 0);
+	d->unix_fd = inherited_socket(d, cfg->socket);
+	if (d->unix_fd < 0)
+		d->unix_fd = unix_listen(cfg->socket, pw ? pw->pw_uid : 0,
+					 pw ? pw->pw_gid : 0);
 	if (d->unix_fd < 0)
 		return -1;
 	for (size_t i = 0; i < cfg->nlisten; i++) {
@@ -662,7 +684,8 @@ static void shutdown_all(struct daemon *d)
 	close(d->unix_fd);
 	for (size_t i = 0; i < d->ntcp; i++)
 		close(d->tcp_fd[i]);
-	unlink(d->st->cfg.socket);
+	if (!d->unix_inherited)
+		unlink(d->st->cfg.socket);
 	autotrust_stop(d);
 	cache_free(d->cache);
 	dstate_put(d->st);
@@ -748,7 +771,7 @@ static int check_only(const struct cfg *cfg)
  * another daemon's: unix_fd is -1 then). Returns main's exit status. */
 static int start_failed(struct daemon *d)
 {
-	if (d->unix_fd >= 0)
+	if (d->unix_fd >= 0 && !d->unix_inherited)
 		unlink(d->st->cfg.socket);
 	return 1;
 }
