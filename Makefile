@@ -80,7 +80,7 @@ deb: deps
 	./scripts/deb.sh $(BUILD)/deb
 
 check-deb: deps build
-	meson test -C $(BUILD) --print-errorlogs --suite packaging
+	meson test -C $(BUILD) --suite packaging --print-errorlogs
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(FUZZB)
