@@ -7,6 +7,7 @@
 #                "N passed, N failed"
 #   make demo    the lab and dnstrustd against it: what applications get
 #   make fuzz    each libFuzzer target for FUZZ_TIME seconds (build-fuzz/)
+#   make check-load  the load and fault suite (tests/load, over 10 minutes)
 #   make bench   benchmarks against ldns, BIND and openssl speed, and the
 #                time per attack question (results in bench/results/)
 #   make install install into PREFIX (default /usr/local), under DESTDIR
@@ -20,8 +21,8 @@ ASAN      := build-asan
 FUZZB     := build-fuzz
 FUZZERS   := msg zone validator resolvconf config autotrust nsswitch
 
-.PHONY: all deps build check check-deb test test-asan demo fuzz bench \
-	install deb clean
+.PHONY: all deps build check check-deb check-load test test-asan demo fuzz \
+	bench install deb clean
 
 all: build
 
@@ -39,7 +40,13 @@ $(ASAN)/build.ninja:
 		-Db_lundef=false -Dc_args=-fno-sanitize-recover=all
 
 test: build
-	-meson test -C $(BUILD) --print-errorlogs --num-processes 2
+	-meson test -C $(BUILD) --print-errorlogs --num-processes 2 \
+		--no-suite load
+
+# The load and fault suite (tests/load/load.sh): over ten minutes, not
+# part of check. LOAD_ONLY and LOAD_FLOOD_SECONDS narrow it.
+check-load: deps build
+	meson test -C $(BUILD) --print-errorlogs --suite load --verbose
 
 test-asan: $(ASAN)/build.ninja
 	ninja -C $(ASAN)

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""A DNS upstream that misbehaves on demand, for tests/load/load.sh.
+
+Listens on ADDR port 53 (UDP and TCP) and forwards each question to
+UPSTREAM (the lab's honest resolver), or does not, as the first word of
+the file MODE says at the time the question arrives (re-read every time):
+
+  pass       forward, return the answer
+  blackhole  never answer (UDP dropped, TCP connections held silent)
+  garbage    answer with random octets (the question's ID kept half the
+             time, so some of them reach the parser)
+  delay N    forward, answer after N seconds
+  flap       pass during even seconds of the clock, blackhole in odd ones
+  refuse     close TCP at once, answer UDP with REFUSED
+
+Prints "ready" once both sockets are bound. Stops on SIGTERM. Traffic
+only to the loopback addresses it is given.
+
+usage: faultproxy.py ADDR UPSTREAM MODEFILE
+"""
+import os
+import random
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+
+
+def mode(path):
+    try:
+        with open(path) as f:
+            words = f.read().split()
+    except OSError:
+        return ["pass"]
+    w = words or ["pass"]
+    if w[0] == "flap":
+        return ["pass"] if int(time.time()) % 2 == 0 else ["blackhole"]
+    return w
+
+
+def forward(query, upstream):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.settimeout(4)
+    try:
+        s.sendto(query, (upstream, 53))
+        return s.recv(65535)
+    except OSError:
+        return None
+    finally:
+        s.close()
+
+
+def forward_tcp(query, upstream):
+    try:
+        with socket.create_connection((upstream, 53), timeout=4) as s:
+            s.sendall(struct.pack("!H", len(query)) + query)
+            head = recv_exact(s, 2)
+            return recv_exact(s, struct.unpack("!H", head)[0]) if head else None
+    except OSError:
+        return None
+
+
+def recv_exact(s, n):
+    buf = b""
+    while len(buf) < n:
+        part = s.recv(n - len(buf))
+        if not part:
+            return None
+        buf += part
+    return buf
+
+
+def answer(query, upstream, m, tcp):
+    """What to send back for query under mode m, or None for nothing."""
+    if m[0] == "blackhole":
+        return None
+    if m[0] == "garbage":
+        junk = os.urandom(random.randint(0, 600))
+        if random.random() < 0.5 and len(query) >= 2:
+            junk = query[:2] + junk
+        return junk
+    if m[0] == "refuse":
+        if len(query) < 12:
+            return None
+        flags = struct.unpack("!H", query[2:4])[0] | 0x8000
+        return query[:2] + struct.pack("!H", (flags & ~0xF) | 5) + query[4:]
+    if m[0] == "delay":
+        time.sleep(float(m[1]) if len(m) > 1 else 10)
+    return forward_tcp(query, upstream) if tcp else forward(query, upstream)
+
+
+def serve_udp(sock, upstream, modefile):
+    while True:
+        query, peer = sock.recvfrom(65535)
+        m = mode(modefile)
+
+        def reply(q=query, p=peer, m=m):
+            r = answer(q, upstream, m, False)
+            if r is not None:
+                try:
+                    sock.sendto(r, p)
+                except OSError:
+                    pass
+        threading.Thread(target=reply, daemon=True).start()
+
+
+def serve_tcp_conn(conn, upstream, modefile):
+    with conn:
+        conn.settimeout(30)
+        while True:
+            try:
+                head = recv_exact(conn, 2)
+                if not head:
+                    return
+                query = recv_exact(conn, struct.unpack("!H", head)[0])
+            except OSError:
+                return
+            if query is None:
+                return
+            m = mode(modefile)
+            if m[0] == "refuse":
+                return
+            r = answer(query, upstream, m, True)
+            if r is None:
+                time.sleep(30)
+                return
+            try:
+                conn.sendall(struct.pack("!H", len(r)) + r)
+            except OSError:
+                return
+
+
+def serve_tcp(sock, upstream, modefile):
+    while True:
+        conn, _ = sock.accept()
+        threading.Thread(target=serve_tcp_conn,
+                         args=(conn, upstream, modefile), daemon=True).start()
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    addr, upstream, modefile = sys.argv[1:]
+    for a in (addr, upstream):
+        if not a.startswith("127."):
+            sys.exit("faultproxy: loopback addresses only")
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind((addr, 53))
+    tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    tcp.bind((addr, 53))
+    tcp.listen(64)
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    threading.Thread(target=serve_tcp, args=(tcp, upstream, modefile),
+                     daemon=True).start()
+    print("ready", flush=True)
+    serve_udp(udp, upstream, modefile)
+
+
+if __name__ == "__main__":
+    main()
