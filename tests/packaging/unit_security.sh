@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: MIT
 #
 # dnstrustd.service as built: systemd-analyze's offline security review
-# rates its exposure at most 2.0 (of 10), and the unit keeps the
+# rates its exposure at most 2.0 (of 10), systemd-analyze verify finds
+# nothing wrong with it and dnstrustd.socket, and the unit keeps the
 # settings the daemon relies on.
 #
-# usage: unit_security.sh UNIT        (TAP on stdout)
+# usage: unit_security.sh UNIT SOCKET_UNIT     (TAP on stdout; SOCKET_UNIT
+# when none is beside UNIT)
 set -u
 
-UNIT=$1
+UNIT=$1 SOCKET=${2:-}
 MAX=2.0
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -28,6 +30,17 @@ if [ -n "$level" ] && awk -v l="$level" -v m="$MAX" 'BEGIN { exit !(l <= m) }'; 
 	ok "exposure $level, at most $MAX"
 else
 	not_ok "exposure '$level', at most $MAX" "$(echo "$out" | grep -E '✗|Overall')"
+fi
+# Every directive known to this systemd (the binaries need not be
+# installed where the unit names them).
+sock=$(dirname "$UNIT")/dnstrustd.socket
+[ -e "$sock" ] || sock=$SOCKET
+out=$(systemd-analyze verify --man=no "$UNIT" "$sock" 2>&1 |
+	grep -v 'is not executable: No such file or directory')
+if [ -z "$out" ]; then
+	ok "systemd-analyze verify: the service and the socket"
+else
+	not_ok "systemd-analyze verify: the service and the socket" "$out"
 fi
 for want in Type=notify ExecReload= Before=nss-lookup.target \
 	Wants=nss-lookup.target Requires=dnstrustd.socket User=_dnstrust \
