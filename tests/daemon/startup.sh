@@ -187,8 +187,14 @@ else
 	not_ok "start (no -f): exit 0 once ready, the socket there, no error" \
 		"exit $rc; $(cat "$work/daemon.err")"
 fi
-# The detached process (the one that listened has exited).
-dpid=$(pgrep -f -x "$D -c $rel")
+# The detached process (the one that listened has exited), by its
+# command line.
+dpid=""
+for p in /proc/[0-9]*; do
+	[ "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" = "$D -c $rel " ] &&
+		dpid="$dpid ${p#/proc/}"
+done
+dpid=${dpid# }
 [ -n "$dpid" ] && pids="$pids $dpid"
 run relreload "$C" reload --socket "$sock"
 expect "relative -c, detached: dnstrust reload reads the file again" 0 \
