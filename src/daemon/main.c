@@ -297,6 +297,19 @@ static int reload_apply(struct daemon *d, char *err, size_t errlen)
 	return 0;
 }
 
+/* RELOADING=1 with the time systemd 253 and later want beside it. */
+static void notify_reloading(void)
+{
+	struct timespec ts;
+	char state[64];
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snprintf(state, sizeof(state), "RELOADING=1\nMONOTONIC_USEC=%llu",
+		 (unsigned long long)ts.tv_sec * 1000000u +
+			 (unsigned long long)ts.tv_nsec / 1000u);
+	notify_send(state);
+}
+
 /* SIGHUP, or dnstrust reload: the verdict is kept for the status of
  * `dnstrust reload` (admin.c), and told to the service manager. */
 static void reload(struct daemon *d)
@@ -304,7 +317,7 @@ static void reload(struct daemon *d)
 	unsigned asked = __atomic_load_n(&d->reload_asked, __ATOMIC_ACQUIRE);
 	char err[512] = "";
 
-	notify_send("RELOADING=1");
+	notify_reloading();
 	if (reload_apply(d, err, sizeof(err)) < 0)
 		log_err("reload: %s; keeping the running configuration", err);
 	else
