@@ -100,6 +100,13 @@ size_t cache_remove_if(struct cache *c,
 				    void *arg),
 		       void *arg);
 
+/* The same, with the value given to pred too (read-only; for dropping
+ * entries by what they hold, such as answers that did not validate). */
+size_t cache_remove_if_val(struct cache *c,
+			   bool (*pred)(const uint8_t *key, size_t klen,
+					void *val, void *arg),
+			   void *arg);
+
 /* A snapshot of the counters. */
 void cache_stats(struct cache *c, struct cache_stats *ret);
 

@@ -30,6 +30,7 @@ struct autotrust;
 struct cache;
 struct up_client;
 struct val_anchors;
+struct val_used;
 struct wire_msg;
 struct task;
 struct conn;
@@ -155,7 +156,8 @@ void waiter_free(struct waiter *wt);
 struct answer {
 	enum val_status status;
 	uint16_t ede;			/* VAL_EDE_NONE when none */
-	uint16_t rcode;			/* the upstream's, or SERVFAIL */
+	uint16_t rcode;			/* the proven one (val_result.rcode),
+					   or SERVFAIL */
 	bool upstream_fail;		/* no usable upstream answer */
 	bool nta;			/* a negative trust anchor applied */
 	bool permissive;		/* bogus, returned by mode permissive */
@@ -165,6 +167,10 @@ struct answer {
 	const char *tag;
 	char reason[VAL_REASON_MAXLEN];
 	struct wire_msg *msg;		/* the upstream response, or NULL */
+	struct val_used *used;		/* the validator's used list: the
+					   only records of msg a client
+					   sees (render.h); malloc'd */
+	size_t nused;
 };
 
 void answer_free(void *answer);

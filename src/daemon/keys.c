@@ -245,6 +245,7 @@ static const struct val_keyset *from_ds(struct task *t, const uint8_t *zone,
 				"the upstream gave no DNSKEY RRset for %s, "
 				"whose DS RRset is validated",
 				txt);
+		task_keep_response(t, zone, WIRE_TYPE_DNSKEY, &v, UINT32_MAX);
 		return verdict_keys(t, zone, &v, 0, true);
 	}
 	sub_ctx(t, &sub);
@@ -252,6 +253,7 @@ static const struct val_keyset *from_ds(struct task *t, const uint8_t *zone,
 	arena_free(&a);
 	if (r < 0)
 		return NULL;
+	task_keep_response(t, zone, WIRE_TYPE_DNSKEY, &ks.verdict, ks.ttl);
 	return keep(t, &ks, true);
 }
 
@@ -287,6 +289,8 @@ static const struct val_keyset *from_anchor(struct task *t,
 				"keys-anchor-no-dnskey",
 				"the upstream gave no DNSKEY RRset for a trust "
 				"anchor's zone");
+		task_keep_response(t, az->zone, WIRE_TYPE_DNSKEY, &v,
+				   UINT32_MAX);
 		return verdict_keys(t, az->zone, &v, 0, true);
 	}
 	for (size_t i = 0; i < az->ndnskey && n < 64; i++)
@@ -297,6 +301,7 @@ static const struct val_keyset *from_anchor(struct task *t,
 	arena_free(&a);
 	if (r < 0)
 		return NULL;
+	task_keep_response(t, az->zone, WIRE_TYPE_DNSKEY, &ks.verdict, ks.ttl);
 	return keep(t, &ks, true);
 }
 
@@ -322,7 +327,10 @@ static int ds_response(struct task *t, const uint8_t *name,
 		*err = -ENOMEM;
 		return -1;
 	}
-	return res->kind == VAL_KIND_NEED_KEYS ? 0 : 1;
+	if (res->kind == VAL_KIND_NEED_KEYS)
+		return 0;
+	task_keep_response(t, name, WIRE_TYPE_DS, &res->verdict, res->ttl);
+	return 1;
 }
 
 /* The keys of a zone below its anchor: from its validated DS RRset, or

@@ -37,6 +37,7 @@
 #include "daemon/notify.h"
 #include "daemon/policy.h"
 #include "daemon/server.h"
+#include "daemon/task.h"
 #include "upstream/transport.h"
 #include "upstream/watch.h"
 #include "validator/anchor.h"
@@ -209,6 +210,35 @@ static void publish(struct daemon *d, struct dstate *st)
 	}
 }
 
+/* Whether the nameservers are the same (options aside), in any order. */
+static bool same_servers(const struct up_conf *a, const struct up_conf *b)
+{
+	if (a->nns != b->nns)
+		return false;
+	for (size_t i = 0; i < a->nns; i++) {
+		size_t k = 0;
+		while (k < b->nns && !up_server_equal(&a->ns[i], &b->ns[k]))
+			k++;
+		if (k == b->nns)
+			return false;
+	}
+	return true;
+}
+
+/* What the old servers told us and did not validate as secure
+ * (negative, insecure, indeterminate answers, key sets and raw responses)
+ * may be their doing: after a change of servers, ask again. */
+static void forget_unproven(struct daemon *d, const struct up_conf *old)
+{
+	if (same_servers(old, &d->upconf))
+		return;
+	size_t n = task_drop_unproven(d->cache);
+
+	log_info("upstreams changed: %zu cached entries not validated as "
+		 "secure dropped",
+		 n);
+}
+
 static void resolv_changed(void *arg)
 {
 	struct daemon *d = arg;
@@ -217,9 +247,11 @@ static void resolv_changed(void *arg)
 	read_resolv_conf(d, &uc);
 	if (up_conf_equal(&uc, &d->upconf))
 		return;
+	struct up_conf old = d->upconf;
 	d->upconf = uc;
 	log_upstreams(&uc, d->st->cfg.resolv_conf);
 	publish(d, NULL);
+	forget_unproven(d, &old);
 }
 
 static bool rrs_equal(const struct wire_rr *a, const struct wire_rr *b,
@@ -288,9 +320,11 @@ static int reload_apply(struct daemon *d, char *err, size_t errlen)
 	}
 	dstate_put(d->st);
 	d->st = st;
+	struct up_conf old = d->upconf;
 	read_resolv_conf(d, &d->upconf);
 	log_upstreams(&d->upconf, "reload");
 	publish(d, st);
+	forget_unproven(d, &old);
 	__atomic_fetch_add(&d->reloads, 1, __ATOMIC_RELAXED);
 	log_notice("configuration reloaded from %s", d->conf_path);
 	autotrust_reload(d);

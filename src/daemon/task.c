@@ -16,6 +16,8 @@
 #include "daemon/task.h"
 #include "upstream/transport.h"
 #include "validator/anchor.h"
+#include "validator/keyset.h"
+#include "validator/sig.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
@@ -33,9 +35,10 @@ struct wfetch {
 };
 
 static void task_run(struct task *t);
-static void finish_result(struct task *t, struct wire_msg *main,
-			  const struct val_result *res);
+static void finish_result(struct task *t, const struct val_result *res);
 static struct wire_msg *take_main(struct task *t);
+static struct fetched *fetched_find(struct task *t, const uint8_t *name,
+				    uint16_t type);
 
 static unsigned name_hash(const uint8_t *name, uint16_t type)
 {
@@ -62,13 +65,21 @@ static bool tables_ready(struct worker *w)
 
 /* --- cached upstream responses ('Q' entries) --- */
 
+/*
+ * A raw DS or DNSKEY response, kept for the key source of later
+ * questions only once a key set or a DS verdict was built from it, for no
+ * longer than what was validated (a failed one at most bogus-ttl), and
+ * with that status, so that a change of upstreams can drop what did not
+ * validate as secure.
+ */
 struct rawmsg {
+	enum val_status status;
 	size_t len;
 	uint8_t data[];
 };
 
-/* How long an upstream response may be reused for sub-queries: its
- * smallest TTL; for a negative answer, RFC 2308 §5's SOA minimum. */
+/* The smallest TTL of a response's answer and authority records; for a
+ * negative answer, RFC 2308 §5's SOA minimum too. */
 static uint32_t response_ttl(const struct wire_msg *m)
 {
 	uint32_t ttl = UINT32_MAX;
@@ -90,31 +101,66 @@ static uint32_t response_ttl(const struct wire_msg *m)
 	return ttl == UINT32_MAX ? 0 : ttl;
 }
 
-static void response_store(struct worker *w, const uint8_t *name,
-			   uint16_t type, const struct wire_msg *m)
+static uint32_t keep_ttl(const struct task *t, const struct wire_msg *m,
+			 const struct val_verdict *v, uint32_t ttl)
 {
-	uint32_t ttl = response_ttl(m);
-	uint32_t max = w->st->cfg.max_cache_ttl;
+	const struct cfg *cfg = &t->st->cfg;
+	uint32_t rttl = response_ttl(m);
+
+	if (v->status == VAL_BOGUS || v->status == VAL_INDETERMINATE)
+		ttl = ttl < cfg->bogus_ttl ? ttl : cfg->bogus_ttl;
+	ttl = ttl < rttl ? ttl : rttl;
+	return ttl < cfg->max_cache_ttl ? ttl : cfg->max_cache_ttl;
+}
+
+void task_keep_response(struct task *t, const uint8_t *name, uint16_t type,
+			const struct val_verdict *v, uint32_t ttl)
+{
+	struct fetched *f = fetched_find(t, name, type);
 	uint8_t key[DT_CACHE_KEY_MAXLEN];
 
+	/* A verdict reached because this question ran out of work says
+	 * nothing about the response. */
+	if (!f || !f->msg || f->kept || (v->tag && strstr(v->tag, "-limit")))
+		return;
+	f->kept = true;
+	const struct wire_msg *m = f->msg;
 	if (m->rcode != WIRE_RCODE_NOERROR && m->rcode != WIRE_RCODE_NXDOMAIN)
 		return;
-	/* Only the key source reads these back (DS and DNSKEY, from other
-	 * questions); an answer to any other type is cached as a validated
-	 * answer already, and a second copy would only cost memory. */
-	if (type != WIRE_TYPE_DS && type != WIRE_TYPE_DNSKEY)
-		return;
-	ttl = ttl < max ? ttl : max;
-	if (!ttl)
+	if (!(ttl = keep_ttl(t, m, v, ttl)))
 		return;
 	struct rawmsg *r = malloc(sizeof(*r) + m->rawlen);
 	if (!r)
 		return;
+	r->status = v->status;
 	r->len = m->rawlen;
 	memcpy(r->data, m->raw, m->rawlen);
 	size_t klen = cache_key('Q', name, type, WIRE_CLASS_IN, key);
-	cache_put(w->d->cache, key, klen, r, sizeof(*r) + r->len,
-		  worker_now(w) + ttl, free);
+	cache_put(t->w->d->cache, key, klen, r, sizeof(*r) + r->len,
+		  worker_now(t->w) + ttl, free);
+}
+
+/* After a change of upstreams: whether a cache entry was learnt without
+ * a secure validation ('W' entries are renderings of 'V' ones; 'P'
+ * probes come from secure DS proofs only). */
+static bool unproven(const uint8_t *key, size_t klen, void *val, void *arg)
+{
+	(void)klen;
+	(void)arg;
+	switch (key[0]) {
+	case 'V': return ((const struct answer *)val)->status != VAL_SECURE;
+	case 'W': return true;
+	case 'K':
+		return ((const struct val_keyset *)val)->verdict.status !=
+		       VAL_SECURE;
+	case 'Q': return ((const struct rawmsg *)val)->status != VAL_SECURE;
+	default: return false;
+	}
+}
+
+size_t task_drop_unproven(struct cache *c)
+{
+	return cache_remove_if_val(c, unproven, NULL);
 }
 
 static struct wire_msg *response_cached(struct worker *w, const uint8_t *name,
@@ -145,7 +191,7 @@ static struct fetched *fetched_find(struct task *t, const uint8_t *name,
 }
 
 static int fetched_add(struct task *t, const uint8_t *name, uint16_t type,
-		       struct wire_msg *msg, int err)
+		       struct wire_msg *msg, int err, const char *from)
 {
 	if (t->nf == t->capf) {
 		size_t cap = t->capf ? 2 * t->capf : 4;
@@ -162,6 +208,8 @@ static int fetched_add(struct task *t, const uint8_t *name, uint16_t type,
 	f->type = type;
 	f->msg = msg;
 	f->err = err;
+	f->kept = false;
+	snprintf(f->from, sizeof(f->from), "%s", from);
 	return 0;
 }
 
@@ -176,8 +224,10 @@ const struct wire_msg *task_fetched(struct task *t, const uint8_t *name,
 		return f->msg;
 	}
 	struct wire_msg *m = response_cached(t->w, name, type);
-	if (m && fetched_add(t, name, type, m, 0) == 0)
+	if (m && fetched_add(t, name, type, m, 0, "cache") == 0) {
+		t->f[t->nf - 1].kept = true;
 		return m;
+	}
 	if (!t->want) {
 		t->want = true;
 		wire_dname_copy(t->want_name, name);
@@ -221,15 +271,16 @@ static void fetch_done(void *arg, int err, const struct up_answer *ans,
 	struct wfetch *f = arg;
 	struct worker *w = f->w;
 	struct wire_msg *m = NULL;
+	char from[DT_FETCH_FROM_LEN] = "upstream";
 
 	(void)last_rcode;
+	if (!err && ans && ans->server)
+		up_server_str(ans->server, from, sizeof(from));
 	*fetch_slot(w, f->name, f->type) = f->hnext;
 	w->nfetches--;
 	if (!err) {
 		m = fetch_parse(ans, &err);
-		if (m)
-			response_store(w, f->name, f->type, m);
-		else
+		if (!m)
 			err = DT_EUPSTREAM;
 	}
 	for (size_t i = 0; i < f->ntasks; i++) {
@@ -239,7 +290,7 @@ static void fetch_done(void *arg, int err, const struct up_answer *ans,
 		if (m && !(copy = wire_msg_parse(m->raw, m->rawlen, 0, &e)))
 			e = -ENOMEM;
 		t->fetching = false;
-		if (fetched_add(t, f->name, f->type, copy, e) < 0)
+		if (fetched_add(t, f->name, f->type, copy, e, from) < 0)
 			t->fail_err = -ENOMEM;
 		task_run(t);
 	}
@@ -464,6 +515,36 @@ static void apply_policy(struct task *t, struct answer *a)
 	}
 }
 
+/* A key source for answers exempt from validation: every zone is
+ * insecure, so that the walk over the response only finds the chain
+ * (what a client may see) and checks no signature. */
+static const struct val_keyset *exempt_keys(void *arg, const uint8_t *name)
+{
+	(void)name;
+	return arg;
+}
+
+/* The chain of an exempt answer, with the verdict policy gives it. */
+static int walk_exempt(struct task *t, const struct wire_msg *m,
+		       struct val_result *res)
+{
+	struct val_verdict verdict = res->verdict, ins;
+	struct val_keysource src = {exempt_keys, exempt_keys, NULL};
+	struct val_response resp;
+	struct val_keyset ks;
+	struct val_ctx ctx = t->tmpl;
+
+	val_verdict_set(&ins, VAL_INSECURE, VAL_EDE_NONE, "policy-exempt",
+			"not validated");
+	val_keyset_from_verdict(&ks, (const uint8_t *)"", &ins, UINT32_MAX);
+	src.arg = &ks;
+	keys_response(m, t->qname, t->qtype, &resp);
+	int r = val_response_validate(&ctx, &resp, &src, res);
+	val_keyset_free(&ks);
+	res->verdict = verdict;
+	return r;
+}
+
 /* Answers that policy exempts from validation: under a negative trust
  * anchor (insecure, RFC 7646) or a `domain ... validate no` rule
  * (indeterminate, returned). Returns true when t was finished. */
@@ -479,7 +560,6 @@ static bool finish_exempt(struct task *t)
 		d = NULL;
 	if (!nta && !d)
 		return false;
-	res.ttl = UINT32_MAX;
 	if (nta) {
 		t->nta = nta;
 		wire_dname_to_str(nta->name, txt, sizeof(txt));
@@ -495,17 +575,78 @@ static bool finish_exempt(struct task *t)
 				"policy-validate-no",
 				"domain %s validate no: not validated", txt);
 	}
-	struct wire_msg *m = take_main(t);
-	finish_result(t, m, &res);
+	struct fetched *f = fetched_find(t, t->qname, t->qtype);
+	if (walk_exempt(t, f->msg, &res) < 0) {
+		finish_failed(t, -ENOMEM, "out of memory");
+		return true;
+	}
+	finish_result(t, &res);
 	return true;
 }
 
-static void finish_result(struct task *t, struct wire_msg *main,
-			  const struct val_result *res)
+/* Whether rr of section sec is one the validator used. */
+static bool is_used(const struct wire_msg *m, const struct val_result *res,
+		    int sec, const struct wire_rr *rr)
+{
+	for (size_t i = 0; i < res->nused; i++) {
+		const struct val_used *u = &res->used[i];
+		if (u->section == sec &&
+		    val_used_holds(u, &m->sec[sec][u->first], rr))
+			return true;
+	}
+	return false;
+}
+
+/* Logs (info) the upstream's records that no client will see. */
+static void log_dropped(const struct task *t, const struct wire_msg *m,
+			const struct val_result *res, const char *from)
+{
+	char txt[DT_NAME_TEXT_MAXLEN], first[DT_NAME_TEXT_MAXLEN + 16];
+	char tb[16];
+	size_t n = 0;
+
+	if (!log_enabled(LOG_INFO))
+		return;
+	for (int sec = WIRE_SEC_ANSWER; sec < WIRE_SEC_COUNT; sec++) {
+		for (size_t i = 0; i < m->count[sec]; i++) {
+			const struct wire_rr *rr = &m->sec[sec][i];
+			if (rr->type == WIRE_TYPE_OPT ||
+			    is_used(m, res, sec, rr))
+				continue;
+			if (n++ == 0)
+				val_rrset_name(rr->owner, rr->type, first,
+					       sizeof(first));
+		}
+	}
+	if (!n)
+		return;
+	wire_dname_to_str(t->qname, txt, sizeof(txt));
+	log_info("%s/%s: %zu record%s from %s not used by the validator, "
+		 "dropped (first: %s)",
+		 txt, wire_type_to_str(t->qtype, tb), n, n == 1 ? "" : "s",
+		 from, first);
+}
+
+/* Copies the used list into a (false when out of memory). */
+static bool keep_used(struct answer *a, const struct val_result *res)
+{
+	if (!res->nused)
+		return true;
+	a->used = malloc(res->nused * sizeof(*a->used));
+	if (!a->used)
+		return false;
+	memcpy(a->used, res->used, res->nused * sizeof(*a->used));
+	a->nused = res->nused;
+	return true;
+}
+
+static void finish_result(struct task *t, const struct val_result *res)
 {
 	struct answer *a = answer_new();
+	struct fetched *f = fetched_find(t, t->qname, t->qtype);
 
-	if (!a) {
+	if (!a || !keep_used(a, res)) {
+		answer_free(a);
 		finish_failed(t, -ENOMEM, "out of memory");
 		return;
 	}
@@ -513,11 +654,8 @@ static void finish_result(struct task *t, struct wire_msg *main,
 	a->ede = res->verdict.ede;
 	a->tag = res->verdict.tag;
 	memcpy(a->reason, res->verdict.reason, sizeof(a->reason));
-	a->rcode = main->rcode;
+	a->rcode = res->rcode;
 	a->ttl = res->ttl;
-	uint32_t rttl = response_ttl(main);
-	if (rttl < a->ttl)
-		a->ttl = rttl;
 	a->policy_pass = res->verdict.tag &&
 			 strcmp(res->verdict.tag, "policy-validate-no") == 0;
 	if ((a->status == VAL_BOGUS || a->status == VAL_INDETERMINATE) &&
@@ -528,7 +666,8 @@ static void finish_result(struct task *t, struct wire_msg *main,
 	if (t->fail_err && a->status == VAL_INDETERMINATE)
 		a->upstream_fail = true;
 	apply_policy(t, a);
-	a->msg = main;
+	log_dropped(t, f->msg, res, f->from);
+	a->msg = take_main(t);
 	if (log_enabled(LOG_INFO) && a->status != VAL_SECURE &&
 	    a->status != VAL_INSECURE) {
 		char txt[DT_NAME_TEXT_MAXLEN], tb[16];
@@ -590,7 +729,7 @@ static void task_run(struct task *t)
 			return;
 		}
 		if (res.kind != VAL_KIND_NEED_KEYS) {
-			finish_result(t, take_main(t), &res);
+			finish_result(t, &res);
 			return;
 		}
 		if (!t->want) {

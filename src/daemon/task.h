@@ -19,12 +19,19 @@
 #include "daemon/daemon.h"
 #include "validator/response.h"
 
+/* Room for an upstream's address in logs ("[addr%scope]:port"). */
+#define DT_FETCH_FROM_LEN 80
+
 /* An upstream response fetched for a task (or its failure). */
 struct fetched {
 	uint8_t name[DT_NAME_MAXLEN];
 	uint16_t type;
 	int err;			/* 0, or why there is no message */
 	struct wire_msg *msg;
+	char from[DT_FETCH_FROM_LEN];	/* the upstream that sent it, or
+					   "cache" */
+	bool kept;			/* stored as a 'Q' entry already, or
+					   read from one */
 };
 
 struct task {
@@ -63,6 +70,21 @@ struct task {
  * (then it is noted as wanted). */
 const struct wire_msg *task_fetched(struct task *t, const uint8_t *name,
 				    uint16_t type, int *err);
+
+/*
+ * Keeps the fetched response to (name, type) as a 'Q' cache entry for
+ * other questions' key sources, now that v (with ttl) was validated from
+ * it: for at most ttl, bogus-ttl when v is bogus or indeterminate, the
+ * response's own TTLs and max-cache-ttl. Once per fetched response; not
+ * for one read from the cache, nor for a verdict of a spent work budget.
+ */
+void task_keep_response(struct task *t, const uint8_t *name, uint16_t type,
+			const struct val_verdict *v, uint32_t ttl);
+
+/* Drops every cache entry not learnt through a secure validation
+ * (answers, key sets and raw responses of another status; rendered
+ * replies): for a change of upstreams. Returns the number dropped. */
+size_t task_drop_unproven(struct cache *c);
 
 /* Fills *src with the task's key source. */
 void keys_source(struct task *t, struct val_keysource *src);

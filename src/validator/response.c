@@ -10,6 +10,9 @@
 #include "wire/dname.h"
 #include "wire/msg.h"
 
+/* SOA RRsets of an authority section remembered (more are not used). */
+#define SOA_SEEN_MAX 4
+
 struct walk {
 	struct val_ctx *ctx;
 	const struct val_response *resp;
@@ -24,6 +27,13 @@ struct walk {
 	struct val_rrset *nsec, *nsec3;
 	size_t nnsec, nnsec3;
 	struct val_verdict denial_fail; /* weakest failed denial RRset */
+	bool proofs_used;		/* nsec/nsec3 are in the used list */
+	struct soa_seen {		/* SOA RRsets verified, with status */
+		const struct val_rrset *set;
+		enum val_status status;
+		uint32_t ttl;
+	} soa[SOA_SEEN_MAX];
+	size_t nsoa;
 	bool need;			/* stopped for want of keys */
 };
 
@@ -39,6 +49,41 @@ static void fold(struct walk *w, const struct val_verdict *v, uint32_t ttl)
 	val_verdict_weakest(&w->res->verdict, v);
 	if (ttl < w->res->ttl)
 		w->res->ttl = ttl;
+}
+
+bool val_used_holds(const struct val_used *u, const struct wire_rr *first,
+		    const struct wire_rr *rr)
+{
+	uint16_t t = rr->type;
+
+	if (t == WIRE_TYPE_RRSIG)
+		t = rr->rdlen >= 2 ? val_rrsig_covered(rr) : 0;
+	return t == u->type && rr->rclass == u->rclass &&
+	       wire_dname_equal(rr->owner, first->owner);
+}
+
+/* Appends set to the used list (cut at VAL_USED_MAX, see response.h). */
+static void use(struct walk *w, const struct val_rrset *set,
+		enum val_role role, uint32_t ttl)
+{
+	struct val_result *res = w->res;
+	const struct wire_rr *base = w->resp->answer;
+	uint8_t sec = WIRE_SEC_ANSWER;
+
+	if (set->n == 0 || res->nused >= VAL_USED_MAX)
+		return;
+	if (role == VAL_ROLE_PROOF || role == VAL_ROLE_SOA) {
+		base = w->resp->authority;
+		sec = WIRE_SEC_AUTHORITY;
+	}
+	res->used[res->nused++] = (struct val_used){
+		.section = sec,
+		.role = (uint8_t)role,
+		.type = set->type,
+		.rclass = set->rclass,
+		.ttl = ttl,
+		.first = (size_t)(set->rrs[0] - base),
+	};
 }
 
 /* Data without RRSIGs: insecure only where the zone is insecure. */
@@ -124,6 +169,19 @@ static int push_set(struct walk *w, struct val_rrset **list, size_t *n,
 	return 0;
 }
 
+static void remember_soa(struct walk *w, const struct val_rrset *s,
+			 const struct val_verdict *v,
+			 const struct val_sig_info *info)
+{
+	if (w->nsoa == SOA_SEEN_MAX)
+		return;
+	w->soa[w->nsoa++] = (struct soa_seen){
+		.set = s,
+		.status = v->status,
+		.ttl = v->status == VAL_SECURE ? info->ttl : s->ttl,
+	};
+}
+
 /* Verifies the authority section's NSEC, NSEC3 and SOA RRsets once. */
 static int gather_denial(struct walk *w)
 {
@@ -145,6 +203,8 @@ static int gather_denial(struct walk *w)
 			return r;
 		if (w->need)
 			return 0;
+		if (s->type == WIRE_TYPE_SOA)
+			remember_soa(w, s, &v, &info);
 		if (v.status != VAL_SECURE || s->type == WIRE_TYPE_SOA) {
 			val_verdict_weakest(&w->denial_fail, &v);
 			continue;
@@ -163,6 +223,60 @@ static int gather_denial(struct walk *w)
 			return r;
 	}
 	return 0;
+}
+
+/* Puts the verified proofs on the used list, once. */
+static void use_proofs(struct walk *w)
+{
+	if (w->proofs_used)
+		return;
+	w->proofs_used = true;
+	for (size_t i = 0; i < w->nnsec; i++)
+		use(w, &w->nsec[i], VAL_ROLE_PROOF, w->nsec[i].ttl);
+	for (size_t i = 0; i < w->nnsec3; i++)
+		use(w, &w->nsec3[i], VAL_ROLE_PROOF, w->nsec3[i].ttl);
+}
+
+/* The SOA MINIMUM field (RFC 2308 §5 bounds a negative answer's TTL). */
+static uint32_t soa_minimum(const struct val_rrset *s)
+{
+	const struct wire_rr *rr = s->rrs[0];
+
+	if (rr->rdlen < 20)
+		return 0;
+	const uint8_t *p = rr->rdata + rr->rdlen - 4;
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/*
+ * The SOA of a negative answer for name: the deepest at or above name,
+ * shown only when it is at least as strong as the verdict (a secure
+ * answer never carries an SOA that did not validate); it bounds the TTL,
+ * and without one the answer's TTL is 0.
+ */
+static void use_soa(struct walk *w, const uint8_t *name)
+{
+	const struct soa_seen *best = NULL;
+
+	for (size_t i = 0; i < w->nsoa; i++) {
+		const struct soa_seen *s = &w->soa[i];
+		if (!wire_dname_is_subdomain(name, s->set->owner) ||
+		    s->set->n != 1 || s->status < w->res->verdict.status)
+			continue;
+		if (!best || wire_dname_labels(s->set->owner) >
+				     wire_dname_labels(best->set->owner))
+			best = s;
+	}
+	if (!best) {
+		w->res->ttl = 0; /* RFC 2308 §5: not cached without an SOA */
+		return;
+	}
+	uint32_t min = soa_minimum(best->set);
+	uint32_t ttl = min < best->ttl ? min : best->ttl;
+	use(w, best->set, VAL_ROLE_SOA, ttl);
+	if (ttl < w->res->ttl)
+		w->res->ttl = ttl;
 }
 
 static uint32_t denial_ttl(const struct walk *w)
@@ -222,6 +336,8 @@ static int prove_negative(struct walk *w, const uint8_t *name, bool nx)
 	w->res->kind = nx ? VAL_KIND_NXDOMAIN : VAL_KIND_NODATA;
 	if (!denial_usable(w, name)) {
 		denial_missing(w, name, nx ? "NXDOMAIN" : "NODATA");
+		if (!w->need)
+			use_soa(w, name);
 		return 0;
 	}
 	const uint16_t qt = w->resp->qtype;
@@ -240,6 +356,8 @@ static int prove_negative(struct walk *w, const uint8_t *name, bool nx)
 	if (r < 0)
 		return r;
 	fold(w, &v, denial_ttl(w));
+	use_proofs(w);
+	use_soa(w, name);
 	return 0;
 }
 
@@ -266,28 +384,90 @@ static int prove_wildcard(struct walk *w, const uint8_t *name,
 	if (r < 0)
 		return r;
 	fold(w, &v, denial_ttl(w));
+	use_proofs(w);
 	return 0;
 }
 
-/* One link of the chain: an RRset, and its wildcard proof if expanded. */
-static int verify_link(struct walk *w, const struct val_rrset *set)
-{
+/* An RRset that may continue the chain, with its verification. */
+struct cand {
+	const struct val_rrset *set;
 	struct val_sig_info info;
 	struct val_verdict v;
-	int r;
+};
 
-	if ((r = verify_set(w, set, &info, &v)) < 0 || w->need)
-		return r;
-	fold(w, &v, v.status == VAL_SECURE ? info.ttl : set->ttl);
+/* A CNAME or DNAME RRset has one record (RFC 2181 §10.1; a DNAME gives
+ * one substitution, RFC 6672 §2.2): two targets cannot both be right. */
+static bool singleton_ok(const struct val_rrset *set, struct val_verdict *v)
+{
 	char name[DT_NAME_TEXT_MAXLEN + 16];
+
+	if ((set->type != WIRE_TYPE_CNAME && set->type != WIRE_TYPE_DNAME) ||
+	    set->n == 1)
+		return true;
+	val_verdict_set(v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS,
+			"resp-alias-not-single",
+			"%s holds %zu records; an alias has exactly one",
+			val_rrset_name(set->owner, set->type, name,
+				       sizeof(name)),
+			set->n);
+	return false;
+}
+
+static int evaluate(struct walk *w, struct cand *c)
+{
+	c->info.wildcard = false;
+	c->info.ttl = c->set->ttl;
+	if (!singleton_ok(c->set, &c->v))
+		return 0;
+	return verify_set(w, c->set, &c->info, &c->v);
+}
+
+static uint32_t cand_ttl(const struct cand *c)
+{
+	return c->v.status == VAL_SECURE ? c->info.ttl : c->set->ttl;
+}
+
+/* Takes an evaluated RRset into the chain: its verdict, the used list,
+ * and its wildcard proof if it was expanded. */
+static int take(struct walk *w, const struct cand *c, enum val_role role)
+{
+	char name[DT_NAME_TEXT_MAXLEN + 16];
+	bool wild = c->v.status == VAL_SECURE && c->info.wildcard;
+
+	fold(w, &c->v, cand_ttl(c));
+	use(w, c->set, role, cand_ttl(c));
 	val_trace(w->ctx, "%s %s%s",
-		  val_rrset_name(set->owner, set->type, name, sizeof(name)),
-		  val_status_name(v.status),
-		  v.status == VAL_SECURE && info.wildcard
-			  ? " (expanded from a wildcard)"
-			  : "");
-	if (v.status == VAL_SECURE && info.wildcard)
-		return prove_wildcard(w, set->owner, info.closest_encloser);
+		  val_rrset_name(c->set->owner, c->set->type, name,
+				 sizeof(name)),
+		  val_status_name(c->v.status),
+		  wild ? " (expanded from a wildcard)" : "");
+	if (wild)
+		return prove_wildcard(w, c->set->owner,
+				      c->info.closest_encloser);
+	return 0;
+}
+
+/*
+ * Chooses among the candidates at one name: the first that validates as
+ * secure, else the strongest, ties to the earlier (response.h). Later
+ * candidates are not verified once one is secure. Writes the index taken,
+ * or -1 when there is none, to *ret.
+ */
+static int pick(struct walk *w, struct cand *c, int n, int *ret)
+{
+	int best = -1, r;
+
+	for (int i = 0; i < n; i++) {
+		if (!c[i].set)
+			continue;
+		if ((r = evaluate(w, &c[i])) < 0 || w->need)
+			return r;
+		if (best < 0 || c[i].v.status > c[best].v.status)
+			best = i;
+		if (c[i].v.status == VAL_SECURE)
+			break;
+	}
+	*ret = best;
 	return 0;
 }
 
@@ -335,86 +515,139 @@ static void chain_too_long(struct walk *w)
 	fold(w, &v, 0);
 }
 
+/* The CNAME at cur beside a DNAME must be the one synthesised from it
+ * (RFC 6672 §5.3.1: unsigned, so it is checked against the DNAME, which
+ * is what was validated); it is shown with the DNAME's TTL. A missing one
+ * is not invented: the DNAME alone carries the link. */
+static bool check_synth(struct walk *w, const struct cand *dn,
+			const uint8_t *cur, const uint8_t *next)
+{
+	const struct val_rrset *cn =
+		val_rrset_find(w->ans, w->nans, cur, WIRE_TYPE_CNAME);
+	struct val_verdict v;
+
+	if (!cn)
+		return true;
+	if (cn->n != 1 || !wire_dname_equal(cn->rrs[0]->rdata, next)) {
+		val_verdict_set(&v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS,
+				"resp-dname-cname-mismatch",
+				"CNAME synthesised from a DNAME points elsewhere "
+				"than the DNAME says");
+		fold(w, &v, 0);
+		return false;
+	}
+	use(w, cn, VAL_ROLE_SYNTH, cand_ttl(dn));
+	return true;
+}
+
 /* Follows a DNAME at cur. Returns 1 when the chain goes on. */
-static int follow_dname(struct walk *w, const struct val_rrset *dn,
+static int follow_dname(struct walk *w, const struct cand *dn,
 			uint8_t cur[DT_NAME_MAXLEN])
 {
 	uint8_t next[DT_NAME_MAXLEN];
 	struct val_verdict v;
 	int r;
 
-	if ((r = verify_link(w, dn)) < 0 || w->need)
+	if ((r = take(w, dn, VAL_ROLE_LINK)) < 0 || w->need)
 		return r;
-	if (dname_substitute(cur, dn, next) < 0) {
+	if (dname_substitute(cur, dn->set, next) < 0) {
 		val_verdict_set(&v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS,
 				"resp-dname-too-long",
 				"DNAME substitution exceeds 255 octets");
 		fold(w, &v, 0);
 		return 0;
 	}
-	/* The synthesised CNAME is unsigned (RFC 6672 §5.3.1); it must agree
-	 * with the DNAME, which is what was validated. */
-	const struct val_rrset *cn = val_rrset_find(w->ans, w->nans, cur,
-					      WIRE_TYPE_CNAME);
-	if (cn && !wire_dname_equal(cn->rrs[0]->rdata, next)) {
-		val_verdict_set(&v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS,
-				"resp-dname-cname-mismatch",
-				"CNAME synthesised from a DNAME points elsewhere "
-				"than the DNAME says");
-		fold(w, &v, 0);
+	if (!check_synth(w, dn, cur, next))
 		return 0;
-	}
 	wire_dname_copy(cur, next);
 	return 1;
 }
 
-/* Validates the RRsets at cur for qtype ANY. */
+/* Validates the RRsets at cur for qtype ANY: each is part of the answer.
+ * Returns 1 when there was one (or keys are wanted), 0 when none. */
 static int verify_any(struct walk *w, const uint8_t *cur)
 {
 	int r, found = 0;
 
-	for (size_t i = 0; i < w->nans && !w->need; i++) {
-		if (w->ans[i].n == 0 || !wire_dname_equal(w->ans[i].owner, cur))
+	for (size_t i = 0; i < w->nans; i++) {
+		struct cand c = {.set = &w->ans[i]};
+		if (c.set->n == 0 || !wire_dname_equal(c.set->owner, cur))
 			continue;
 		found = 1;
-		if ((r = verify_link(w, &w->ans[i])) < 0)
+		if ((r = evaluate(w, &c)) < 0)
 			return r;
+		if (w->need)
+			return 1;
+		if ((r = take(w, &c, VAL_ROLE_FINAL)) < 0)
+			return r;
+		if (w->need)
+			return 1;
 	}
 	return found;
+}
+
+/* Takes the link chosen at cur. Returns 1 to go on, 0 when done. */
+static int take_link(struct walk *w, struct cand *c, bool dname,
+		     uint8_t cur[DT_NAME_MAXLEN])
+{
+	int r;
+
+	if (w->res->links >= w->ctx->lim.chain_max) {
+		chain_too_long(w);
+		return 0;
+	}
+	w->res->links++;
+	if (dname)
+		return follow_dname(w, c, cur);
+	if ((r = take(w, c, VAL_ROLE_LINK)) < 0 || w->need)
+		return r;
+	wire_dname_copy(cur, c->set->rrs[0]->rdata);
+	return 1;
 }
 
 /* One step of the chain at cur. Returns 1 to go on, 0 when done. */
 static int chain_step(struct walk *w, uint8_t cur[DT_NAME_MAXLEN])
 {
 	const uint16_t qt = w->resp->qtype;
-	const struct val_rrset *s;
-	int r;
+	struct cand c[3];
+	int r, k = -1;
 
+	memset(c, 0, sizeof(c));
 	if (qt == WIRE_TYPE_ANY) {
 		if ((r = verify_any(w, cur)) != 0)
 			return r < 0 ? r : 0;
-	} else if ((s = val_rrset_find(w->ans, w->nans, cur, qt)) != NULL) {
-		return verify_link(w, s);
+	} else {
+		c[0].set = val_rrset_find(w->ans, w->nans, cur, qt);
 	}
-	if (w->res->links >= w->ctx->lim.chain_max &&
-	    (find_dname(w, cur) ||
-	     val_rrset_find(w->ans, w->nans, cur, WIRE_TYPE_CNAME))) {
-		chain_too_long(w);
-		return 0;
+	if (qt != WIRE_TYPE_DNAME)
+		c[1].set = find_dname(w, cur);
+	if (qt != WIRE_TYPE_CNAME)
+		c[2].set = val_rrset_find(w->ans, w->nans, cur, WIRE_TYPE_CNAME);
+	if ((r = pick(w, c, 3, &k)) < 0 || w->need)
+		return r;
+	if (k < 0) {
+		r = prove_negative(w, cur,
+				   w->resp->rcode == WIRE_RCODE_NXDOMAIN);
+		return r < 0 ? r : 0;
 	}
-	if (qt != WIRE_TYPE_DNAME && (s = find_dname(w, cur)) != NULL) {
-		w->res->links++;
-		return follow_dname(w, s, cur);
+	if (k == 0) {
+		r = take(w, &c[0], VAL_ROLE_FINAL);
+		return r < 0 ? r : 0;
 	}
-	if ((s = val_rrset_find(w->ans, w->nans, cur, WIRE_TYPE_CNAME)) != NULL) {
-		w->res->links++;
-		if ((r = verify_link(w, s)) < 0 || w->need)
-			return r;
-		wire_dname_copy(cur, s->rrs[0]->rdata);
-		return 1;
-	}
-	r = prove_negative(w, cur, w->resp->rcode == WIRE_RCODE_NXDOMAIN);
-	return r < 0 ? r : 0;
+	return take_link(w, &c[k], k == 1, cur);
+}
+
+/* Leaves out RRsets of another class than the question's: they are never
+ * part of its answer (RFC 2181 §5: an RRset is one name, class and
+ * type). */
+static size_t keep_class(struct val_rrset *sets, size_t n, uint16_t qclass)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (sets[i].rclass == qclass)
+			sets[k++] = sets[i];
+	return k;
 }
 
 static int walk_init(struct walk *w, struct val_ctx *ctx,
@@ -432,12 +665,12 @@ static int walk_init(struct walk *w, struct val_ctx *ctx,
 	n = val_rrsets_collect(resp->answer, resp->nanswer, &w->arena, &w->ans);
 	if (n < 0)
 		return n;
-	w->nans = (size_t)n;
+	w->nans = keep_class(w->ans, (size_t)n, resp->qclass);
 	n = val_rrsets_collect(resp->authority, resp->nauthority, &w->arena,
 			       &w->auth);
 	if (n < 0)
 		return n;
-	w->nauth = (size_t)n;
+	w->nauth = keep_class(w->auth, (size_t)n, resp->qclass);
 	return 0;
 }
 
@@ -461,6 +694,8 @@ int val_response_validate(struct val_ctx *ctx, const struct val_response *resp,
 	wire_dname_copy(ret->final_name, cur);
 	if (ret->ttl == UINT32_MAX)
 		ret->ttl = 0;
+	ret->rcode = ret->kind == VAL_KIND_NXDOMAIN ? WIRE_RCODE_NXDOMAIN
+						    : WIRE_RCODE_NOERROR;
 out:
 	arena_free(&w.arena);
 	return r < 0 ? r : 0;

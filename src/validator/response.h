@@ -44,6 +44,47 @@ struct val_response {
 	size_t nauthority;
 };
 
+/*
+ * The used list: the RRsets a verdict rests on, in chain order. A client
+ * sees only these (docs/DESIGN.md, "A client sees only what the validator
+ * used"); whatever else the response holds is not part of the answer.
+ */
+enum val_role {
+	VAL_ROLE_LINK = 1,	/* a CNAME or DNAME the chain went through */
+	VAL_ROLE_SYNTH = 2,	/* the CNAME synthesised from the DNAME just
+				   before it (RFC 6672 §2.2), checked equal to
+				   the substitution */
+	VAL_ROLE_FINAL = 3,	/* the RRset of qtype that ends the chain
+				   (with qtype ANY: each RRset at the name) */
+	VAL_ROLE_PROOF = 4,	/* an NSEC or NSEC3 RRset of the denial or of
+				   a wildcard expansion */
+	VAL_ROLE_SOA = 5,	/* the SOA of a negative answer */
+};
+
+/*
+ * One used RRset, as found in the response: the records of section
+ * (WIRE_SEC_ANSWER: val_response.answer; WIRE_SEC_AUTHORITY:
+ * val_response.authority) whose owner equals (case-insensitively) that of
+ * record first, whose class is rclass and whose type is type, with the
+ * RRSIGs of that owner and class covering type (val_used_holds).
+ */
+struct val_used {
+	uint8_t section;	/* enum wire_section: ANSWER or AUTHORITY */
+	uint8_t role;		/* enum val_role */
+	uint16_t type;
+	uint16_t rclass;
+	uint32_t ttl;		/* the TTL to give every record of it: the
+				   smallest, clamped to the signatures'
+				   validity when secure (RFC 4035 §5.3.3) */
+	size_t first;		/* index of its first record in section */
+};
+
+/* Room in a result's used list: DT_VAL_CHAIN_MAX links, each a DNAME and
+ * its CNAME, the final RRset, an SOA and the proofs. A longer list (qtype
+ * ANY at a name with very many types, or a response carrying very many
+ * proof RRsets) is cut: what does not fit is not used, hence not shown. */
+#define VAL_USED_MAX 64
+
 enum val_kind {
 	VAL_KIND_ANSWER,	/* the chain ends in an RRset of qtype */
 	VAL_KIND_NODATA,	/* the chain ends in a name without qtype */
@@ -63,7 +104,20 @@ struct val_result {
 	uint8_t need_zone[DT_NAME_MAXLEN]; /* with VAL_KIND_NEED_KEYS: the
 					      zone (or, for unsigned data,
 					      the name) to get keys for */
+	uint16_t rcode;			/* the proven RCODE: NXDOMAIN with
+					   VAL_KIND_NXDOMAIN, else NOERROR;
+					   never the upstream's word */
+	size_t nused;			/* the used list, in chain order: */
+	struct val_used used[VAL_USED_MAX];
 };
+
+/*
+ * Whether rr belongs to the used RRset u, where first is the record at
+ * u->first in u's section: same owner (case-insensitive), same class, and
+ * type u->type or an RRSIG covering it.
+ */
+bool val_used_holds(const struct val_used *u, const struct wire_rr *first,
+		    const struct wire_rr *rr);
 
 /*
  * Validates resp. Writes *ret and returns 0, or -ENOMEM. The verdict is
@@ -72,6 +126,16 @@ struct val_result {
  * insecure only where the key source says the zone is insecure, else
  * bogus with EDE 10), each DNAME synthesis, the denial at the end, and
  * the limit of ctx->lim.chain_max links.
+ *
+ * Only records of class resp->qclass take part. At each name of the
+ * chain the candidates are, in this order, the RRset of qtype, a DNAME
+ * above the name and a CNAME at it; the first that validates as secure is
+ * taken, else the strongest (ties to the earlier); the others are left
+ * out of the used list. A CNAME or DNAME RRset of more than one record is
+ * bogus (RFC 2181 §10.1; a DNAME gives one substitution, RFC 6672 §2.2).
+ * ret->used lists what was taken, in chain order, then the proofs and the
+ * SOA; ret->rcode is what the chain proved (an answer or NODATA: NOERROR,
+ * whatever resp->rcode says).
  */
 int val_response_validate(struct val_ctx *ctx, const struct val_response *resp,
 			  const struct val_keysource *src,
