@@ -11,7 +11,9 @@
 #                (tests/load, over 10 minutes)
 #   make bench   benchmarks against ldns, BIND and openssl speed, and the
 #                time per attack question (results in bench/results/)
-#   make install install into PREFIX (default /usr/local)
+#   make install install into PREFIX (default /usr/local), under DESTDIR
+#   make deb     Debian packages into build/deb/ (debhelper), lintian
+#   make check-deb  the packaging test: make deb, lintian, the contents
 
 PREFIX    ?= /usr/local
 FUZZ_TIME ?= 60
@@ -20,8 +22,8 @@ ASAN      := build-asan
 FUZZB     := build-fuzz
 FUZZERS   := msg zone validator resolvconf config autotrust nsswitch render
 
-.PHONY: all deps build check check-load test test-asan demo fuzz bench \
-	install clean
+.PHONY: all deps build check check-deb check-load test test-asan demo fuzz \
+	bench install deb clean
 
 all: build
 
@@ -74,8 +76,19 @@ fuzz: deps $(FUZZB)/build.ninja
 bench: deps build
 	./bench/run.sh $(BUILD)
 
+# PREFIX is compared with the build's on every run (meson reads it only
+# at setup otherwise).
 install: build
-	meson install -C $(BUILD)
+	@[ "$$(meson introspect $(BUILD) --buildoptions | \
+		sed -n 's/.*"name": "prefix", "value": "\([^"]*\)".*/\1/p')" = \
+		"$(PREFIX)" ] || meson configure $(BUILD) -Dprefix=$(PREFIX)
+	meson install -C $(BUILD) $(if $(DESTDIR),--destdir $(DESTDIR))
+
+deb: deps
+	./scripts/deb.sh $(BUILD)/deb
+
+check-deb: deps build
+	meson test -C $(BUILD) --suite packaging --print-errorlogs
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(FUZZB)

@@ -34,6 +34,12 @@
 extern "C" {
 #endif
 
+/* <netdb.h> defines struct addrinfo only with POSIX (_POSIX_C_SOURCE
+ * 200112L or more, the default without -std=c11): declared here so that
+ * the header compiles under strict ISO C too. Code that fills hints or
+ * reads results needs the POSIX definition anyway. */
+struct addrinfo;
+
 #define DT_LIB_VERSION_MAJOR 0
 #define DT_LIB_VERSION_MINOR 1
 

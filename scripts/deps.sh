@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs, with apt-get, every Debian 12 package that the build, the tests,
-# the demo and the benchmarks need, when any is missing. As root it installs;
+# the demo, the benchmarks and the Debian packages (make deb) need, when
+# any is missing. As root it installs;
 # otherwise it prints the exact command to run and fails.
 set -eu
 
@@ -11,6 +12,7 @@ ldnsutils bind9-utils bind9-dnsutils
 nsd unbound knot knot-dnsutils knot-resolver
 
 hyperfine openssl dnsperf faketime
+debhelper dpkg-dev fakeroot lintian systemd
 "
 
 missing=""

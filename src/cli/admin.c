@@ -6,12 +6,18 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "cli/client.h"
 #include "common/protocol.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
+
+/* dnstrust reload asks for the verdict this often, for this long (a
+ * reload reads a few small files: well under a second). */
+#define CLI_RELOAD_POLL_MS 50
+#define CLI_RELOAD_WAIT_MS 30000
 
 struct admin_opts {
 	bool json;
@@ -249,6 +255,10 @@ int cmd_flush(int argc, char **argv)
 	struct cli_txt t;
 	int first = parse_opts(argc, argv, &o, false);
 
+	/* NAME.flush.dnstrust.: 15 octets more than NAME. */
+	if (first >= 0 && argc - first == 1 &&
+	    cli_name_check("flush", "name", argv[first], 15) < 0)
+		return CLI_EXIT_USAGE;
 	if (first < 0 || argc - first > 1 ||
 	    flush_name(argc > first ? argv[first] : NULL, name, sizeof(name)) <
 		    0) {
@@ -265,6 +275,78 @@ int cmd_flush(int argc, char **argv)
 	return r;
 }
 
+/* The id of the reload the daemon took on, from "reload=requested id=N";
+ * 0 when it did not say. */
+static unsigned reload_id(const struct cli_txt *t)
+{
+	unsigned id = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (sscanf(t->line[i], "reload=requested id=%u", &id) == 1)
+			return id;
+	return 0;
+}
+
+/* How the reload covering request id went: 1 done ("last-reload=N ok"
+ * or "... refused: REASON" with N >= id; *ret_reason set, NULL when it
+ * was taken), 0 not yet, or a libdnstrust error. */
+static int reload_verdict(struct cli_daemon *d, unsigned id,
+			  char *reason, size_t len, const char **ret_reason)
+{
+	struct cli_txt t;
+	int r = cli_txt_get(d, DT_PROTO_ADMIN_STATUS, &t), done = 0;
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < t.n && !done; i++) {
+		unsigned n;
+		int off = 0;
+		if (sscanf(t.line[i], "last-reload=%u %n", &n, &off) != 1 ||
+		    !off || (int)(n - id) < 0)
+			continue;
+		const char *v = t.line[i] + off;
+		done = 1;
+		*ret_reason = NULL;
+		if (strncmp(v, "refused: ", 9) == 0) {
+			snprintf(reason, len, "%s", v + 9);
+			*ret_reason = reason;
+		}
+	}
+	cli_txt_free(&t);
+	return done;
+}
+
+/* Polls the daemon's status until the reload of id is done. Returns the
+ * exit code. */
+static int reload_wait(struct cli_daemon *d, unsigned id)
+{
+	struct timespec pause = {0, CLI_RELOAD_POLL_MS * 1000000L};
+	char reason[1024];
+	const char *why = NULL;
+
+	for (int i = 0; i < CLI_RELOAD_WAIT_MS / CLI_RELOAD_POLL_MS; i++) {
+		int r = reload_verdict(d, id, reason, sizeof(reason), &why);
+		if (r < 0)
+			return cli_err_report(d, "reload", r);
+		if (r > 0 && why) {
+			fprintf(stderr,
+				"dnstrust reload: refused, dnstrustd keeps "
+				"its running configuration: %s\n",
+				why);
+			return CLI_EXIT_INPUT;
+		}
+		if (r > 0) {
+			printf("reloaded: dnstrustd read dnstrust.conf, its "
+			       "trust anchors and resolv.conf again\n");
+			return 0;
+		}
+		nanosleep(&pause, NULL);
+	}
+	fprintf(stderr, "dnstrust reload: no verdict from dnstrustd within "
+			"%d s\n", CLI_RELOAD_WAIT_MS / 1000);
+	return CLI_EXIT_UNAVAILABLE;
+}
+
 int cmd_reload(int argc, char **argv)
 {
 	struct admin_opts o = {0};
@@ -274,14 +356,22 @@ int cmd_reload(int argc, char **argv)
 
 	if (first < 0 || first != argc) {
 		fprintf(first == -2 ? stdout : stderr,
-			"usage: dnstrust reload [--socket PATH]\n");
+			"usage: dnstrust reload [--socket PATH]\n"
+			"Makes dnstrustd read its configuration, trust anchors "
+			"and resolv.conf again,\nwaits for its verdict, and "
+			"fails with the reason if it refused the files.\n");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
 	int r = cli_daemon_open(&d, o.socket);
 	if (r == 0 && (r = ask(&d, "reload", DT_PROTO_ADMIN_RELOAD, &t)) == 0) {
-		printf("reload requested: dnstrustd reads dnstrust.conf, its "
-		       "trust anchors and resolv.conf again\n");
+		unsigned id = reload_id(&t);
 		cli_txt_free(&t);
+		if (id)
+			r = reload_wait(&d, id);
+		else
+			printf("reload requested: dnstrustd reads "
+			       "dnstrust.conf, its trust anchors and "
+			       "resolv.conf again\n");
 	}
 	cli_daemon_close(&d);
 	return r;

@@ -159,17 +159,6 @@ static void audit_nss(const char *path, struct audit_report *rep)
 
 /* --- output --- */
 
-/* Indexes of the findings, worst first, in the order found otherwise. */
-static void order(const struct audit_report *rep, size_t *idx)
-{
-	size_t k = 0;
-
-	for (int sev = AUDIT_CRITICAL; sev >= AUDIT_OK; sev--)
-		for (size_t i = 0; i < rep->n; i++)
-			if ((int)rep->f[i].severity == sev)
-				idx[k++] = i;
-}
-
 static void print_text(const struct audit_report *rep, const size_t *idx)
 {
 	bool trusted = audit_worst(rep) < AUDIT_CRITICAL;
@@ -256,7 +245,7 @@ int cmd_audit(int argc, char **argv)
 		return AUDIT_EXIT_UNTRUSTED;
 	}
 	run(&o, c, rep);
-	order(rep, idx);
+	audit_order(rep, idx);
 	if (o.json)
 		print_json(rep, idx);
 	else

@@ -92,6 +92,16 @@ size_t audit_count(const struct audit_report *rep, enum audit_severity sev);
 const struct audit_finding *audit_find(const struct audit_report *rep,
 				       const char *id);
 
+/*
+ * The order to show the findings in (indexes into rep->f, rep->n of
+ * them): first those with a fix, in the order to apply them so that no
+ * step breaks name resolution (dnstrust.conf and its user, the socket,
+ * the daemon, resolv.conf, then nsswitch.conf: applications are sent to
+ * dnstrustd only once it answers), each area worst first; then the
+ * findings without a fix, worst first.
+ */
+void audit_order(const struct audit_report *rep, size_t *idx);
+
 /* "OK", "INFO", "WARNING", "CRITICAL". */
 const char *audit_severity_str(enum audit_severity sev);
 

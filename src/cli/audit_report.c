@@ -91,3 +91,37 @@ const char *audit_severity_str(enum audit_severity sev)
 	}
 	return "?";
 }
+
+/* When a fix of this area is to be applied: what the daemon needs before
+ * it can start, the daemon, where it sends queries, and last what sends
+ * applications to it (listing dnstrust in nsswitch.conf while the daemon
+ * is down would make lookups fail). */
+static int stage(const char *area)
+{
+	static const char *const areas[] = {
+		"dnstrust.conf", "socket", "dnstrustd", "resolv.conf",
+		"nsswitch.conf",
+	};
+
+	for (size_t i = 0; i < sizeof(areas) / sizeof(areas[0]); i++)
+		if (strcmp(area, areas[i]) == 0)
+			return (int)i;
+	return 0;
+}
+
+void audit_order(const struct audit_report *rep, size_t *idx)
+{
+	size_t k = 0;
+
+	for (int st = 0; st <= 4; st++)
+		for (int sev = AUDIT_CRITICAL; sev >= AUDIT_OK; sev--)
+			for (size_t i = 0; i < rep->n; i++)
+				if (rep->f[i].fix[0] &&
+				    stage(rep->f[i].area) == st &&
+				    (int)rep->f[i].severity == sev)
+					idx[k++] = i;
+	for (int sev = AUDIT_CRITICAL; sev >= AUDIT_OK; sev--)
+		for (size_t i = 0; i < rep->n; i++)
+			if (!rep->f[i].fix[0] && (int)rep->f[i].severity == sev)
+				idx[k++] = i;
+}

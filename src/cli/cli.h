@@ -33,6 +33,13 @@ enum cli_exit {
  */
 #define CLI_TRACE_MAXNAMES 256
 
+/* Checks that name is a domain name in presentation form, and that extra
+ * more octets (labels the command adds in front) still fit. Returns 0, or
+ * prints "dnstrust CMD: bad WHAT 'NAME': " and which limit was hit (63
+ * octets a label, 255 a name) and returns -1. */
+int cli_name_check(const char *cmd, const char *what, const char *name,
+		   size_t extra);
+
 /* Writes s as a JSON string literal (quotes and escapes included). */
 void cli_json_str(FILE *f, const char *s);
 

@@ -32,9 +32,33 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dnstrust COMMAND [ARGS]   (dnstrust COMMAND --help)\n"
+		"       dnstrust --version | --help\n"
 		"commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "See dnstrust(1).\n");
+}
+
+static int version(void)
+{
+	printf("dnstrust %s\n", DT_VERSION);
+	return 0;
+}
+
+/* The options every subcommand has, taken before its own parsing (up to
+ * "--"): --version answers at once; -h is its --help. Returns 1 when
+ * answered. */
+static int common_opts(int argc, char **argv)
+{
+	static char help[] = "--help";
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--version") == 0)
+			return version() + 1;
+		if (strcmp(argv[i], "-h") == 0)
+			argv[i] = help;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -44,13 +68,19 @@ int main(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+		if (strcmp(argv[1], commands[i].name) != 0)
+			continue;
+		if (common_opts(argc - 1, argv + 1))
+			return 0;
+		return commands[i].run(argc - 1, argv + 1);
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
 		usage(stdout);
 		return 0;
 	}
+	if (strcmp(argv[1], "--version") == 0)
+		return version();
 	fprintf(stderr, "dnstrust: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return CLI_EXIT_USAGE;

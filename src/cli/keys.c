@@ -136,6 +136,9 @@ int cmd_tlsa(int argc, char **argv)
 			"[--socket PATH]\n");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
+	/* _PORT._PROTO. in front: 12 octets at most. */
+	if (cli_name_check("tlsa", "host", argv[first], 12) < 0)
+		return CLI_EXIT_USAGE;
 	int r = cli_daemon_open(&d, socket);
 	if (r)
 		return r;
@@ -182,6 +185,8 @@ int cmd_sshfp(int argc, char **argv)
 			"usage: dnstrust sshfp HOST [--socket PATH]\n");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
+	if (cli_name_check("sshfp", "host", argv[first], 0) < 0)
+		return CLI_EXIT_USAGE;
 	int r = cli_daemon_open(&d, socket);
 	if (r)
 		return r;

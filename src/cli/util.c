@@ -4,6 +4,9 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "common/errcode.h"
+#include "common/limits.h"
+#include "wire/dname.h"
 
 void cli_json_str(FILE *f, const char *s)
 {
@@ -82,4 +85,50 @@ const char *cli_time_str(int64_t t, char buf[24])
 	    !strftime(buf, 24, "%Y-%m-%dT%H:%M:%SZ", &tm))
 		snprintf(buf, 24, "@%lld", (long long)t);
 	return buf;
+}
+
+/* The longest label of name in presentation form, escapes counted as the
+ * octet they stand for. */
+static size_t longest_label(const char *name)
+{
+	size_t best = 0, cur = 0;
+
+	for (const char *p = name; *p; p++) {
+		if (*p == '.') {
+			cur = 0;
+			continue;
+		}
+		if (*p == '\\' && isdigit((unsigned char)p[1]))
+			p += p[2] && p[3] ? 3 : strlen(p) - 1;
+		else if (*p == '\\' && p[1])
+			p++;
+		if (++cur > best)
+			best = cur;
+	}
+	return best;
+}
+
+int cli_name_check(const char *cmd, const char *what, const char *name,
+		   size_t extra)
+{
+	uint8_t wire[DT_NAME_MAXLEN];
+	int r = wire_dname_from_str(name, strlen(name), (const uint8_t *)"",
+				    wire);
+
+	if (r >= 0 && (size_t)r + extra <= DT_NAME_MAXLEN)
+		return 0;
+	fprintf(stderr, "dnstrust %s: bad %s '%s': ", cmd, what, name);
+	if (r == DT_ELABEL)
+		fprintf(stderr, "a label has %zu octets, at most 63 are "
+				"allowed between two dots (RFC 1035 §2.3.4)\n",
+			longest_label(name));
+	else if (r == DT_ENAMELEN || r >= 0)
+		fprintf(stderr, "%s longer than 255 octets in wire form (RFC "
+				"1035 §2.3.4)\n",
+			r >= 0 ? "with the labels added, the name is"
+			       : "the name is");
+	else
+		fprintf(stderr, "an empty label (two dots in a row, or a "
+				"leading dot) or a bad \\ escape\n");
+	return -1;
 }

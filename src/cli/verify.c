@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli/cli.h"
@@ -192,8 +193,18 @@ static char *slurp(const char *path, size_t *ret_len)
 	size_t cap = 1 << 16, len = 0, r;
 	char *buf = malloc(cap);
 
+	struct stat st;
+
 	if (!f) {
 		free(buf);
+		return NULL;
+	}
+	/* A directory opens, and reads as an error stdio would take for
+	 * the end: refused here, as a failed read is below. */
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		free(buf);
+		errno = EISDIR;
 		return NULL;
 	}
 	while (buf && (r = fread(buf + len, 1, cap - len, f)) > 0) {
@@ -205,8 +216,14 @@ static char *slurp(const char *path, size_t *ret_len)
 			buf = nb;
 		}
 	}
+	int read_err = ferror(f) ? errno : 0;
 	if (f != stdin)
 		fclose(f);
+	if (read_err) {
+		free(buf);
+		errno = read_err;
+		return NULL;
+	}
 	*ret_len = len;
 	return buf;
 }
@@ -215,13 +232,18 @@ static char *slurp(const char *path, size_t *ret_len)
 static int read_file(struct input *in, const char *path)
 {
 	size_t len, lines;
-	char *text = slurp(path, &len);
 	struct wire_rr rr;
 	int r;
 
+	errno = 0;
+	char *text = slurp(path, &len);
 	if (!text) {
-		fprintf(stderr, "dnstrust verify: %s: %s\n", path,
-			strerror(errno ? errno : ENOMEM));
+		fprintf(stderr, "dnstrust verify: %s: %s%s\n", path,
+			strerror(errno ? errno : ENOMEM),
+			errno == EISDIR ? " (give the files of records, e.g. "
+					  "dig +dnssec output, not a "
+					  "directory)"
+					: "");
 		return -1;
 	}
 	uint8_t *secs = line_sections(in, text, len, &lines);
@@ -532,6 +554,33 @@ static int parse_args(int argc, char **argv, struct verify_opts *o)
 	return optind < argc ? optind : -1;
 }
 
+/* A directory given as a file is refused before anything is read. */
+static int no_directory(const char *what, const char *path)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") == 0 || stat(path, &st) < 0 ||
+	    !S_ISDIR(st.st_mode))
+		return 0;
+	fprintf(stderr,
+		"dnstrust verify: %s %s is a directory: give files (records "
+		"as dig +dnssec prints them, or a zone file with --zone)\n",
+		what, path);
+	return -1;
+}
+
+static int no_directories(const struct verify_opts *o, int nfiles,
+			  char **files)
+{
+	for (int i = 0; i < o->nanchors; i++)
+		if (no_directory("--anchor", o->anchor_files[i]) < 0)
+			return -1;
+	for (int i = 0; i < nfiles; i++)
+		if (no_directory("input", files[i]) < 0)
+			return -1;
+	return 0;
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	struct verify_opts o = {0};
@@ -546,6 +595,8 @@ int cmd_verify(int argc, char **argv)
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
+	if (no_directories(&o, argc - first, argv + first) < 0)
+		return CLI_EXIT_INPUT;
 	if (o.zone)
 		return cli_verify_zone(o.zone, o.anchor_files, o.nanchors,
 				       o.now, o.json, argc - first,

@@ -1373,10 +1373,9 @@ int cli_verify_zone(const char *origin, const char *const *anchor_files,
 		free(c);
 		return CLI_EXIT_USAGE;
 	}
-	if (wire_dname_from_str(origin, strlen(origin), (const uint8_t *)"",
+	if (cli_name_check("verify", "zone origin", origin, 0) < 0 ||
+	    wire_dname_from_str(origin, strlen(origin), (const uint8_t *)"",
 				c->z.apex) < 0) {
-		fprintf(stderr, "dnstrust verify: bad zone origin '%s'\n",
-			origin);
 		free(c);
 		return CLI_EXIT_USAGE;
 	}

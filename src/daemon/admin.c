@@ -157,6 +157,19 @@ static void status_policy(struct txt *t, const struct cfg *c, int64_t now)
 	}
 }
 
+/* The verdict of the last reload: "ID ok" or "ID refused: REASON", ID
+ * the last request it covered (dnstrust reload waits for its own). */
+static void status_reload(struct txt *t, struct daemon *d)
+{
+	char text[600];
+
+	pthread_mutex_lock(&d->reload_lock);
+	snprintf(text, sizeof(text), "last-reload=%u %s%s", d->reload_done,
+		 d->reload_error[0] ? "refused: " : "ok", d->reload_error);
+	pthread_mutex_unlock(&d->reload_lock);
+	long_line(t, text);
+}
+
 static void status(struct txt *t, struct worker *w)
 {
 	struct daemon *d = w->d;
@@ -200,6 +213,7 @@ static void status(struct txt *t, struct worker *w)
 	line(t, "formerr=%llu", (unsigned long long)s.formerr);
 	line(t, "refused=%llu", (unsigned long long)s.refused);
 	line(t, "reloads=%u", __atomic_load_n(&d->reloads, __ATOMIC_RELAXED));
+	status_reload(t, d);
 }
 
 /* Every trust anchor record in presentation form (for `dnstrust query
@@ -297,8 +311,10 @@ size_t admin_answer(struct worker *w, const struct qinfo *q, uint8_t *buf,
 	else if (wire_dname_is_subdomain(q->qname, flushname))
 		flush(&t, w);
 	else if (name_is(q, DT_PROTO_ADMIN_RELOAD)) {
+		unsigned id = __atomic_add_fetch(&w->d->reload_asked, 1,
+						 __ATOMIC_RELEASE);
 		daemon_request_reload(w->d);
-		line(&t, "reload=requested");
+		line(&t, "reload=requested id=%u", id);
 	} else
 		rcode = WIRE_RCODE_NXDOMAIN;
 	wire_build_set_flags(&t.b, rcode, 0);

@@ -199,9 +199,10 @@ static int state_write(const char *path, const struct val_at *at)
 }
 
 /* The first state: the configured anchors, every one VALID, to be asked
- * for at once. Returns 0 or an error with the message in err. */
-static int state_create(const struct cfg *cfg, struct val_at *at, char *err,
-			size_t errlen)
+ * for at once; not written. Returns 0 or an error with the message in
+ * err. */
+static int state_seed(const struct cfg *cfg, struct val_at *at, char *err,
+		      size_t errlen)
 {
 	struct val_anchors *ta = val_anchors_new();
 	const char *from = cfg->trust_anchor_file[0] ? cfg->trust_anchor_file
@@ -224,6 +225,17 @@ static int state_create(const struct cfg *cfg, struct val_at *at, char *err,
 		snprintf(err, errlen, "%.400s: %s", from,
 			 r == DT_ECONFIG ? "no DS or DNSKEY record"
 					 : dt_strerror(r));
+	return r;
+}
+
+/* The first state, written to the file. */
+static int state_create(const struct cfg *cfg, struct val_at *at, char *err,
+			size_t errlen)
+{
+	const char *from = cfg->trust_anchor_file[0] ? cfg->trust_anchor_file
+						     : "built-in root anchors";
+	int r = state_seed(cfg, at, err, errlen);
+
 	if (r < 0)
 		return r;
 	r = state_write(cfg->auto_trust_anchor_file, at);
@@ -262,6 +274,48 @@ int autotrust_anchors(const struct cfg *cfg, struct val_anchors *ta, char *desc,
 	if (r >= 0)
 		snprintf(desc, desclen, "%s (RFC 5011, %d keys trusted)", path,
 			 r);
+	free(at);
+	return r < 0 ? r : 0;
+}
+
+/* The directory of path, which must exist for the file to be made. */
+static int state_dir_check(const char *path, char *err, size_t errlen)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return 0;
+	slash[slash == dir] = '\0';
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+		return 0;
+	snprintf(err, errlen, "%.400s: directory %.400s is missing", path,
+		 dir);
+	return -ENOENT;
+}
+
+int autotrust_check(const struct cfg *cfg, struct val_anchors *ta, char *err,
+		    size_t errlen)
+{
+	const char *path = cfg->auto_trust_anchor_file;
+	struct val_at *at = malloc(sizeof(*at));
+	int r;
+
+	err[0] = '\0';
+	if (!at)
+		return -ENOMEM;
+	r = state_read(path, at, err, errlen);
+	if (r == -ENOENT) {
+		r = state_dir_check(path, err, errlen);
+		if (r == 0)
+			r = state_seed(cfg, at, err, errlen);
+	}
+	if (r == 0)
+		r = val_at_anchors(at, ta);
+	if (r < 0 && !err[0])
+		snprintf(err, errlen, "%s: %s", path, dt_strerror(r));
 	free(at);
 	return r < 0 ? r : 0;
 }

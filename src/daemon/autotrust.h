@@ -32,6 +32,13 @@ struct val_anchors;
 int autotrust_anchors(const struct cfg *cfg, struct val_anchors *ta, char *desc,
 		      size_t desclen, char *err, size_t errlen);
 
+/* What autotrust_anchors() would add to ta, for dnstrustd -n: the file
+ * is read, or when it does not exist, its directory checked and its first
+ * state made from the configured anchors; nothing is written. Returns 0
+ * or an error with the message in err. */
+int autotrust_check(const struct cfg *cfg, struct val_anchors *ta, char *err,
+		    size_t errlen);
+
 /* Starts the refresh timer on d's (main) loop; the first refresh runs at
  * once. Returns 0 or -ENOMEM. */
 int autotrust_start(struct daemon *d);

@@ -98,6 +98,7 @@ struct daemon {
 	struct worker *workers;
 	unsigned nworkers;
 	int unix_fd;
+	bool unix_inherited;		/* passed by systemd: never removed */
 	int tcp_fd[DT_CFG_MAX_LISTEN];
 	size_t ntcp;
 	size_t nudp;			/* UDP listeners, per worker */
@@ -107,6 +108,12 @@ struct daemon {
 	int64_t time_offset;		/* -T: seconds added to the clock */
 	struct autotrust *autotrust;	/* RFC 5011 refresh (autotrust.c) */
 	unsigned reloads;
+	/* dnstrust reload's verdict (main.c's reload, admin.c's status) */
+	unsigned reload_asked;		/* atomic: reload requests so far */
+	pthread_mutex_t reload_lock;	/* for the two below */
+	unsigned reload_done;		/* reload_asked when the last reload
+					   began */
+	char reload_error[512];		/* why it was refused; "" if taken */
 };
 
 /* --- client questions (server.c, reply.c) --- */

@@ -2,14 +2,21 @@
 /*
  * dnstrustd: start-up, workers, signals and reloads.
  *
- *   dnstrustd [-c FILE] [-f] [-n] [-T SECONDS]
+ *   dnstrustd [-c FILE] [-f] [-n] [-T SECONDS] | --version | --help
  *
  * -f stays in the foreground and logs to stderr; -n checks the
- * configuration, prints it and exits; -T shifts the daemon's clock (for
- * tests of signature validity and RFC 5011 timers only).
+ * configuration (and what start-up checks: anchors, user), prints it and
+ * exits; -T shifts the daemon's clock (for tests of signature validity
+ * and RFC 5011 timers only).
+ *
+ * Start-up logs to stderr until the daemon is ready: without -f the
+ * starting process waits for the detached one's verdict and exits with
+ * it, so every start-up error is seen where the daemon was started. Then
+ * readiness goes to the service manager ($NOTIFY_SOCKET, sd_notify(3)).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <grp.h>
 #include <pwd.h>
 #include <signal.h>
@@ -25,7 +32,9 @@
 #include "cache/cache.h"
 #include "common/errcode.h"
 #include "daemon/autotrust.h"
+#include "daemon/check.h"
 #include "daemon/log.h"
+#include "daemon/notify.h"
 #include "daemon/policy.h"
 #include "daemon/server.h"
 #include "daemon/task.h"
@@ -80,12 +89,14 @@ static void split_confs(struct dstate *st, int64_t offset)
 	}
 }
 
-static struct dstate *dstate_load(const struct cfg *cfg, int64_t offset)
+/* A state for cfg, its anchors loaded; NULL with the reason in err. */
+static struct dstate *dstate_load(const struct cfg *cfg, int64_t offset,
+				  char *err, size_t errlen)
 {
 	struct dstate *st = calloc(1, sizeof(*st));
-	char err[512];
 	int r;
 
+	snprintf(err, errlen, "%s", strerror(ENOMEM));
 	if (!st)
 		return NULL;
 	st->refs = 1;
@@ -99,28 +110,9 @@ static struct dstate *dstate_load(const struct cfg *cfg, int64_t offset)
 		free(st);
 		return NULL;
 	}
-	if (cfg->auto_trust_anchor_file[0]) {
-		r = autotrust_anchors(cfg, st->ta, st->ta_desc,
-				      sizeof(st->ta_desc), err, sizeof(err));
-	} else if (cfg->trust_anchor_file[0]) {
-		r = val_anchors_load(st->ta, cfg->trust_anchor_file, err,
-				     sizeof(err));
-		if (r == 0 && val_anchors_count(st->ta) == 0) {
-			snprintf(err, sizeof(err), "%.400s: no DS or DNSKEY record",
-				 cfg->trust_anchor_file);
-			r = DT_ECONFIG;
-		}
-		snprintf(st->ta_desc, sizeof(st->ta_desc), "%s",
-			 cfg->trust_anchor_file);
-	} else {
-		r = val_anchors_add_root(st->ta);
-		snprintf(err, sizeof(err), "built-in root anchors: %s",
-			 dt_strerror(r));
-		snprintf(st->ta_desc, sizeof(st->ta_desc),
-			 "built-in IANA root KSKs (20326, 38696)");
-	}
+	r = check_anchors(cfg, st->ta, false, st->ta_desc, sizeof(st->ta_desc),
+			  err, errlen);
 	if (r < 0) {
-		log_err("trust anchors: %s", err);
 		dstate_put(st);
 		return NULL;
 	}
@@ -299,22 +291,17 @@ static bool true_pred(const uint8_t *key, size_t klen, void *arg)
 	return true;
 }
 
-/* SIGHUP: a new configuration and anchors; a bad file keeps the old. */
-static void reload(struct daemon *d)
+/* A new configuration and anchors; a bad file keeps the old: -1 with
+ * the reason in err. */
+static int reload_apply(struct daemon *d, char *err, size_t errlen)
 {
-	char err[512];
 	struct cfg cfg;
 
-	if (cfg_load(d->conf_path, d->conf_must_exist, &cfg, err,
-		     sizeof(err)) < 0) {
-		log_err("reload: %s; keeping the running configuration", err);
-		return;
-	}
-	struct dstate *st = dstate_load(&cfg, d->time_offset);
-	if (!st) {
-		log_err("reload: keeping the running configuration");
-		return;
-	}
+	if (cfg_load(d->conf_path, d->conf_must_exist, &cfg, err, errlen) < 0)
+		return -1;
+	struct dstate *st = dstate_load(&cfg, d->time_offset, err, errlen);
+	if (!st)
+		return -1;
 	if (strcmp(cfg.socket, d->st->cfg.socket) != 0 ||
 	    cfg.nlisten != d->st->cfg.nlisten || cfg.threads != d->st->cfg.threads)
 		log_warn("reload: socket, listen and threads take effect at "
@@ -341,6 +328,39 @@ static void reload(struct daemon *d)
 	__atomic_fetch_add(&d->reloads, 1, __ATOMIC_RELAXED);
 	log_notice("configuration reloaded from %s", d->conf_path);
 	autotrust_reload(d);
+	return 0;
+}
+
+/* RELOADING=1 with the time systemd 253 and later want beside it. */
+static void notify_reloading(void)
+{
+	struct timespec ts;
+	char state[64];
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snprintf(state, sizeof(state), "RELOADING=1\nMONOTONIC_USEC=%llu",
+		 (unsigned long long)ts.tv_sec * 1000000u +
+			 (unsigned long long)ts.tv_nsec / 1000u);
+	notify_send(state);
+}
+
+/* SIGHUP, or dnstrust reload: the verdict is kept for the status of
+ * `dnstrust reload` (admin.c), and told to the service manager. */
+static void reload(struct daemon *d)
+{
+	unsigned asked = __atomic_load_n(&d->reload_asked, __ATOMIC_ACQUIRE);
+	char err[512] = "";
+
+	notify_reloading();
+	if (reload_apply(d, err, sizeof(err)) < 0)
+		log_err("reload: %s; keeping the running configuration", err);
+	else
+		err[0] = '\0';
+	pthread_mutex_lock(&d->reload_lock);
+	d->reload_done = asked;
+	snprintf(d->reload_error, sizeof(d->reload_error), "%s", err);
+	pthread_mutex_unlock(&d->reload_lock);
+	notify_send("READY=1");
 }
 
 static void reload_post(void *arg)
@@ -417,6 +437,26 @@ static int unix_listen(const char *path, uid_t uid, gid_t gid)
 		close(fd);
 		return -1;
 	}
+	return fd;
+}
+
+/* The Unix socket passed by systemd (dnstrustd.socket), or -1. It stays
+ * systemd's: the daemon never removes it. */
+static int inherited_socket(struct daemon *d, const char *path)
+{
+	struct sockaddr_un sa;
+	socklen_t len = sizeof(sa);
+	int fd = notify_listen_unix();
+
+	if (fd < 0)
+		return -1;
+	d->unix_inherited = true;
+	memset(&sa, 0, sizeof(sa));
+	if (getsockname(fd, (struct sockaddr *)&sa, &len) == 0 &&
+	    strncmp(sa.sun_path, path, sizeof(sa.sun_path)) != 0)
+		log_warn("socket %s configured, but the service manager passed "
+			 "%.108s: serving that one",
+			 path, sa.sun_path);
 	return fd;
 }
 
@@ -539,8 +579,10 @@ static int open_listeners(struct daemon *d)
 		log_err("user %s: no such user", cfg->user);
 		return -1;
 	}
-	d->unix_fd = unix_listen(cfg->socket, pw ? pw->pw_uid : 0,
-				 pw ? pw->pw_gid : 0);
+	d->unix_fd = inherited_socket(d, cfg->socket);
+	if (d->unix_fd < 0)
+		d->unix_fd = unix_listen(cfg->socket, pw ? pw->pw_uid : 0,
+					 pw ? pw->pw_gid : 0);
 	if (d->unix_fd < 0)
 		return -1;
 	for (size_t i = 0; i < cfg->nlisten; i++) {
@@ -579,32 +621,96 @@ static int start_workers(struct daemon *d)
 	return 0;
 }
 
-static void usage(void)
+static void usage(FILE *f)
 {
-	fprintf(stderr, "usage: dnstrustd [-c FILE] [-f] [-n] [-T SECONDS]\n");
+	fprintf(f,
+		"usage: dnstrustd [-c FILE] [-f] [-n] [-T SECONDS]\n"
+		"       dnstrustd --version | --help\n"
+		"  -c FILE     configuration (default " CFG_DEFAULT_PATH ")\n"
+		"  -f          stay in the foreground, log to stderr\n"
+		"  -n          check the configuration, anchors and user; "
+		"print it\n"
+		"  -T SECONDS  shift the clock (tests only)\n"
+		"See dnstrustd(8) and dnstrust.conf(5).\n");
 }
 
 struct opts {
-	const char *conf;
+	char conf[PATH_MAX];
 	bool foreground, check;
 	int64_t offset;
 };
 
+/* -T: a whole number of seconds, possibly negative, nothing else. */
+static int parse_offset(const char *s, int64_t *ret)
+{
+	char *end;
+
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno || end == s || *end) {
+		fprintf(stderr,
+			"dnstrustd: -T %s: not a number of seconds (e.g. "
+			"-T 86400 or -T -3600)\n",
+			s);
+		return -1;
+	}
+	*ret = v;
+	return 0;
+}
+
+/* The configuration's path made absolute: the daemon leaves its working
+ * directory, and reloads read the file again. */
+static int set_conf_path(struct opts *o, const char *path)
+{
+	char cwd[PATH_MAX];
+	int n;
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		n = snprintf(o->conf, sizeof(o->conf), "%s", path);
+	else
+		n = snprintf(o->conf, sizeof(o->conf), "%s/%s", cwd, path);
+	if (n < 0 || (size_t)n >= sizeof(o->conf)) {
+		fprintf(stderr, "dnstrustd: -c %s: path too long\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Returns 0 to run, 1 when done (--help, --version), -1 on bad usage. */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
 	int c;
 
-	o->conf = CFG_DEFAULT_PATH;
-	while ((c = getopt(argc, argv, "c:fnT:h")) != -1) {
+	snprintf(o->conf, sizeof(o->conf), "%s", CFG_DEFAULT_PATH);
+	while ((c = getopt_long(argc, argv, "c:fnT:hV", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'c': o->conf = optarg; break;
+		case 'c':
+			if (set_conf_path(o, optarg) < 0)
+				return -1;
+			break;
 		case 'f': o->foreground = true; break;
 		case 'n': o->check = true; break;
-		case 'T': o->offset = strtoll(optarg, NULL, 10); break;
-		default: usage(); return -1;
+		case 'T':
+			if (parse_offset(optarg, &o->offset) < 0)
+				return -1;
+			break;
+		case 'h': usage(stdout); return 1;
+		case 'V': printf("dnstrustd %s\n", DT_VERSION); return 1;
+		default: usage(stderr); return -1;
 		}
 	}
-	return optind == argc ? 0 : (usage(), -1);
+	if (optind != argc) {
+		fprintf(stderr, "dnstrustd: unexpected argument '%s'\n",
+			argv[optind]);
+		usage(stderr);
+		return -1;
+	}
+	return 0;
 }
 
 static void shutdown_all(struct daemon *d)
@@ -625,11 +731,113 @@ static void shutdown_all(struct daemon *d)
 	close(d->unix_fd);
 	for (size_t i = 0; i < d->ntcp; i++)
 		close(d->tcp_fd[i]);
-	unlink(d->st->cfg.socket);
+	if (!d->unix_inherited)
+		unlink(d->st->cfg.socket);
 	autotrust_stop(d);
 	cache_free(d->cache);
 	dstate_put(d->st);
 	loop_free(d->loop);
+}
+
+/* Without -f: the process detaches, and the starting one waits for the
+ * verdict (one octet on a pipe, 0 when ready; nothing when the daemon
+ * died) to exit with it. Returns the pipe's write end in the detached
+ * process, -1 on failure. */
+static int detach(void)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid > 0) {
+		char c = 1;
+		close(p[1]);
+		while (read(p[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(c == 0 ? 0 : 1);
+	}
+	close(p[0]);
+	setsid();
+	if (chdir("/") < 0)
+		return -1;
+	return p[1];
+}
+
+/* Ready: the starting process exits 0, logging goes to syslog and the
+ * standard streams to /dev/null. */
+static void detached_ready(int fd, int level)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	log_setup(false, level);
+	if (write(fd, "", 1) < 0)
+		log_warn("telling the starting process: %s", strerror(errno));
+	close(fd);
+	if (null < 0)
+		return;
+	dup2(null, STDIN_FILENO);
+	dup2(null, STDOUT_FILENO);
+	dup2(null, STDERR_FILENO);
+	if (null > STDERR_FILENO)
+		close(null);
+}
+
+static void notify_ready(const struct daemon *d)
+{
+	char state[256];
+
+	snprintf(state, sizeof(state),
+		 "READY=1\nMAINPID=%d\nSTATUS=answering on %.150s, %u workers",
+		 (int)getpid(), d->st->cfg.socket, d->nworkers);
+	notify_send(state);
+}
+
+/* dnstrustd -n: the file, then what start-up checks; the configuration in
+ * effect on stdout. */
+static int check_only(const struct cfg *cfg)
+{
+	static char text[1 << 16];
+	char err[512];
+
+	if (check_startup(cfg, err, sizeof(err)) < 0) {
+		fprintf(stderr, "dnstrustd: %s\n", err);
+		return 1;
+	}
+	cfg_format(cfg, text, sizeof(text));
+	fputs(text, stdout);
+	return 0;
+}
+
+/* A start-up failure after the sockets: the socket made goes (never
+ * another daemon's: unix_fd is -1 then). Returns main's exit status. */
+static int start_failed(struct daemon *d)
+{
+	if (d->unix_fd >= 0 && !d->unix_inherited)
+		unlink(d->st->cfg.socket);
+	return 1;
+}
+
+/* Sockets, privileges, detaching (when ret_ready_fd: the pipe's end to
+ * write the verdict on) and workers. Returns 0 or -1. */
+static int start_serving(struct daemon *d, int *ret_ready_fd)
+{
+	if (open_listeners(d) < 0 || drop_privileges(d, d->st->cfg.user) < 0)
+		return -1;
+	if (ret_ready_fd && (*ret_ready_fd = detach()) < 0) {
+		log_err("detaching: %s", strerror(errno));
+		return -1;
+	}
+	if (start_workers(d) < 0) {
+		log_err("starting workers failed");
+		return -1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -638,24 +846,25 @@ int main(int argc, char **argv)
 	struct opts o = {0};
 	struct cfg cfg;
 	char err[512];
+	int r = parse_args(argc, argv, &o);
 
-	if (parse_args(argc, argv, &o) < 0)
-		return 64;
+	if (r)
+		return r < 0 ? 64 : 0;
 	snprintf(d.conf_path, sizeof(d.conf_path), "%s", o.conf);
 	d.conf_must_exist = strcmp(o.conf, CFG_DEFAULT_PATH) != 0;
 	if (cfg_load(o.conf, d.conf_must_exist, &cfg, err, sizeof(err)) < 0) {
 		fprintf(stderr, "dnstrustd: %s\n", err);
 		return 1;
 	}
-	if (o.check) {
-		static char text[1 << 16];
-		cfg_format(&cfg, text, sizeof(text));
-		fputs(text, stdout);
-		return 0;
-	}
-	log_setup(o.foreground, (int)cfg.log_level);
+	if (o.check)
+		return check_only(&cfg);
+	log_setup(true, (int)cfg.log_level);
+	pthread_mutex_init(&d.reload_lock, NULL);
 	d.time_offset = o.offset;
-	d.st = dstate_load(&cfg, o.offset);
+	d.unix_fd = -1;
+	d.st = dstate_load(&cfg, o.offset, err, sizeof(err));
+	if (!d.st)
+		log_err("trust anchors: %s", err);
 	d.cache = d.st ? cache_new(cfg.cache_size) : NULL;
 	d.loop = d.cache ? loop_new() : NULL;
 	if (!d.loop)
@@ -672,31 +881,28 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	d.nworkers = nthreads(&cfg);
-	if (open_listeners(&d) < 0 || drop_privileges(&d, cfg.user) < 0)
-		return 1;
-	if (!o.foreground && daemon(0, 0) < 0) {
-		log_err("daemon: %s", strerror(errno));
-		return 1;
-	}
-	if (start_workers(&d) < 0) {
-		log_err("starting workers failed");
-		return 1;
-	}
+	int ready_fd = -1;
+	if (start_serving(&d, o.foreground ? NULL : &ready_fd) < 0)
+		return start_failed(&d);
 	struct sigs sg = {.d = &d, .io = {.cb = signal_event}};
 	sg.io.arg = &sg;
 	sigdelset(&set, SIGPIPE);
 	int sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (sfd < 0 || loop_io_add(d.loop, &sg.io, sfd, LOOP_READ) < 0)
-		return 1;
+		return start_failed(&d);
 	d.watch = up_watch_new(d.loop, cfg.resolv_conf, resolv_changed, &d);
 	if (!d.watch)
 		log_warn("%s: cannot watch for changes: %s", cfg.resolv_conf,
 			 strerror(errno));
-	log_notice("dnstrustd %s started: socket %s, %u workers, anchors: %s",
-		   "0.1.0", cfg.socket, d.nworkers, d.st->ta_desc);
 	if (autotrust_start(&d) < 0)
-		return 1;
+		return start_failed(&d);
+	log_notice("dnstrustd %s started: socket %s, %u workers, anchors: %s",
+		   DT_VERSION, cfg.socket, d.nworkers, d.st->ta_desc);
+	if (ready_fd >= 0)
+		detached_ready(ready_fd, (int)cfg.log_level);
+	notify_ready(&d);
 	loop_run(d.loop);
+	notify_send("STOPPING=1");
 	loop_io_del(d.loop, &sg.io);
 	close(sfd);
 	shutdown_all(&d);

@@ -302,7 +302,7 @@ wait_log() { # a fixed string the daemon must log within 5 s
 }
 out=$(dt reload); rc=$?
 that "reload: exit 0, and the daemon reloads" \
-	'[ $rc = 0 ] && has "^reload requested" && wait_log "configuration reloaded"'
+	'[ $rc = 0 ] && has "^reloaded" && wait_log "configuration reloaded"'
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 out=$(as_nobody "$DNSTRUST" flush --socket "$sock" 2>&1); rc=$?
 that "flush by another user: refused (EDE 18), exit $UNAVAILABLE" \

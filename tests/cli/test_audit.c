@@ -436,8 +436,37 @@ static void test_files(void)
 	rmdir(dir);
 }
 
+/* The fixes in an order that never breaks resolution: the daemon's
+ * prerequisites and the daemon before nsswitch.conf, whatever the
+ * severities; findings without a fix last. */
+static void test_order(void)
+{
+	size_t idx[AUDIT_MAX_FINDINGS];
+
+	memset(&rep, 0, sizeof(rep));
+	audit_add(&rep, AUDIT_OK, "daemon-ok", "dnstrustd", "x");
+	audit_add(&rep, AUDIT_CRITICAL, "nss-absent", "nsswitch.conf", "x");
+	audit_fix(&rep, "hosts: files dnstrust");
+	audit_add(&rep, AUDIT_CRITICAL, "daemon-down", "dnstrustd", "x");
+	audit_fix(&rep, "systemctl start dnstrustd");
+	audit_add(&rep, AUDIT_WARNING, "cfg-user", "dnstrust.conf", "x");
+	audit_fix(&rep, "useradd");
+	audit_add(&rep, AUDIT_CRITICAL, "rc-mode", "resolv.conf", "x");
+	audit_fix(&rep, "chmod 644");
+	audit_add(&rep, AUDIT_INFO, "rc-link", "resolv.conf", "x");
+	audit_order(&rep, idx);
+	const char *want[] = {"cfg-user", "daemon-down", "rc-mode",
+			      "nss-absent", "rc-link", "daemon-ok"};
+	bool same = true;
+	for (size_t i = 0; i < 6; i++)
+		same &= strcmp(rep.f[idx[i]].id, want[i]) == 0;
+	ok(same, "order: user, daemon, resolv.conf, nsswitch.conf, then "
+		 "the findings without a fix");
+}
+
 int main(void)
 {
+	test_order();
 	test_nss_cases();
 	test_nss_parse();
 	test_nss_limits();

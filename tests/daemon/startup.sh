@@ -1,0 +1,308 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# dnstrustd's start-up and the admin's tools around it, without a lab or
+# systemd: --version and --help; -T checked; -n refusing what a start
+# refuses (missing, garbage or unusable anchors, an unknown user, an
+# RFC 5011 state file in a missing directory); start-up errors on stderr
+# without -f and the starting process exiting with the verdict; no stale
+# socket after a failed bind; readiness, reloads and stopping told to a
+# test $NOTIFY_SOCKET, READY only once the socket accepts; the socket
+# passed by systemd-socket-activate; dnstrust reload's verdict (file:line
+# when refused); a relative -c in daemon mode; the dnstrust command's
+# --version, -h, directory and name errors.
+#
+# usage: startup.sh DNSTRUSTD DNSTRUST NOTIFY_LISTEN    (TAP on stdout)
+set -u
+
+D=$1 C=$2 LISTENER=$3
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)); failed=$((failed + 1))
+	echo "not ok $n - $1"
+	[ -n "${2:-}" ] && echo "$2" | sed 's/^/#   /'
+}
+# check DESCRIPTION COMMAND...: COMMAND must succeed; its output shown
+# when it does not.
+check() {
+	local d=$1 out; shift
+	if out=$("$@" 2>&1); then ok "$d"; else not_ok "$d" "$out"; fi
+}
+
+work=$(mktemp -d /tmp/dt-startup.XXXXXX)
+pids=""
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	sleep 0.2
+	rm -rf "$work"
+}
+trap cleanup EXIT
+net=${LAB_NET:-127.0.6}
+echo "nameserver $net.1" >"$work/resolv.conf"
+sock=$work/run/socket
+
+# conf FILE [LINE...]: a configuration on $sock and $work/resolv.conf.
+conf() {
+	local f=$1; shift
+	{
+		echo "socket $sock"
+		echo "resolv-conf $work/resolv.conf"
+		for l in "$@"; do echo "$l"; done
+	} >"$f"
+}
+
+# wait_for COND...: up to 5 s for COND to hold.
+wait_for() {
+	for _ in $(seq 50); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# run NAME CMD...: CMD's exit status in $rc, stdout and stderr in
+# $work/NAME.out and $work/NAME.err.
+run() {
+	local name=$1; shift
+	"$@" >"$work/$name.out" 2>"$work/$name.err"
+	rc=$?
+}
+# expect DESC RC PATTERN NAME: the last run exited RC and PATTERN is in
+# NAME's stderr (stdout for an 'out:' pattern).
+expect() {
+	local d=$1 want=$2 pat=$3 name=$4 f=$work/$4.err
+	case $pat in out:*) f=$work/$name.out pat=${pat#out:} ;; esac
+	if [ "$rc" = "$want" ] && grep -qF -- "$pat" "$f"; then
+		ok "$d"
+	else
+		not_ok "$d" "exit $rc (want $want); $(cat "$work/$name.out" \
+			"$work/$name.err" | head -5)"
+	fi
+}
+
+# --- options ---
+
+run ver "$D" --version
+expect "dnstrustd --version" 0 "out:dnstrustd " ver
+run help "$D" -h
+expect "dnstrustd -h: usage on stdout, exit 0" 0 "out:usage: dnstrustd" help
+run helpl "$D" --help
+expect "dnstrustd --help" 0 "out:-n " helpl
+run tabc "$D" -T abc -n
+expect "dnstrustd -T abc refused (64)" 64 "-T abc: not a number" tabc
+run t12x "$D" -T 12x -n
+expect "dnstrustd -T 12x refused (64)" 64 "not a number" t12x
+run extra "$D" -f extra
+expect "dnstrustd: an operand refused (64)" 64 "unexpected argument" extra
+
+# --- dnstrustd -n: what a start checks ---
+
+conf "$work/good.conf"
+run good "$D" -n -c "$work/good.conf"
+expect "-n: a good configuration, printed" 0 "out:socket $sock" good
+
+conf "$work/missing.conf" "trust-anchor-file $work/nonexistent.key"
+run missing "$D" -n -c "$work/missing.conf"
+expect "-n: a missing trust-anchor-file refused" 1 \
+	"$work/nonexistent.key: " missing
+
+echo "this is not a zone file" >"$work/garbage.key"
+conf "$work/garbage.conf" "trust-anchor-file $work/garbage.key"
+run garbage "$D" -n -c "$work/garbage.conf"
+expect "-n: a garbage trust-anchor-file refused with file:line" 1 \
+	"$work/garbage.key:1:" garbage
+
+: >"$work/empty.key"
+conf "$work/empty.conf" "trust-anchor-file $work/empty.key"
+run empty "$D" -n -c "$work/empty.conf"
+expect "-n: a trust-anchor-file without a key refused" 1 \
+	"no DS or DNSKEY record" empty
+
+# GOST (algorithm 12, digest 3): parses, but nothing can validate with it.
+echo ". IN DS 20326 12 3 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef" \
+	>"$work/gost.key"
+conf "$work/gost.conf" "trust-anchor-file $work/gost.key"
+run gost "$D" -n -c "$work/gost.conf"
+expect "-n: anchors with no usable key refused" 1 "no usable key" gost
+
+conf "$work/user.conf" "user dt-no-such-user"
+run user "$D" -n -c "$work/user.conf"
+expect "-n: an unknown user refused" 1 "user dt-no-such-user: no such user" \
+	user
+
+conf "$work/at.conf" "auto-trust-anchor-file $work/nodir/root.key"
+run at "$D" -n -c "$work/at.conf"
+expect "-n: an RFC 5011 state file in a missing directory refused" 1 \
+	"directory $work/nodir is missing" at
+
+mkdir "$work/state"
+conf "$work/at2.conf" "auto-trust-anchor-file $work/state/root.key"
+run at2 "$D" -n -c "$work/at2.conf"
+if [ "$rc" = 0 ] && [ ! -e "$work/state/root.key" ]; then
+	ok "-n: a new RFC 5011 state checked, not written"
+else
+	not_ok "-n: a new RFC 5011 state checked, not written" \
+		"exit $rc; $(ls "$work/state")"
+fi
+
+conf "$work/addr.conf" "listen 300.1.2.3@53"
+run addr "$D" -n -c "$work/addr.conf"
+expect "-n: a bad listen address refused with file:line" 1 \
+	"$work/addr.conf:3:" addr
+
+# --- starting: errors on stderr, the verdict as exit status ---
+
+run startmissing "$D" -c "$work/missing.conf"
+expect "start (no -f): a missing anchor file on stderr, exit 1" 1 \
+	"$work/nonexistent.key" startmissing
+
+# 192.0.2.1 (TEST-NET-1) is no address of this host: bind fails after the
+# Unix socket was made.
+conf "$work/bind.conf" "listen 192.0.2.1@53"
+run bind "$D" -c "$work/bind.conf"
+expect "start (no -f): a failed bind on stderr, exit 1" 1 \
+	"listen 192.0.2.1" bind
+if [ ! -e "$sock" ]; then
+	ok "no stale socket after the failed bind"
+else
+	not_ok "no stale socket after the failed bind" "$(ls -l "$sock")"
+fi
+run bindf "$D" -f -c "$work/bind.conf"
+if [ "$rc" = 1 ] && [ ! -e "$sock" ]; then
+	ok "no stale socket after a failed bind in the foreground"
+else
+	not_ok "no stale socket after a failed bind in the foreground" \
+		"exit $rc"
+fi
+
+# Daemon mode with a relative -c: the starting process exits 0 once the
+# socket accepts; a reload reads the same file.
+rel=$(basename "$work").conf
+conf "$work/$rel"
+run daemon sh -c "cd '$work' && exec '$D' -c '$rel'"
+if [ "$rc" = 0 ] && [ -S "$sock" ] && ! grep -q error "$work/daemon.err"; then
+	ok "start (no -f): exit 0 once ready, the socket there, no error"
+else
+	not_ok "start (no -f): exit 0 once ready, the socket there, no error" \
+		"exit $rc; $(cat "$work/daemon.err")"
+fi
+# The detached process (the one that listened has exited), by its
+# command line.
+dpid=""
+for p in /proc/[0-9]*; do
+	[ "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" = "$D -c $rel " ] &&
+		dpid="$dpid ${p#/proc/}"
+done
+dpid=${dpid# }
+[ -n "$dpid" ] && pids="$pids $dpid"
+run relreload "$C" reload --socket "$sock"
+expect "relative -c, detached: dnstrust reload reads the file again" 0 \
+	"out:reloaded" relreload
+echo "cache-size 1" >>"$work/$rel"
+run relbad "$C" reload --socket "$sock"
+expect "dnstrust reload: a refused file exits 4 with its absolute file:line" \
+	4 "$work/$rel:3: cache-size" relbad
+sed -i '$d' "$work/$rel"
+run relgood "$C" reload --socket "$sock"
+expect "dnstrust reload: the corrected file taken, exit 0" 0 "out:reloaded" \
+	relgood
+if [ -n "$dpid" ] && kill "$dpid" && wait_for test ! -e "$sock"; then
+	ok "SIGTERM: the daemon removes its socket"
+else
+	not_ok "SIGTERM: the daemon removes its socket" "pid '$dpid'"
+fi
+
+# --- sd_notify ---
+
+conf "$work/notify.conf"
+"$LISTENER" "$work/notify" "$sock" >"$work/notify.log" 2>&1 &
+lpid=$!
+pids="$pids $lpid"
+wait_for test -S "$work/notify"
+NOTIFY_SOCKET=$work/notify "$D" -f -c "$work/notify.conf" \
+	2>"$work/notifyd.err" &
+npid=$!
+pids="$pids $npid"
+if wait_for grep -q '^READY=1' "$work/notify.log" &&
+	grep -q '^READY=1 socket-ready' "$work/notify.log"; then
+	ok "sd_notify: READY=1 arrives, once the socket accepts"
+else
+	not_ok "sd_notify: READY=1 arrives, once the socket accepts" \
+		"$(cat "$work/notify.log")"
+fi
+if grep -q "^MAINPID=$npid" "$work/notify.log"; then
+	ok "sd_notify: MAINPID is the daemon's"
+else
+	not_ok "sd_notify: MAINPID is the daemon's" "$(cat "$work/notify.log")"
+fi
+kill -HUP "$npid"
+if wait_for grep -q '^RELOADING=1' "$work/notify.log" &&
+	wait_for test "$(grep -c '^READY=1' "$work/notify.log")" -ge 2; then
+	ok "sd_notify: RELOADING=1 then READY=1 around a reload"
+else
+	not_ok "sd_notify: RELOADING=1 then READY=1 around a reload" \
+		"$(cat "$work/notify.log")"
+fi
+kill "$npid"
+if wait_for grep -q '^STOPPING=1' "$work/notify.log"; then
+	ok "sd_notify: STOPPING=1"
+else
+	not_ok "sd_notify: STOPPING=1" "$(cat "$work/notify.log")"
+fi
+wait "$npid" 2>/dev/null
+
+# --- the socket passed by the service manager ---
+
+if command -v systemd-socket-activate >/dev/null; then
+	conf "$work/sa.conf"
+	mkdir -p "$work/run"
+	systemd-socket-activate -l "$sock" "$D" -f -c "$work/sa.conf" \
+		2>"$work/sa.err" &
+	sapid=$!
+	pids="$pids $sapid"
+	wait_for test -S "$sock"
+	run sa "$C" status --socket "$sock"
+	expect "socket activation: dnstrustd serves the socket passed" 0 \
+		"out:reachable and trusted" sa
+	kill "$sapid"
+	wait "$sapid" 2>/dev/null
+	if [ -S "$sock" ] && ! grep -q 'error' "$work/sa.err"; then
+		ok "socket activation: the passed socket is left to its owner"
+	else
+		not_ok "socket activation: the passed socket is left to its owner" \
+			"$(cat "$work/sa.err")"
+	fi
+	rm -f "$sock"
+else
+	ok "# SKIP systemd-socket-activate not installed"
+	ok "# SKIP systemd-socket-activate not installed"
+fi
+
+# --- the dnstrust command ---
+
+run cver "$C" --version
+expect "dnstrust --version" 0 "out:dnstrust " cver
+run ch "$C" -h
+expect "dnstrust -h" 0 "out:usage: dnstrust COMMAND" ch
+for sub in query status tlsa sshfp flush reload audit verify; do
+	run "sub-$sub" "$C" "$sub" -h
+	expect "dnstrust $sub -h" 0 "out:usage: dnstrust $sub" "sub-$sub"
+	run "subv-$sub" "$C" "$sub" --version
+	expect "dnstrust $sub --version" 0 "out:dnstrust " "subv-$sub"
+done
+run vdir "$C" verify "$work"
+expect "dnstrust verify DIRECTORY refused" 4 "is a directory" vdir
+run vadir "$C" verify --anchor "$work" "$work/good.conf"
+expect "dnstrust verify --anchor DIRECTORY refused" 4 "is a directory" vadir
+label=$(printf 'a%.0s' $(seq 64))
+run lbl "$C" tlsa "$label.example" 443
+expect "a 64-octet label: the limit named" 64 "at most 63" lbl
+long=$(for _ in $(seq 52); do printf 'abcd.'; done)example
+run long "$C" sshfp "$long"
+expect "a 265-octet name: the limit named" 64 "longer than 255 octets" long
+run elabel "$C" flush "a..example"
+expect "an empty label: said" 64 "empty label" elabel
+
+echo "1..$n"
+[ "$failed" = 0 ]
