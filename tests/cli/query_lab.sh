@@ -173,6 +173,47 @@ that "a repeated question is marked as answered from the daemon's cache" \
 	'has "^;; DNSSEC: secure.*; answered from the daemon.s cache"'
 out=$(dt query www.secure.lab. BADTYPE 2>&1); rc=$?
 that "an unknown type is a usage error" '[ $rc = 64 ]'
+out=$(dt query --json www.secure.lab. BADTYPE 2>/dev/null); rc=$?
+that "--json: an unknown type is a usage error, said in JSON" \
+	'[ $rc = 64 ] && printf "%s" "$out" |
+	 json_ok "j[\"error\"][\"usage\"] and \"BADTYPE\" in j[\"error\"][\"message\"] and j[\"exit\"] == 64"'
+out=$(dt query "$(printf 'a%.0s' $(seq 64)).lab." A 2>&1); rc=$?
+that "a label of 64 octets: usage error saying the limit" \
+	'[ $rc = 64 ] && has "longer than 63 octets"'
+
+# --- several types in one call, -x ---
+
+out=$(dt query www.secure.lab. A SSHFP); rc=$?
+that "query NAME A SSHFP: two answers, both secure, exit 0" \
+	'[ $rc = 0 ] && [ "$(printf "%s\n" "$out" | grep -c "^;; QUESTION SECTION:")" = 2 ] &&
+	 has -E "^www\.secure\.lab\.${TAB}[0-9]+${TAB}IN${TAB}A${TAB}" &&
+	 has -E "^www\.secure\.lab\.${TAB}[0-9]+${TAB}IN${TAB}SSHFP${TAB}"'
+dt query --json www.secure.lab. A SSHFP >"$work/multi.json"; rc=$?
+check "query --json NAME A SSHFP: an array of two answers, in order" \
+	json_ok "[a['question']['type'] for a in j] == ['A', 'SSHFP'] and
+		 all(a['status'] == 'secure' and a['exit'] == 0 for a in j)" \
+	<"$work/multi.json"
+out=$(dt query www.secure.lab. A TYPE65280); rc=$?
+that "a secure answer and a secure NODATA: exit $NOT_FOUND (the worse)" \
+	'[ $rc = $NOT_FOUND ]'
+out=$(dt query --cd www.expired.lab. TYPE65280 A); rc=$?
+that "a bogus answer among others: exit $BOGUS" '[ $rc = $BOGUS ]'
+out=$(dt query www.secure.lab. A AAAA BADTYPE 2>&1); rc=$?
+that "one bad type among several: usage error, nothing asked" \
+	'[ $rc = 64 ] && ! has "QUESTION SECTION"'
+dt query --json -x 192.0.2.1 >"$work/rev4.json"; rc=$?
+check "query -x 192.0.2.1: PTR 1.2.0.192.in-addr.arpa." \
+	json_ok "j['question']['name'] == '1.2.0.192.in-addr.arpa.' and
+		 j['question']['type'] == 'PTR' and j['exit'] == $rc" \
+	<"$work/rev4.json"
+dt query --json -x 2001:db8::567:89ab AAAA PTR >"$work/rev6.json"; rc=$?
+check "query -x 2001:db8::567:89ab AAAA PTR: both under ip6.arpa." \
+	json_ok "[a['question']['type'] for a in j] == ['AAAA', 'PTR'] and
+		 all(a['question']['name'] == 'b.a.9.8.7.6.5.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa.'
+		     for a in j)" <"$work/rev6.json"
+out=$(dt query -x 192.0.2 2>&1); rc=$?
+that "query -x with no address: usage error" \
+	'[ $rc = 64 ] && has "bad address"'
 
 # --- --trace ---
 
@@ -358,6 +399,12 @@ for cmd in "query www.secure.lab. A" "query --json www.secure.lab. A" \
 	that "daemon stopped: $cmd exits $UNAVAILABLE" \
 		'[ $rc = $UNAVAILABLE ] && has "unavailable"'
 done
+dt query --json www.secure.lab. A AAAA >"$work/down-query.json" 2>/dev/null
+rc=$?
+out=$(cat "$work/down-query.json")
+that "daemon stopped: query --json with two types: one error in the array, exit $UNAVAILABLE" \
+	'[ $rc = $UNAVAILABLE ] && printf "%s" "$out" |
+	 json_ok "len(j) == 1 and j[0][\"error\"][\"unavailable\"] and j[0][\"exit\"] == $UNAVAILABLE"'
 dt status --json 2>/dev/null >"$work/down.json"
 check "daemon stopped: status --json says not reachable" \
 	json_ok "not j['reachable'] and not j['trusted'] and j['error']" \
