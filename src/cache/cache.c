@@ -597,10 +597,11 @@ bool cache_remove(struct cache *c, const void *key, size_t klen)
 
 /* One turn of the ring from the hand; unlinking leaves the order of the
  * others as it was, so each entry is seen once. */
-static size_t shard_remove_if(struct shard *s,
-			      bool (*pred)(const uint8_t *key, size_t klen,
-					   void *arg),
-			      void *arg, struct cache_entry **dead)
+typedef bool (*val_pred)(const uint8_t *key, size_t klen, const void *val,
+			 void *arg);
+
+static size_t shard_remove_if(struct shard *s, val_pred pred, void *arg,
+			      struct cache_entry **dead)
 {
 	struct cache_entry *e = s->hand;
 	size_t n = s->entries, removed = 0;
@@ -608,7 +609,7 @@ static size_t shard_remove_if(struct shard *s,
 	for (size_t i = 0; i < n; i++) {
 		struct cache_entry *next = e->next;
 
-		if (pred(e->key, e->klen, arg)) {
+		if (pred(e->key, e->klen, e->val, arg)) {
 			shard_unlink(s, e, dead);
 			removed++;
 		}
@@ -617,10 +618,10 @@ static size_t shard_remove_if(struct shard *s,
 	return removed;
 }
 
-size_t cache_remove_if(struct cache *c,
-		       bool (*pred)(const uint8_t *key, size_t klen,
-				    void *arg),
-		       void *arg)
+size_t cache_remove_if_val(struct cache *c,
+			   bool (*pred)(const uint8_t *key, size_t klen,
+					const void *val, void *arg),
+			   void *arg)
 {
 	size_t removed = 0;
 
@@ -634,6 +635,31 @@ size_t cache_remove_if(struct cache *c,
 		release_dead(dead);
 	}
 	return removed;
+}
+
+/* cache_remove_if()'s predicate, which looks at the key alone. */
+struct key_pred {
+	bool (*pred)(const uint8_t *key, size_t klen, void *arg);
+	void *arg;
+};
+
+static bool key_only(const uint8_t *key, size_t klen, const void *val,
+		     void *arg)
+{
+	const struct key_pred *kp = arg;
+
+	(void)val;
+	return kp->pred(key, klen, kp->arg);
+}
+
+size_t cache_remove_if(struct cache *c,
+		       bool (*pred)(const uint8_t *key, size_t klen,
+				    void *arg),
+		       void *arg)
+{
+	struct key_pred kp = {pred, arg};
+
+	return cache_remove_if_val(c, key_only, &kp);
 }
 
 static void stats_add(struct cache_stats *st, const struct shard *s)

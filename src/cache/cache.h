@@ -100,6 +100,14 @@ size_t cache_remove_if(struct cache *c,
 				    void *arg),
 		       void *arg);
 
+/* The same, with the value in hand (for `dnstrust flush --bogus`: the
+ * answers whose status is bogus). pred runs under a shard lock: it must
+ * not call into the cache, and only read the value. */
+size_t cache_remove_if_val(struct cache *c,
+			   bool (*pred)(const uint8_t *key, size_t klen,
+					const void *val, void *arg),
+			   void *arg);
+
 /* A snapshot of the counters. */
 void cache_stats(struct cache *c, struct cache_stats *ret);
 

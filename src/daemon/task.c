@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/errcode.h"
+#include "daemon/admin_ops.h"
 #include "daemon/log.h"
 #include "daemon/policy.h"
 #include "daemon/task.h"
@@ -357,6 +358,7 @@ static void task_finish(struct task *t, struct answer *a)
 		else
 			STAT_INC(w, indeterminate);
 	}
+	admin_ops_count(a);
 	while (t->waiters) {
 		struct waiter *wt = t->waiters;
 		t->waiters = wt->next;

@@ -28,6 +28,7 @@ check() { # description, then a command that must succeed
 
 # Exit codes of dnstrust(1).
 SECURE=0 INSECURE=1 BOGUS=2 INDETERMINATE=3 NOT_FOUND=5 UNAVAILABLE=69
+REFUSED=77
 
 work=$(mktemp -d /tmp/dt-query-lab.XXXXXX)
 chmod 755 "$work" # another user must reach the socket
@@ -346,13 +347,77 @@ that "reload: exit 0, and the daemon reloads" \
 	'[ $rc = 0 ] && has "^reload requested" && wait_log "configuration reloaded"'
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 out=$(as_nobody "$DNSTRUST" flush --socket "$sock" 2>&1); rc=$?
-that "flush by another user: refused (EDE 18), exit $UNAVAILABLE" \
-	'[ $rc = $UNAVAILABLE ] && has "REFUSED, EDE 18"'
+that "flush by another user: refused (EDE 18), exit $REFUSED" \
+	'[ $rc = $REFUSED ] && has "REFUSED, EDE 18"'
 out=$(as_nobody "$DNSTRUST" reload --socket "$sock" 2>&1); rc=$?
-that "reload by another user: refused, exit $UNAVAILABLE" \
-	'[ $rc = $UNAVAILABLE ] && has "REFUSED, EDE 18"'
+that "reload by another user: refused, exit $REFUSED" \
+	'[ $rc = $REFUSED ] && has "REFUSED, EDE 18"'
 out=$(as_nobody "$DNSTRUST" query www.secure.lab. A --socket "$sock" 2>&1); rc=$?
 that "another user may query" '[ $rc = 0 ]'
+
+# --- statistics, flush --bogus and --negative, log-level ---
+
+out=$(dt statistics); rc=$?
+that "statistics: exit 0, counters by status and by EDE (7 for expired)" \
+	'[ $rc = 0 ] && has -E "^queries: +[1-9]" && has -E "^bogus: +[1-9]" &&
+	 has -E "^EDE 7 \(Signature Expired\): +[1-9]"'
+dt statistics --json >"$work/stats.json"
+check "statistics --json: numbers, and EDE 7 among the EDE counters" \
+	json_ok "j['statistics']['queries'] > 0 and j['statistics']['secure'] > 0 and
+		 any(e['code'] == 7 and e['count'] > 0 for e in j['statistics']['ede'])" \
+	<"$work/stats.json"
+out=$(as_nobody "$DNSTRUST" statistics --reset --socket "$sock" 2>&1); rc=$?
+that "statistics --reset by another user: refused, exit $REFUSED" \
+	'[ $rc = $REFUSED ] && has "only root"'
+out=$(as_nobody "$DNSTRUST" statistics --socket "$sock" 2>&1); rc=$?
+that "statistics by another user: allowed" '[ $rc = 0 ]'
+out=$(dt statistics --reset); rc=$?
+that "statistics --reset: exit 0" '[ $rc = 0 ] && has -E "^reset: +done"'
+dt query www.secure.lab. A >/dev/null
+dt statistics --json >"$work/stats2.json"
+check "after --reset the counters start again from zero" \
+	json_ok "j['statistics']['bogus'] == 0 and j['statistics']['queries'] <= 3 and
+		 not any(e['count'] for e in j['statistics']['ede'])" \
+	<"$work/stats2.json"
+
+cached_cd() {
+	dt query --json --cd "$1" "${2:-A}" |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["cached"])'
+}
+cached_cd www.expired.lab. >/dev/null
+cached_cd nonexistent.secure.lab. >/dev/null
+cached www.secure.lab. >/dev/null
+out="$(cached_cd www.expired.lab.)/$(cached_cd nonexistent.secure.lab.)"
+that "a bogus and an NXDOMAIN answer are cached" '[ "$out" = True/True ]'
+out=$(dt flush --bogus); rc=$?
+that "flush --bogus: exit 0, the bogus answers dropped" \
+	'[ $rc = 0 ] && has -E "^flushed [1-9][0-9]* bogus answers?$"'
+out="$(cached_cd www.expired.lab.)/$(cached_cd nonexistent.secure.lab.)/$(cached www.secure.lab.)"
+that "after flush --bogus: the bogus answer is asked again, the others kept" \
+	'[ "$out" = False/True/True ]'
+out=$(dt flush --negative); rc=$?
+that "flush --negative: exit 0, the NXDOMAIN answer dropped" \
+	'[ $rc = 0 ] && has -E "^flushed [1-9][0-9]* negative answers?$"'
+out="$(cached_cd nonexistent.secure.lab.)/$(cached www.secure.lab.)"
+that "after flush --negative: the NXDOMAIN asked again, the secure answer kept" \
+	'[ "$out" = False/True ]'
+out=$(dt flush --bogus secure.lab 2>&1); rc=$?
+that "flush --bogus NAME: usage error" '[ $rc = 64 ]'
+out=$(as_nobody "$DNSTRUST" flush --negative --socket "$sock" 2>&1); rc=$?
+that "flush --negative by another user: refused, exit $REFUSED" '[ $rc = $REFUSED ]'
+
+out=$(dt log-level); rc=$?
+that "log-level: the configured one (info)" '[ $rc = 0 ] && has "^log-level info$"'
+out=$(dt log-level debug); rc=$?
+that "log-level debug: set" '[ $rc = 0 ] && has "^log-level debug (until the next reload)"'
+out=$(dt log-level); rc=$?
+that "log-level: now debug, and the daemon said so" \
+	'[ $rc = 0 ] && has "^log-level debug$" && wait_log "log-level debug, set by"'
+out=$(as_nobody "$DNSTRUST" log-level error --socket "$sock" 2>&1); rc=$?
+that "log-level by another user: refused, exit $REFUSED" '[ $rc = $REFUSED ]'
+out=$(dt log-level loud 2>&1); rc=$?
+that "log-level with an unknown level: usage error" '[ $rc = 64 ]'
+dt log-level info >/dev/null
 
 # --- an impostor on a socket: not trusted ---
 
@@ -393,7 +458,8 @@ dpid=""
 for cmd in "query www.secure.lab. A" "query --json www.secure.lab. A" \
 	"query --trace www.secure.lab. A" "status" "status --json" \
 	"tlsa www.secure.lab 443" "sshfp www.secure.lab" "flush" \
-	"flush secure.lab" "reload"; do
+	"flush secure.lab" "reload" "statistics" "flush --bogus" \
+	"log-level"; do
 	# shellcheck disable=SC2086 # the words of $cmd are the arguments
 	out=$(dt $cmd 2>&1); rc=$?
 	that "daemon stopped: $cmd exits $UNAVAILABLE" \
