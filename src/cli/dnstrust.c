@@ -27,6 +27,8 @@ static const struct command {
 	 "empty the daemon's caches (at and below NAME, "
 	 "--bogus, --negative)"},
 	{"log-level", cmd_log_level, "show or set the daemon's log level"},
+	{"nta", cmd_nta,
+	 "add, remove or list negative trust anchors at run time"},
 	{"reload", cmd_reload, "make the daemon read its files again"},
 	{"audit", cmd_audit,
 	 "can DNSSEC results reaching applications be trusted?"},

@@ -4,16 +4,21 @@
  * command. The per-EDE counters and the reset baseline are process-wide,
  * like the log threshold: one daemon per process.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "cache/cache.h"
+#include "common/errcode.h"
 #include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
 #include "daemon/log.h"
+#include "daemon/nta.h"
+#include "daemon/policy.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -24,6 +29,9 @@
 #define OPS_LOG_LEVEL	   "log-level.dnstrust."
 #define OPS_FLUSH_BOGUS	   "flush-bogus.dnstrust."
 #define OPS_FLUSH_NEGATIVE "flush-negative.dnstrust."
+#define OPS_NTA		   "nta.dnstrust."
+#define OPS_NTA_ADD	   "nta-add.dnstrust."	  /* UNTIL.DOMAIN.nta-add. */
+#define OPS_NTA_REMOVE	   "nta-remove.dnstrust." /* DOMAIN.nta-remove. */
 
 /* EDE codes counted one by one (RFC 8914 and its registry go to 30 so
  * far); higher codes share the last counter. */
@@ -91,10 +99,21 @@ static bool is_log_level_set(const struct qinfo *q)
 	       wire_dname_is_subdomain(q->qname, name);
 }
 
+/* True when q is strictly below the operation's name op. */
+static bool is_below(const struct qinfo *q, const char *op)
+{
+	uint8_t name[DT_NAME_MAXLEN];
+
+	return wire_dname_from_str(op, strlen(op), NULL, name) > 0 &&
+	       wire_dname_labels(q->qname) > wire_dname_labels(name) &&
+	       wire_dname_is_subdomain(q->qname, name);
+}
+
 bool admin_ops_privileged(const struct qinfo *q)
 {
 	return name_is(q, OPS_RESET) || is_log_level_set(q) ||
-	       name_is(q, OPS_FLUSH_BOGUS) || name_is(q, OPS_FLUSH_NEGATIVE);
+	       name_is(q, OPS_FLUSH_BOGUS) || name_is(q, OPS_FLUSH_NEGATIVE) ||
+	       is_below(q, OPS_NTA_ADD) || is_below(q, OPS_NTA_REMOVE);
 }
 
 /* --- statistics --- */
@@ -269,6 +288,147 @@ static void flush_kind(struct worker *w, const struct qinfo *q,
 	line(b, q, "flushed=%zu kind=%s", n, bogus ? "bogus" : "negative");
 }
 
+/* --- runtime negative trust anchors --- */
+
+/* The first nlabels labels of name, as a name of their own. */
+static void head_labels(const uint8_t *name, int nlabels,
+			uint8_t out[DT_NAME_MAXLEN])
+{
+	size_t len = 0;
+
+	for (int i = 0; i < nlabels; i++) {
+		memcpy(out + len, name + len, 1u + name[len]);
+		len += 1u + name[len];
+	}
+	out[len] = 0;
+}
+
+/* What q names before the operation op (its labels above op's). */
+static void operand(const struct qinfo *q, const char *op,
+		    uint8_t out[DT_NAME_MAXLEN])
+{
+	uint8_t name[DT_NAME_MAXLEN];
+
+	wire_dname_from_str(op, strlen(op), NULL, name);
+	head_labels(q->qname,
+		    wire_dname_labels(q->qname) - wire_dname_labels(name), out);
+	wire_dname_tolower(out);
+}
+
+/* A cache key's name (after kind, type and class) at or below arg. */
+static bool key_below(const uint8_t *key, size_t klen, void *arg)
+{
+	return klen > 5 && wire_dname_is_subdomain(key + 5, arg);
+}
+
+struct nta_list {
+	struct wire_builder *b;
+	const struct qinfo *q;
+};
+
+static void nta_line(const struct cfg_nta *n, void *arg)
+{
+	struct nta_list *l = arg;
+	char name[DT_NAME_TEXT_MAXLEN];
+
+	wire_dname_to_str(n->name, name, sizeof(name));
+	line(l->b, l->q, "nta=%s until=%lld source=runtime", name,
+	     (long long)n->until);
+}
+
+static void nta_list(struct worker *w, const struct qinfo *q,
+		     struct wire_builder *b)
+{
+	const struct cfg *c = &w->st->cfg;
+	struct nta_list l = {b, q};
+	int64_t now = worker_wallclock(w);
+	char name[DT_NAME_TEXT_MAXLEN];
+
+	nta_rt_foreach(now, nta_line, &l);
+	for (size_t i = 0; i < c->nnta; i++) {
+		if (c->nta[i].until && now >= c->nta[i].until)
+			continue;
+		wire_dname_to_str(c->nta[i].name, name, sizeof(name));
+		line(b, q, "nta=%s until=%lld source=config", name,
+		     (long long)c->nta[i].until);
+	}
+	line(b, q, "file=%s", nta_rt_path());
+}
+
+/* UNTIL.DOMAIN.nta-add.dnstrust.: UNTIL is seconds since the epoch, 0
+ * for no end. */
+static void nta_add(struct worker *w, const struct qinfo *q,
+		    struct wire_builder *b)
+{
+	uint8_t arg[DT_NAME_MAXLEN];
+	char name[DT_NAME_TEXT_MAXLEN], *end;
+	int64_t now = worker_wallclock(w);
+	long long until;
+	int err, save_err = 0;
+
+	operand(q, OPS_NTA_ADD, arg);
+	if (arg[0] == 0 || arg[1 + arg[0]] == 0) {
+		line(b, q, "error=UNTIL.DOMAIN.%s, DOMAIN not the root",
+		     OPS_NTA_ADD);
+		return;
+	}
+	char digits[64];
+	snprintf(digits, sizeof(digits), "%.*s", arg[0], (const char *)arg + 1);
+	until = strtoll(digits, &end, 10);
+	if (*end || end == digits || until < 0 || (until && until <= now)) {
+		line(b, q,
+		     "error=bad end time '%s' (seconds since 1970 in "
+		     "the future, or 0)",
+		     digits);
+		return;
+	}
+	const uint8_t *domain = arg + 1 + arg[0];
+	wire_dname_to_str(domain, name, sizeof(name));
+	err = nta_rt_add(domain, until, now, &save_err);
+	if (err < 0) {
+		line(b, q, "error=%s",
+		     err == DT_ELIMIT ? "too many negative trust "
+					"anchors (64): remove some"
+				      : "out of memory");
+		return;
+	}
+	cache_remove_if(w->d->cache, key_below, (void *)domain);
+	log_notice("negative trust anchor %s added by dnstrust nta add, "
+		   "until %lld%s",
+		   name, until, save_err ? " (not saved)" : "");
+	line(b, q, "nta=%s until=%lld saved=%s", name, until,
+	     save_err ? "no" : "yes");
+	if (save_err)
+		line(b, q, "warning=not saved to %s: %s", nta_rt_path(),
+		     strerror(-save_err));
+}
+
+static void nta_remove(struct worker *w, const struct qinfo *q,
+		       struct wire_builder *b)
+{
+	uint8_t domain[DT_NAME_MAXLEN];
+	char name[DT_NAME_TEXT_MAXLEN];
+	int r, save_err = 0;
+
+	operand(q, OPS_NTA_REMOVE, domain);
+	wire_dname_to_str(domain, name, sizeof(name));
+	r = nta_rt_remove(domain, worker_wallclock(w), &save_err);
+	if (r < 0) {
+		line(b, q, "error=out of memory");
+		return;
+	}
+	if (r > 0) {
+		cache_remove_if(w->d->cache, key_below, domain);
+		log_notice("negative trust anchor %s removed by dnstrust nta "
+			   "remove",
+			   name);
+	}
+	line(b, q, "removed=%d nta=%s", r, name);
+	if (save_err)
+		line(b, q, "warning=not saved to %s: %s", nta_rt_path(),
+		     strerror(-save_err));
+}
+
 bool admin_ops_answer(struct worker *w, const struct qinfo *q,
 		      struct wire_builder *b, uint16_t *ret_rcode)
 {
@@ -279,6 +439,12 @@ bool admin_ops_answer(struct worker *w, const struct qinfo *q,
 		log_level(q, b, ret_rcode);
 	else if (name_is(q, OPS_FLUSH_BOGUS) || name_is(q, OPS_FLUSH_NEGATIVE))
 		flush_kind(w, q, b, name_is(q, OPS_FLUSH_BOGUS));
+	else if (name_is(q, OPS_NTA))
+		nta_list(w, q, b);
+	else if (is_below(q, OPS_NTA_ADD))
+		nta_add(w, q, b);
+	else if (is_below(q, OPS_NTA_REMOVE))
+		nta_remove(w, q, b);
 	else
 		return false;
 	return true;

@@ -63,8 +63,10 @@ query-timeout 5
 log-level info
 EOF
 
+mkdir -p "$work/state"
 start_daemon() {
-	"$DNSTRUSTD" -c "$conf" -f 2>>"$work/dnstrustd.log" &
+	STATE_DIRECTORY=$work/state "$DNSTRUSTD" -c "$conf" -f \
+		2>>"$work/dnstrustd.log" &
 	dpid=$!
 	for _ in $(seq 50); do
 		[ -S "$sock" ] && return 0
@@ -419,6 +421,53 @@ out=$(dt log-level loud 2>&1); rc=$?
 that "log-level with an unknown level: usage error" '[ $rc = 64 ]'
 dt log-level info >/dev/null
 
+# --- negative trust anchors at run time ---
+
+out=$(dt nta list); rc=$?
+that "nta list: none yet" '[ $rc = 0 ] && has "^no negative trust anchor"'
+out=$(dt query www.expired.lab. A); rc=$?
+that "before nta add: www.expired.lab. is bogus" '[ $rc = $BOGUS ]'
+out=$(dt nta add expired.lab --until 1d); rc=$?
+that "nta add expired.lab --until 1d: exit 0, the end said" \
+	'[ $rc = 0 ] && has -E "^negative trust anchor expired\.lab\. until 20[0-9-]+T"'
+out=$(dt query www.expired.lab. A); rc=$?
+that "under the NTA: the records, not validated, exit $INSECURE" \
+	'[ $rc = $INSECURE ] && has "ANSWER SECTION" && ! has "^;; WITHHELD"'
+out=$(dt query www.secure.lab. A); rc=$?
+that "under the NTA: other zones still validated" '[ $rc = 0 ]'
+dt nta list --json >"$work/nta.json"
+check "nta list --json: expired.lab., runtime, with its end" \
+	json_ok "[(n['domain'], n['source']) for n in j['nta']] == [('expired.lab.', 'runtime')] and
+		 j['nta'][0]['until'] > 0 and j['file'] == '$work/state/negative-trust-anchors'" \
+	<"$work/nta.json"
+out=$(cat "$work/state/negative-trust-anchors" 2>&1)
+that "the NTA is in the state file" 'has -E "^expired\.lab\. [0-9]+$"'
+kill -TERM "$dpid"
+wait "$dpid"
+dpid=""
+check "dnstrustd starts again" start_daemon
+out=$(dt query www.expired.lab. A); rc=$?
+that "after a restart the NTA still applies" '[ $rc = $INSECURE ]'
+out=$(as_nobody "$DNSTRUST" nta add secure.lab --socket "$sock" 2>&1); rc=$?
+that "nta add by another user: refused, exit $REFUSED" '[ $rc = $REFUSED ]'
+out=$(as_nobody "$DNSTRUST" nta list --socket "$sock" 2>&1); rc=$?
+that "nta list by another user: allowed" '[ $rc = 0 ] && has "^expired\.lab\."'
+out=$(dt nta add secure.lab --until 2000-01-01 2>&1); rc=$?
+that "nta add with an end in the past: refused by the daemon, exit 4" \
+	'[ $rc = 4 ] && has "bad end time"'
+out=$(dt nta add . 2>&1); rc=$?
+that "nta add for the root: usage error" '[ $rc = 64 ]'
+out=$(dt nta add secure.lab --until soon 2>&1); rc=$?
+that "nta add --until soon: usage error" '[ $rc = 64 ]'
+out=$(dt nta remove expired.lab); rc=$?
+that "nta remove expired.lab: exit 0" '[ $rc = 0 ] && has "removed"'
+out=$(dt query www.expired.lab. A); rc=$?
+that "after nta remove: bogus again (its cached answers dropped)" '[ $rc = $BOGUS ]'
+out=$(dt nta remove expired.lab 2>&1); rc=$?
+that "nta remove of an absent NTA: exit $NOT_FOUND" '[ $rc = $NOT_FOUND ]'
+out=$(dt nta list); rc=$?
+that "nta list: none again" '[ $rc = 0 ] && has "^no negative trust anchor"'
+
 # --- an impostor on a socket: not trusted ---
 
 mkdir -p "$work/fake" && chown 65534 "$work/fake"
@@ -459,7 +508,7 @@ for cmd in "query www.secure.lab. A" "query --json www.secure.lab. A" \
 	"query --trace www.secure.lab. A" "status" "status --json" \
 	"tlsa www.secure.lab 443" "sshfp www.secure.lab" "flush" \
 	"flush secure.lab" "reload" "statistics" "flush --bogus" \
-	"log-level"; do
+	"log-level" "nta list" "nta add secure.lab"; do
 	# shellcheck disable=SC2086 # the words of $cmd are the arguments
 	out=$(dt $cmd 2>&1); rc=$?
 	that "daemon stopped: $cmd exits $UNAVAILABLE" \
