@@ -27,6 +27,8 @@ static const struct command {
 	 "empty the daemon's caches (at and below NAME, "
 	 "--bogus, --negative)"},
 	{"log-level", cmd_log_level, "show or set the daemon's log level"},
+	{"monitor", cmd_monitor,
+	 "a live line per question: status, EDE, time, cache"},
 	{"nta", cmd_nta,
 	 "add, remove or list negative trust anchors at run time"},
 	{"reload", cmd_reload, "make the daemon read its files again"},

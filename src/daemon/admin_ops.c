@@ -17,6 +17,7 @@
 #include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
 #include "daemon/log.h"
+#include "daemon/monitor.h"
 #include "daemon/nta.h"
 #include "daemon/policy.h"
 #include "wire/dname.h"
@@ -29,6 +30,7 @@
 #define OPS_LOG_LEVEL	   "log-level.dnstrust."
 #define OPS_FLUSH_BOGUS	   "flush-bogus.dnstrust."
 #define OPS_FLUSH_NEGATIVE "flush-negative.dnstrust."
+#define OPS_MONITOR	   "monitor.dnstrust." /* [FROM.]monitor. */
 #define OPS_NTA		   "nta.dnstrust."
 #define OPS_NTA_ADD	   "nta-add.dnstrust."	  /* UNTIL.DOMAIN.nta-add. */
 #define OPS_NTA_REMOVE	   "nta-remove.dnstrust." /* DOMAIN.nta-remove. */
@@ -37,24 +39,76 @@
  * far); higher codes share the last counter. */
 #define OPS_EDE_MAX 63
 
-/* Counters summed over the workers, and the per-EDE ones. */
+/* Time to resolve, in buckets of powers of two: up to 1 ms, 2 ms, ...,
+ * 2^16 ms (65 s, beyond any query-timeout), and more. */
+#define OPS_LAT_BUCKETS 18
+
+/* Counters summed over the workers, the per-EDE ones and the times. */
 struct ops_counts {
 	struct wstats w;
 	uint64_t ede[OPS_EDE_MAX + 2]; /* [OPS_EDE_MAX + 1]: no EDE */
+	uint64_t lat[OPS_LAT_BUCKETS];
 };
 
 static uint64_t ede_count[OPS_EDE_MAX + 2];
+static uint64_t lat_count[OPS_LAT_BUCKETS];
 static pthread_mutex_t base_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ops_counts base; /* what reset.statistics. saw */
 static int64_t base_time;      /* when (wall clock), 0: start-up */
 
-void admin_ops_count(const struct answer *a)
+static size_t lat_bucket(int64_t ms)
+{
+	size_t i = 0;
+
+	while (i < OPS_LAT_BUCKETS - 1 && ms > ((int64_t)1 << i))
+		i++;
+	return i;
+}
+
+/* "secure"..., or "servfail" for an answer no upstream gave. */
+static const char *status_word(const struct answer *a)
+{
+	if (a->status == VAL_INDETERMINATE && a->upstream_fail)
+		return "servfail";
+	return val_status_name(a->status);
+}
+
+/* Wall clock in ms, from a worker's loop. */
+static int64_t wall_ms(const struct worker *w)
+{
+	return worker_wallclock(w) * 1000 + loop_now_ms(w->loop) % 1000;
+}
+
+void admin_ops_finished(struct worker *w, const uint8_t *qname, uint16_t qtype,
+			const struct answer *a, int64_t ms)
 {
 	size_t i = a->ede == VAL_EDE_NONE ? OPS_EDE_MAX + 1
 		   : a->ede > OPS_EDE_MAX ? OPS_EDE_MAX
 					  : a->ede;
 
 	__atomic_fetch_add(&ede_count[i], 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&lat_count[lat_bucket(ms)], 1, __ATOMIC_RELAXED);
+	if (monitor_active(loop_now_ms(w->loop)))
+		monitor_note(qname, qtype, status_word(a),
+			     a->ede == VAL_EDE_NONE ? -1 : a->ede, ms, false,
+			     wall_ms(w));
+}
+
+void admin_ops_cache_hit(struct worker *w, const struct qinfo *q)
+{
+	uint8_t key[DT_CACHE_KEY_MAXLEN];
+	struct cache_ref ref;
+	size_t klen;
+
+	if (!monitor_active(loop_now_ms(w->loop)))
+		return;
+	klen = cache_key('V', q->qname, q->qtype, q->qclass, key);
+	if (!cache_get(w->d->cache, key, klen, worker_now(w), &ref))
+		return;
+	const struct answer *a = ref.val;
+	monitor_note(q->qname, q->qtype, status_word(a),
+		     a->ede == VAL_EDE_NONE ? -1 : a->ede, 0, true, wall_ms(w));
+	cache_unref(w->d->cache, &ref);
 }
 
 /* --- TXT lines --- */
@@ -112,6 +166,7 @@ static bool is_below(const struct qinfo *q, const char *op)
 bool admin_ops_privileged(const struct qinfo *q)
 {
 	return name_is(q, OPS_RESET) || is_log_level_set(q) ||
+	       name_is(q, OPS_MONITOR) || is_below(q, OPS_MONITOR) ||
 	       name_is(q, OPS_FLUSH_BOGUS) || name_is(q, OPS_FLUSH_NEGATIVE) ||
 	       is_below(q, OPS_NTA_ADD) || is_below(q, OPS_NTA_REMOVE);
 }
@@ -130,6 +185,46 @@ static void counts_now(struct daemon *d, struct ops_counts *c)
 	}
 	for (size_t i = 0; i < OPS_EDE_MAX + 2; i++)
 		c->ede[i] = __atomic_load_n(&ede_count[i], __ATOMIC_RELAXED);
+	for (size_t i = 0; i < OPS_LAT_BUCKETS; i++)
+		c->lat[i] = __atomic_load_n(&lat_count[i], __ATOMIC_RELAXED);
+}
+
+/* The bucket bound (ms) below which pct percent of the times fall; -1
+ * for none counted, 0 for "more than 2^16". */
+static long long percentile(const struct ops_counts *c, unsigned pct)
+{
+	uint64_t total = 0, sum = 0;
+
+	for (size_t i = 0; i < OPS_LAT_BUCKETS; i++)
+		total += c->lat[i];
+	if (!total)
+		return -1;
+	for (size_t i = 0; i < OPS_LAT_BUCKETS; i++) {
+		sum += c->lat[i];
+		if (sum * 100 >= total * pct)
+			return i == OPS_LAT_BUCKETS - 1 ? 0 : 1LL << i;
+	}
+	return 0;
+}
+
+static void latency_lines(struct wire_builder *b, const struct qinfo *q,
+			  const struct ops_counts *c)
+{
+	static const unsigned pcts[] = {50, 90, 99};
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < OPS_LAT_BUCKETS; i++)
+		total += c->lat[i];
+	line(b, q, "resolutions=%llu", (unsigned long long)total);
+	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+		long long p = percentile(c, pcts[i]);
+
+		if (p > 0)
+			line(b, q, "latency-p%u-ms=%lld", pcts[i], p);
+		else if (p == 0)
+			line(b, q, "latency-p%u-ms=more than %lld", pcts[i],
+			     1LL << (OPS_LAT_BUCKETS - 2));
+	}
 }
 
 /* c minus the baseline, counter by counter. */
@@ -175,6 +270,7 @@ static void statistics(struct worker *w, const struct qinfo *q,
 	line(b, q, "timeouts=%llu", (unsigned long long)c.w.timeouts);
 	line(b, q, "formerr=%llu", (unsigned long long)c.w.formerr);
 	line(b, q, "refused=%llu", (unsigned long long)c.w.refused);
+	latency_lines(b, q, &c);
 	line(b, q, "ede-none=%llu", (unsigned long long)c.ede[OPS_EDE_MAX + 1]);
 	for (unsigned i = 0; i <= OPS_EDE_MAX; i++)
 		if (c.ede[i])
@@ -429,6 +525,42 @@ static void nta_remove(struct worker *w, const struct qinfo *q,
 		     strerror(-save_err));
 }
 
+/* --- monitor --- */
+
+struct mon_emit {
+	struct wire_builder *b;
+	const struct qinfo *q;
+};
+
+static void mon_line(const char *text, void *arg)
+{
+	struct mon_emit *m = arg;
+
+	line(m->b, m->q, "%s", text);
+}
+
+/* FROM.monitor.dnstrust.: the questions answered from number FROM on;
+ * monitor.dnstrust.: only the number to start from. */
+static void monitor(struct worker *w, const struct qinfo *q,
+		    struct wire_builder *b)
+{
+	struct mon_emit m = {b, q};
+	unsigned long long from = 0;
+	uint64_t next;
+
+	if (is_below(q, OPS_MONITOR)) {
+		char digits[64], *end;
+
+		snprintf(digits, sizeof(digits), "%.*s", q->qname[0],
+			 (const char *)q->qname + 1);
+		from = strtoull(digits, &end, 10);
+		if (*end || end == digits)
+			from = 0;
+	}
+	next = monitor_events(from, loop_now_ms(w->loop), mon_line, &m);
+	line(b, q, "next=%llu", (unsigned long long)next);
+}
+
 bool admin_ops_answer(struct worker *w, const struct qinfo *q,
 		      struct wire_builder *b, uint16_t *ret_rcode)
 {
@@ -439,6 +571,8 @@ bool admin_ops_answer(struct worker *w, const struct qinfo *q,
 		log_level(q, b, ret_rcode);
 	else if (name_is(q, OPS_FLUSH_BOGUS) || name_is(q, OPS_FLUSH_NEGATIVE))
 		flush_kind(w, q, b, name_is(q, OPS_FLUSH_BOGUS));
+	else if (name_is(q, OPS_MONITOR) || is_below(q, OPS_MONITOR))
+		monitor(w, q, b);
 	else if (name_is(q, OPS_NTA))
 		nta_list(w, q, b);
 	else if (is_below(q, OPS_NTA_ADD))

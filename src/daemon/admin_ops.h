@@ -27,8 +27,15 @@ bool admin_ops_privileged(const struct qinfo *q);
 bool admin_ops_answer(struct worker *w, const struct qinfo *q,
 		      struct wire_builder *b, uint16_t *ret_rcode);
 
-/* Counts a finished answer by Extended DNS Error (task.c, once per
- * resolution, beside the per-status counters). Thread-safe. */
-void admin_ops_count(const struct answer *a);
+/* Notes a finished resolution of qname/qtype (task.c, once per
+ * resolution, beside the per-status counters): counted by Extended DNS
+ * Error and by time taken (ms), and shown to dnstrust monitor when one
+ * runs. Thread-safe. */
+void admin_ops_finished(struct worker *w, const uint8_t *qname,
+			uint16_t qtype, const struct answer *a, int64_t ms);
+
+/* Notes a question answered from the answer cache (server.c), for
+ * dnstrust monitor; costs one atomic load when none runs. */
+void admin_ops_cache_hit(struct worker *w, const struct qinfo *q);
 
 #endif

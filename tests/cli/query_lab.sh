@@ -360,8 +360,10 @@ that "another user may query" '[ $rc = 0 ]'
 # --- statistics, flush --bogus and --negative, log-level ---
 
 out=$(dt statistics); rc=$?
-that "statistics: exit 0, counters by status and by EDE (7 for expired)" \
+that "statistics: exit 0, counters by status, by EDE (7 for expired), times" \
 	'[ $rc = 0 ] && has -E "^queries: +[1-9]" && has -E "^bogus: +[1-9]" &&
+	 has -E "^resolutions: +[1-9]" && has -E "^latency-p50-ms: +[0-9]+$" &&
+	 has -E "^latency-p99-ms: +[0-9]+$" &&
 	 has -E "^EDE 7 \(Signature Expired\): +[1-9]"'
 dt statistics --json >"$work/stats.json"
 check "statistics --json: numbers, and EDE 7 among the EDE counters" \
@@ -420,6 +422,35 @@ that "log-level by another user: refused, exit $REFUSED" '[ $rc = $REFUSED ]'
 out=$(dt log-level loud 2>&1); rc=$?
 that "log-level with an unknown level: usage error" '[ $rc = 64 ]'
 dt log-level info >/dev/null
+
+# --- monitor ---
+
+timeout 20 "$DNSTRUST" monitor --count 3 --socket "$sock" >"$work/mon.txt" 2>&1 &
+mon_pid=$!
+sleep 1
+dt query www.secure.lab. A >/dev/null
+dt query --cd www.expired.lab. TXT >/dev/null
+dt query nothing-here.secure.lab. A >/dev/null
+wait "$mon_pid"
+rc=$?
+out=$(cat "$work/mon.txt")
+that "monitor --count 3: three lines, status, EDE, time, cache" \
+	'[ $rc = 0 ] && [ "$(wc -l <"$work/mon.txt")" = 3 ] &&
+	 has -E "^[0-9:.]+Z secure +www\.secure\.lab\. A, from the cache$" &&
+	 has -E "^[0-9:.]+Z bogus +www\.expired\.lab\. TXT EDE 7 \(Signature Expired\), [0-9]+ ms$" &&
+	 has -E "^[0-9:.]+Z secure +nothing-here\.secure\.lab\. A, [0-9]+ ms$"'
+timeout 20 "$DNSTRUST" monitor --json --count 1 --socket "$sock" >"$work/mon.json" 2>&1 &
+mon_pid=$!
+sleep 1
+dt query --cd www.expired.lab. TXT >/dev/null
+wait "$mon_pid"
+check "monitor --json: one object per question" \
+	json_ok "j['name'] == 'www.expired.lab.' and j['type'] == 'TXT' and
+		 j['status'] == 'bogus' and j['ede']['code'] == 7 and j['cached']" \
+	<"$work/mon.json"
+out=$(as_nobody timeout 10 "$DNSTRUST" monitor --count 1 --socket "$sock" 2>&1); rc=$?
+that "monitor by another user: refused (their questions are private), exit $REFUSED" \
+	'[ $rc = $REFUSED ]'
 
 # --- negative trust anchors at run time ---
 
@@ -508,7 +539,7 @@ for cmd in "query www.secure.lab. A" "query --json www.secure.lab. A" \
 	"query --trace www.secure.lab. A" "status" "status --json" \
 	"tlsa www.secure.lab 443" "sshfp www.secure.lab" "flush" \
 	"flush secure.lab" "reload" "statistics" "flush --bogus" \
-	"log-level" "nta list" "nta add secure.lab"; do
+	"log-level" "nta list" "nta add secure.lab" "monitor"; do
 	# shellcheck disable=SC2086 # the words of $cmd are the arguments
 	out=$(dt $cmd 2>&1); rc=$?
 	that "daemon stopped: $cmd exits $UNAVAILABLE" \
