@@ -110,6 +110,21 @@ static int ede_code(const char *line)
 	return *end == '=' && code <= 65535 ? (int)code : -1;
 }
 
+/* "upstream=ADDR tries=N answers=N timeouts=N errors=N avg-ms=N". */
+struct upstream_line {
+	char addr[80];
+	unsigned long long tries, answers, timeouts, errors, avg_ms;
+};
+
+static bool parse_upstream(const char *line, struct upstream_line *u)
+{
+	return sscanf(line,
+		      "upstream=%79s tries=%llu answers=%llu timeouts=%llu "
+		      "errors=%llu avg-ms=%llu",
+		      u->addr, &u->tries, &u->answers, &u->timeouts, &u->errors,
+		      &u->avg_ms) == 6;
+}
+
 static void statistics_text(const struct cli_txt *t)
 {
 	const char *since = value_of(t, "since");
@@ -122,11 +137,21 @@ static void statistics_text(const struct cli_txt *t)
 	for (size_t i = 0; i < t->n; i++) {
 		const char *l = t->line[i], *eq = strchr(l, '=');
 		int ede = ede_code(l);
-		char label[64];
+		char label[96];
+
+		struct upstream_line u;
 
 		if (!eq || strncmp(l, "since=", 6) == 0 ||
 		    strncmp(l, "seconds=", 8) == 0)
 			continue;
+		if (parse_upstream(l, &u)) {
+			snprintf(label, sizeof(label), "upstream %s:", u.addr);
+			printf("%-24s %llu tries, %llu answers, %llu timeouts, "
+			       "%llu errors, %llu ms average\n",
+			       label, u.tries, u.answers, u.timeouts, u.errors,
+			       u.avg_ms);
+			continue;
+		}
 		if (ede >= 0)
 			snprintf(label, sizeof(label), "EDE %d (%s):", ede,
 				 wire_ede_name((uint16_t)ede));
@@ -155,7 +180,7 @@ static void statistics_json(const struct cli_txt *t)
 	for (size_t i = 0; i < t->n; i++) {
 		const char *l = t->line[i], *eq = strchr(l, '=');
 
-		if (!eq || ede_code(l) >= 0)
+		if (!eq || ede_code(l) >= 0 || strncmp(l, "upstream=", 9) == 0)
 			continue;
 		printf("%s\"%.*s\":", first ? "" : ",", (int)(eq - l), l);
 		json_number_or_str(eq + 1);
@@ -171,6 +196,20 @@ static void statistics_json(const struct cli_txt *t)
 		cli_json_str(stdout, wire_ede_name((uint16_t)ede));
 		printf(",\"count\":%s}", strchr(t->line[i], '=') + 1);
 		first_ede = false;
+	}
+	printf("],\"upstreams\":[");
+	first = true;
+	for (size_t i = 0; i < t->n; i++) {
+		struct upstream_line u;
+
+		if (!parse_upstream(t->line[i], &u))
+			continue;
+		printf("%s{\"server\":", first ? "" : ",");
+		cli_json_str(stdout, u.addr);
+		printf(",\"tries\":%llu,\"answers\":%llu,\"timeouts\":%llu,"
+		       "\"errors\":%llu,\"avg-ms\":%llu}",
+		       u.tries, u.answers, u.timeouts, u.errors, u.avg_ms);
+		first = false;
 	}
 	printf("]}}\n");
 }

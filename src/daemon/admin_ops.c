@@ -20,6 +20,7 @@
 #include "daemon/monitor.h"
 #include "daemon/nta.h"
 #include "daemon/policy.h"
+#include "upstream/transport.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -50,11 +51,18 @@ struct ops_counts {
 	uint64_t lat[OPS_LAT_BUCKETS];
 };
 
+/* Per upstream server, the workers' clients merged. */
+struct ops_upstreams {
+	size_t n;
+	struct up_server_stats s[UP_STATS_SERVERS];
+};
+
 static uint64_t ede_count[OPS_EDE_MAX + 2];
 static uint64_t lat_count[OPS_LAT_BUCKETS];
 static pthread_mutex_t base_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ops_counts base; /* what reset.statistics. saw */
-static int64_t base_time;      /* when (wall clock), 0: start-up */
+static struct ops_upstreams base_up;
+static int64_t base_time; /* when (wall clock), 0: start-up */
 
 static size_t lat_bucket(int64_t ms)
 {
@@ -227,6 +235,84 @@ static void latency_lines(struct wire_builder *b, const struct qinfo *q,
 	}
 }
 
+static struct up_server_stats *up_find(struct ops_upstreams *u,
+				       const struct up_server *srv)
+{
+	for (size_t i = 0; i < u->n; i++)
+		if (u->s[i].server.addrlen == srv->addrlen &&
+		    memcmp(&u->s[i].server.addr, &srv->addr, srv->addrlen) == 0)
+			return &u->s[i];
+	return NULL;
+}
+
+static void upstreams_now(struct daemon *d, struct ops_upstreams *u)
+{
+	struct up_server_stats one[UP_STATS_SERVERS];
+
+	u->n = 0;
+	for (unsigned i = 0; i < d->nworkers; i++) {
+		size_t n = up_client_server_stats(d->workers[i].up, one,
+						  UP_STATS_SERVERS);
+
+		for (size_t k = 0; k < n; k++) {
+			struct up_server_stats *m = up_find(u, &one[k].server);
+
+			if (!m && u->n == UP_STATS_SERVERS)
+				continue;
+			if (!m) {
+				m = &u->s[u->n++];
+				memset(m, 0, sizeof(*m));
+				m->server = one[k].server;
+			}
+			m->tries += one[k].tries;
+			m->answers += one[k].answers;
+			m->timeouts += one[k].timeouts;
+			m->errors += one[k].errors;
+			m->rtt_ms += one[k].rtt_ms;
+		}
+	}
+}
+
+/* u minus the baseline b, server by server. */
+static void upstreams_since(struct ops_upstreams *u,
+			    const struct ops_upstreams *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		struct up_server_stats *m = up_find(u, &b->s[i].server);
+		const struct up_server_stats *o = &b->s[i];
+
+		if (!m)
+			continue;
+		m->tries -= m->tries >= o->tries ? o->tries : m->tries;
+		m->answers -=
+			m->answers >= o->answers ? o->answers : m->answers;
+		m->timeouts -=
+			m->timeouts >= o->timeouts ? o->timeouts : m->timeouts;
+		m->errors -= m->errors >= o->errors ? o->errors : m->errors;
+		m->rtt_ms -= m->rtt_ms >= o->rtt_ms ? o->rtt_ms : m->rtt_ms;
+	}
+}
+
+static void upstream_lines(struct wire_builder *b, const struct qinfo *q,
+			   const struct ops_upstreams *u)
+{
+	for (size_t i = 0; i < u->n; i++) {
+		const struct up_server_stats *st = &u->s[i];
+		char addr[80];
+
+		up_server_str(&st->server, addr, sizeof(addr));
+		line(b, q,
+		     "upstream=%s tries=%llu answers=%llu timeouts=%llu "
+		     "errors=%llu avg-ms=%llu",
+		     addr, (unsigned long long)st->tries,
+		     (unsigned long long)st->answers,
+		     (unsigned long long)st->timeouts,
+		     (unsigned long long)st->errors,
+		     (unsigned long long)(st->answers ? st->rtt_ms / st->answers
+						      : 0));
+	}
+}
+
 /* c minus the baseline, counter by counter. */
 static void counts_since(struct ops_counts *c, const struct ops_counts *b)
 {
@@ -241,16 +327,21 @@ static void statistics(struct worker *w, const struct qinfo *q,
 		       struct wire_builder *b, bool reset)
 {
 	struct ops_counts c, now;
+	struct ops_upstreams up, up_now;
 	struct cache_stats cs;
 	int64_t since;
 
 	counts_now(w->d, &now);
+	upstreams_now(w->d, &up_now);
 	pthread_mutex_lock(&base_lock);
 	c = now;
 	counts_since(&c, &base);
+	up = up_now;
+	upstreams_since(&up, &base_up);
 	since = base_time ? base_time : w->d->started;
 	if (reset) {
 		base = now;
+		base_up = up_now;
 		base_time = worker_wallclock(w);
 	}
 	pthread_mutex_unlock(&base_lock);
@@ -276,6 +367,7 @@ static void statistics(struct worker *w, const struct qinfo *q,
 		if (c.ede[i])
 			line(b, q, "ede-%u=%llu", i,
 			     (unsigned long long)c.ede[i]);
+	upstream_lines(b, q, &up);
 	cache_stats(w->d->cache, &cs);
 	line(b, q, "cache-entries=%zu", cs.entries);
 	line(b, q, "cache-bytes=%zu", cs.bytes);

@@ -43,11 +43,14 @@ void monitor_note(const uint8_t *qname, uint16_t qtype, const char *status,
 			  .cached = cached};
 
 	wire_dname_to_str(qname, text, sizeof(text));
-	if (strlen(text) > MONITOR_NAME_MAXLEN)
-		snprintf(e.name, sizeof(e.name), "%.*s...", MONITOR_NAME_MAXLEN,
-			 text);
-	else
-		snprintf(e.name, sizeof(e.name), "%s", text);
+	size_t len = strlen(text);
+
+	if (len > MONITOR_NAME_MAXLEN) {
+		memcpy(e.name, text, MONITOR_NAME_MAXLEN);
+		memcpy(e.name + MONITOR_NAME_MAXLEN, "...", 4);
+	} else {
+		memcpy(e.name, text, len + 1);
+	}
 	snprintf(e.status, sizeof(e.status), "%s", status);
 	pthread_mutex_lock(&lock);
 	e.seq = next_seq++;

@@ -364,10 +364,13 @@ that "statistics: exit 0, counters by status, by EDE (7 for expired), times" \
 	'[ $rc = 0 ] && has -E "^queries: +[1-9]" && has -E "^bogus: +[1-9]" &&
 	 has -E "^resolutions: +[1-9]" && has -E "^latency-p50-ms: +[0-9]+$" &&
 	 has -E "^latency-p99-ms: +[0-9]+$" &&
+	 has -E "^upstream $LAB_RESOLVER: +[1-9][0-9]* tries, [1-9][0-9]* answers, [0-9]+ timeouts, [0-9]+ errors, [0-9]+ ms average$" &&
 	 has -E "^EDE 7 \(Signature Expired\): +[1-9]"'
 dt statistics --json >"$work/stats.json"
 check "statistics --json: numbers, and EDE 7 among the EDE counters" \
 	json_ok "j['statistics']['queries'] > 0 and j['statistics']['secure'] > 0 and
+		 [u['server'] for u in j['statistics']['upstreams']] == ['$LAB_RESOLVER'] and
+		 j['statistics']['upstreams'][0]['answers'] > 0 and
 		 any(e['code'] == 7 and e['count'] > 0 for e in j['statistics']['ede'])" \
 	<"$work/stats.json"
 out=$(as_nobody "$DNSTRUST" statistics --reset --socket "$sock" 2>&1); rc=$?
@@ -381,6 +384,7 @@ dt query www.secure.lab. A >/dev/null
 dt statistics --json >"$work/stats2.json"
 check "after --reset the counters start again from zero" \
 	json_ok "j['statistics']['bogus'] == 0 and j['statistics']['queries'] <= 3 and
+		 all(u['tries'] <= 2 for u in j['statistics']['upstreams']) and
 		 not any(e['count'] for e in j['statistics']['ede'])" \
 	<"$work/stats2.json"
 
