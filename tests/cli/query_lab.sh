@@ -184,6 +184,16 @@ out=$(dt query "$(printf 'a%.0s' $(seq 64)).lab." A 2>&1); rc=$?
 that "a label of 64 octets: usage error saying the limit" \
 	'[ $rc = 64 ] && has "longer than 63 octets"'
 
+# --- RDATA as dig prints it ---
+
+for t in HTTPS CAA LOC; do
+	want=$(dig @"$LAB_RESOLVER" +tries=1 +time=5 +cd +short svc.secure.lab "$t")
+	out=$(dt query svc.secure.lab. "$t"); rc=$?
+	that "query svc.secure.lab. $t: secure, the RDATA as dig prints it ($want)" \
+		'[ $rc = 0 ] && [ -n "$want" ] &&
+		 has -F "svc.secure.lab.${TAB}" && has -F "${TAB}IN${TAB}$t${TAB}$want"'
+done
+
 # --- several types in one call, -x ---
 
 out=$(dt query www.secure.lab. A SSHFP); rc=$?
