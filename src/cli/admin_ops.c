@@ -256,10 +256,10 @@ int cmd_log_level(int argc, char **argv)
 			   i < sizeof(levels) / sizeof(levels[0]);
 	     i++)
 		known = known || strcmp(argv[first], levels[i]) == 0;
-	if (first < 0 || argc - first > 1 || !known || o.json) {
+	if (first < 0 || argc - first > 1 || !known) {
 		fprintf(first == -2 ? stdout : stderr,
 			"usage: dnstrust log-level [error|warning|notice|info|"
-			"debug] [--socket PATH]\n");
+			"debug] [--json] [--socket PATH]\n");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
 	if (first < argc)
@@ -271,8 +271,15 @@ int cmd_log_level(int argc, char **argv)
 	if (r == 0 && (r = ask(&d, "log-level", name, &t)) == 0) {
 		const char *level = value_of(&t, "log-level");
 
-		printf("log-level %s%s\n", level ? level : "?",
-		       first < argc ? " (until the next reload)" : "");
+		if (o.json) {
+			printf("{\"log-level\":");
+			cli_json_str(stdout, level ? level : "");
+			printf(",\"set\":%s}\n",
+			       first < argc ? "true" : "false");
+		} else {
+			printf("log-level %s%s\n", level ? level : "?",
+			       first < argc ? " (until the next reload)" : "");
+		}
 		cli_txt_free(&t);
 	}
 	cli_daemon_close(&d);

@@ -31,12 +31,13 @@ struct nta_opts {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: dnstrust nta add DOMAIN [--until WHEN] "
-		   "[--socket PATH]\n"
-		   "       dnstrust nta remove DOMAIN [--socket PATH]\n"
-		   "       dnstrust nta list [--json] [--socket PATH]\n"
-		   "WHEN is YYYY-MM-DD (00:00 UTC), YYYYMMDDHHMMSS (UTC), or "
-		   "a duration: 30m, 12h, 2d, 1w.\n");
+	fprintf(f,
+		"usage: dnstrust nta add DOMAIN [--until WHEN] [--json] "
+		"[--socket PATH]\n"
+		"       dnstrust nta remove DOMAIN [--json] [--socket PATH]\n"
+		"       dnstrust nta list [--json] [--socket PATH]\n"
+		"WHEN is YYYY-MM-DD (00:00 UTC), YYYYMMDDHHMMSS (UTC), or "
+		"a duration: 30m, 12h, 2d, 1w.\n");
 }
 
 static int parse_opts(int argc, char **argv, struct nta_opts *o)
@@ -138,6 +139,50 @@ static const char *when_str(long long until, char buf[24])
 	return until ? cli_time_str(until, buf) : "no end";
 }
 
+/* The exit code of what the daemon said to add or remove. */
+static int change_code(const struct cli_txt *t, bool add)
+{
+	if (value_of(t, "error"))
+		return CLI_EXIT_INPUT;
+	if (!add && value_of(t, "removed") &&
+	    strtol(value_of(t, "removed"), NULL, 10) == 0)
+		return CLI_EXIT_NOT_FOUND;
+	return 0;
+}
+
+static void json_str_or_null(const char *s)
+{
+	if (s)
+		cli_json_str(stdout, s);
+	else
+		printf("null");
+}
+
+/* {"domain":...,"action":"add","until":N|null,"error":...,
+ * "warning":...,"exit":N}. Returns the exit code. */
+static int report_json(const struct cli_txt *t, const char *domain, bool add)
+{
+	int code = change_code(t, add);
+	long long u = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (sscanf(t->line[i], "nta=%*s until=%lld", &u) == 1)
+			break;
+	printf("{\"domain\":");
+	cli_json_str(stdout, domain);
+	printf(",\"action\":\"%s\"", add ? "add" : "remove");
+	if (add && u)
+		printf(",\"until\":%lld", u);
+	else if (add)
+		printf(",\"until\":null");
+	printf(",\"error\":");
+	json_str_or_null(value_of(t, "error"));
+	printf(",\"warning\":");
+	json_str_or_null(value_of(t, "warning"));
+	printf(",\"exit\":%d}\n", code);
+	return code;
+}
+
 /* Prints what the daemon said; returns the exit code. */
 static int report(const struct cli_txt *t, const char *domain, bool add)
 {
@@ -200,7 +245,7 @@ static int nta_change(struct cli_daemon *d, const char *arg,
 	r = ask(d, name, &t);
 	if (r)
 		return r;
-	r = report(&t, domain, add);
+	r = o->json ? report_json(&t, domain, add) : report(&t, domain, add);
 	cli_txt_free(&t);
 	return r;
 }
@@ -267,8 +312,7 @@ int cmd_nta(int argc, char **argv)
 		return 0;
 	}
 	if (first < 0 || (!add && !rm && !list) ||
-	    argc - first != (list ? 1 : 2) || (o.json && !list) ||
-	    (o.until && !add)) {
+	    argc - first != (list ? 1 : 2) || (o.until && !add)) {
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}

@@ -433,6 +433,9 @@ that "log-level: now debug, and the daemon said so" \
 	'[ $rc = 0 ] && has "^log-level debug$" && wait_log "log-level debug, set by"'
 out=$(as_nobody "$DNSTRUST" log-level error --socket "$sock" 2>&1); rc=$?
 that "log-level by another user: refused, exit $REFUSED" '[ $rc = $REFUSED ]'
+out=$(dt log-level --json); rc=$?
+that "log-level --json" '[ $rc = 0 ] && printf "%s" "$out" |
+	json_ok "j[\"log-level\"] == \"debug\" and not j[\"set\"]"'
 out=$(dt log-level loud 2>&1); rc=$?
 that "log-level with an unknown level: usage error" '[ $rc = 64 ]'
 dt log-level info >/dev/null
@@ -500,6 +503,10 @@ that "nta list by another user: allowed" '[ $rc = 0 ] && has "^expired\.lab\."'
 out=$(dt nta add secure.lab --until 2000-01-01 2>&1); rc=$?
 that "nta add with an end in the past: refused by the daemon, exit 4" \
 	'[ $rc = 4 ] && has "bad end time"'
+out=$(dt nta add secure.lab --until 2000-01-01 --json 2>/dev/null); rc=$?
+that "nta add --json with an end in the past: the error in JSON, exit 4" \
+	'[ $rc = 4 ] && printf "%s" "$out" |
+	 json_ok "\"bad end time\" in j[\"error\"] and j[\"exit\"] == 4 and j[\"action\"] == \"add\""'
 out=$(dt nta add . 2>&1); rc=$?
 that "nta add for the root: usage error" '[ $rc = 64 ]'
 out=$(dt nta add secure.lab --until soon 2>&1); rc=$?
@@ -510,6 +517,10 @@ out=$(dt query www.expired.lab. A); rc=$?
 that "after nta remove: bogus again (its cached answers dropped)" '[ $rc = $BOGUS ]'
 out=$(dt nta remove expired.lab 2>&1); rc=$?
 that "nta remove of an absent NTA: exit $NOT_FOUND" '[ $rc = $NOT_FOUND ]'
+out=$(dt nta remove --json expired.lab 2>/dev/null); rc=$?
+that "nta remove --json of an absent NTA: exit $NOT_FOUND, said in JSON" \
+	'[ $rc = $NOT_FOUND ] && printf "%s" "$out" |
+	 json_ok "j[\"domain\"] == \"expired.lab.\" and j[\"exit\"] == $NOT_FOUND"'
 out=$(dt nta list); rc=$?
 that "nta list: none again" '[ $rc = 0 ] && has "^no negative trust anchor"'
 
