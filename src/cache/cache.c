@@ -595,12 +595,24 @@ bool cache_remove(struct cache *c, const void *key, size_t klen)
 	return e != NULL;
 }
 
+/* A predicate on an entry: the key alone, or the key and the value. */
+struct match {
+	bool (*key_pred)(const uint8_t *key, size_t klen, void *arg);
+	bool (*val_pred)(const uint8_t *key, size_t klen, void *val,
+			 void *arg);
+	void *arg;
+};
+
+static bool matches(const struct match *m, const struct cache_entry *e)
+{
+	if (m->val_pred)
+		return m->val_pred(e->key, e->klen, e->val, m->arg);
+	return m->key_pred(e->key, e->klen, m->arg);
+}
+
 /* One turn of the ring from the hand; unlinking leaves the order of the
  * others as it was, so each entry is seen once. */
-typedef bool (*val_pred)(const uint8_t *key, size_t klen, const void *val,
-			 void *arg);
-
-static size_t shard_remove_if(struct shard *s, val_pred pred, void *arg,
+static size_t shard_remove_if(struct shard *s, const struct match *m,
 			      struct cache_entry **dead)
 {
 	struct cache_entry *e = s->hand;
@@ -609,7 +621,7 @@ static size_t shard_remove_if(struct shard *s, val_pred pred, void *arg,
 	for (size_t i = 0; i < n; i++) {
 		struct cache_entry *next = e->next;
 
-		if (pred(e->key, e->klen, e->val, arg)) {
+		if (matches(m, e)) {
 			shard_unlink(s, e, dead);
 			removed++;
 		}
@@ -618,10 +630,7 @@ static size_t shard_remove_if(struct shard *s, val_pred pred, void *arg,
 	return removed;
 }
 
-size_t cache_remove_if_val(struct cache *c,
-			   bool (*pred)(const uint8_t *key, size_t klen,
-					const void *val, void *arg),
-			   void *arg)
+static size_t remove_matching(struct cache *c, const struct match *m)
 {
 	size_t removed = 0;
 
@@ -630,26 +639,11 @@ size_t cache_remove_if_val(struct cache *c,
 		struct cache_entry *dead = NULL;
 
 		pthread_mutex_lock(&s->lock);
-		removed += shard_remove_if(s, pred, arg, &dead);
+		removed += shard_remove_if(s, m, &dead);
 		pthread_mutex_unlock(&s->lock);
 		release_dead(dead);
 	}
 	return removed;
-}
-
-/* cache_remove_if()'s predicate, which looks at the key alone. */
-struct key_pred {
-	bool (*pred)(const uint8_t *key, size_t klen, void *arg);
-	void *arg;
-};
-
-static bool key_only(const uint8_t *key, size_t klen, const void *val,
-		     void *arg)
-{
-	const struct key_pred *kp = arg;
-
-	(void)val;
-	return kp->pred(key, klen, kp->arg);
 }
 
 size_t cache_remove_if(struct cache *c,
@@ -657,9 +651,19 @@ size_t cache_remove_if(struct cache *c,
 				    void *arg),
 		       void *arg)
 {
-	struct key_pred kp = {pred, arg};
+	struct match m = {.key_pred = pred, .arg = arg};
 
-	return cache_remove_if_val(c, key_only, &kp);
+	return remove_matching(c, &m);
+}
+
+size_t cache_remove_if_val(struct cache *c,
+			   bool (*pred)(const uint8_t *key, size_t klen,
+					void *val, void *arg),
+			   void *arg)
+{
+	struct match m = {.val_pred = pred, .arg = arg};
+
+	return remove_matching(c, &m);
 }
 
 static void stats_add(struct cache_stats *st, const struct shard *s)

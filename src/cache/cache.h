@@ -100,12 +100,11 @@ size_t cache_remove_if(struct cache *c,
 				    void *arg),
 		       void *arg);
 
-/* The same, with the value in hand (for `dnstrust flush --bogus`: the
- * answers whose status is bogus). pred runs under a shard lock: it must
- * not call into the cache, and only read the value. */
+/* The same, with the value given to pred too (read-only; for dropping
+ * entries by what they hold, such as answers that did not validate). */
 size_t cache_remove_if_val(struct cache *c,
 			   bool (*pred)(const uint8_t *key, size_t klen,
-					const void *val, void *arg),
+					void *val, void *arg),
 			   void *arg);
 
 /* A snapshot of the counters. */

@@ -431,8 +431,7 @@ static bool is_answer_key(const uint8_t *key, size_t klen)
 	return klen > 0 && key[0] == 'V';
 }
 
-static bool answer_bogus(const uint8_t *key, size_t klen, const void *val,
-			 void *arg)
+static bool answer_bogus(const uint8_t *key, size_t klen, void *val, void *arg)
 {
 	const struct answer *a = val;
 
@@ -441,7 +440,7 @@ static bool answer_bogus(const uint8_t *key, size_t klen, const void *val,
 }
 
 /* NXDOMAIN, or NOERROR without records in the answer section (NODATA). */
-static bool answer_negative(const uint8_t *key, size_t klen, const void *val,
+static bool answer_negative(const uint8_t *key, size_t klen, void *val,
 			    void *arg)
 {
 	const struct answer *a = val;

@@ -270,7 +270,7 @@ static void test_remove_if(void)
 }
 
 /* Selects by value: the tval's key ends in '7'. */
-static bool val_ends_in_7(const uint8_t *key, size_t klen, const void *val,
+static bool val_ends_in_7(const uint8_t *key, size_t klen, void *val,
 			  void *arg)
 {
 	const struct tval *v = val;
