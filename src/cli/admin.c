@@ -21,8 +21,13 @@
 
 struct admin_opts {
 	bool json;
+	const char *kind; /* flush --bogus or --negative: the name to ask */
 	const char *socket;
 };
+
+/* flush --bogus and flush --negative (docs/PROTOCOL.md §5). */
+#define ADMIN_FLUSH_BOGUS "flush-bogus.dnstrust."
+#define ADMIN_FLUSH_NEGATIVE "flush-negative.dnstrust."
 
 /* Options shared by status, flush and reload. Returns the index of the
  * first operand, -1 on a bad option, -2 for --help. */
@@ -32,6 +37,8 @@ static int parse_opts(int argc, char **argv, struct admin_opts *o, bool json_ok)
 		{"json", no_argument, NULL, 'j'},
 		{"socket", required_argument, NULL, 's'},
 		{"help", no_argument, NULL, 'h'},
+		{"bogus", no_argument, NULL, 'b'},
+		{"negative", no_argument, NULL, 'n'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -39,6 +46,13 @@ static int parse_opts(int argc, char **argv, struct admin_opts *o, bool json_ok)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'b':
+		case 'n':
+			if (json_ok || o->kind)
+				return -1; /* flush only, one of them */
+			o->kind = c == 'b' ? ADMIN_FLUSH_BOGUS
+					   : ADMIN_FLUSH_NEGATIVE;
+			break;
 		case 'j':
 			if (!json_ok)
 				return -1;
@@ -57,21 +71,15 @@ static int parse_opts(int argc, char **argv, struct admin_opts *o, bool json_ok)
 static int ask(struct cli_daemon *d, const char *cmd, const char *name,
 	       struct cli_txt *ret)
 {
-	char rc[16];
-	int r = cli_txt_get(d, name, ret);
+	int r = cli_txt_get(d, name, ret), code;
 
 	if (r < 0)
 		return cli_err_report(d, cmd, r);
 	if (ret->rcode == WIRE_RCODE_NOERROR)
 		return 0;
-	fprintf(stderr, "dnstrust %s: dnstrustd answered %s", cmd,
-		cli_rcode_str(ret->rcode, rc));
-	if (ret->ede >= 0)
-		fprintf(stderr, ", EDE %d (%s): %s", ret->ede,
-			wire_ede_name((uint16_t)ret->ede), ret->ede_text);
-	fprintf(stderr, "\n");
+	code = cli_admin_refused(cmd, ret);
 	cli_txt_free(ret);
-	return CLI_EXIT_UNAVAILABLE;
+	return code;
 }
 
 /* --- status --- */
@@ -237,11 +245,15 @@ static void print_flushed(const struct cli_txt *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		unsigned long long n;
-		char below[DT_NAME_TEXT_MAXLEN];
+		char below[DT_NAME_TEXT_MAXLEN], kind[16];
 		if (sscanf(t->line[i], "flushed=%llu below=%1023s", &n,
 			   below) == 2)
 			printf("flushed %llu cache entr%s at and below %s\n", n,
 			       n == 1 ? "y" : "ies", below);
+		else if (sscanf(t->line[i], "flushed=%llu kind=%15s", &n,
+				kind) == 2)
+			printf("flushed %llu %s answer%s\n", n, kind,
+			       n == 1 ? "" : "s");
 		else
 			printf("%s\n", t->line[i]);
 	}
@@ -259,13 +271,16 @@ int cmd_flush(int argc, char **argv)
 	if (first >= 0 && argc - first == 1 &&
 	    cli_name_check("flush", "name", argv[first], 15) < 0)
 		return CLI_EXIT_USAGE;
-	if (first < 0 || argc - first > 1 ||
+	if (first < 0 || argc - first > 1 || (o.kind && argc > first) ||
 	    flush_name(argc > first ? argv[first] : NULL, name, sizeof(name)) <
 		    0) {
 		fprintf(first == -2 ? stdout : stderr,
-			"usage: dnstrust flush [NAME] [--socket PATH]\n");
+			"usage: dnstrust flush [NAME | --bogus | --negative] "
+			"[--socket PATH]\n");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
+	if (o.kind)
+		snprintf(name, sizeof(name), "%s", o.kind);
 	int r = cli_daemon_open(&d, o.socket);
 	if (r == 0 && (r = ask(&d, "flush", name, &t)) == 0) {
 		print_flushed(&t);

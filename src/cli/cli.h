@@ -22,6 +22,9 @@ enum cli_exit {
 	CLI_EXIT_USAGE = 64,	   /* EX_USAGE */
 	CLI_EXIT_UNAVAILABLE = 69, /* EX_UNAVAILABLE: dnstrustd unreachable,
 				      silent, or not a trusted peer */
+	CLI_EXIT_REFUSED = 77,	   /* EX_NOPERM: the daemon refused an
+				      administrative request (not root nor
+				      the daemon's user) */
 };
 
 /*
@@ -59,6 +62,16 @@ int cmd_flush(int argc, char **argv);
 int cmd_reload(int argc, char **argv);
 int cmd_tlsa(int argc, char **argv);
 int cmd_sshfp(int argc, char **argv);
+int cmd_statistics(int argc, char **argv);
+int cmd_log_level(int argc, char **argv);
+int cmd_nta(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
+
+struct cli_txt;
+/* Says on stderr that dnstrustd answered an administrative name with an
+ * error, and returns the exit code: CLI_EXIT_REFUSED when it was refused
+ * to this user (REFUSED with EDE 18), else CLI_EXIT_UNAVAILABLE. */
+int cli_admin_refused(const char *cmd, const struct cli_txt *t);
 
 /* dnstrust verify --zone: checks a whole signed zone. */
 int cli_verify_zone(const char *origin, const char *const *anchor_files,

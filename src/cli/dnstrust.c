@@ -21,7 +21,16 @@ static const struct command {
 	 "cache and counters"},
 	{"tlsa", cmd_tlsa, "the TLSA records of HOST PORT, only if secure"},
 	{"sshfp", cmd_sshfp, "the SSHFP records of HOST, only if secure"},
-	{"flush", cmd_flush, "empty the daemon's caches (at and below NAME)"},
+	{"statistics", cmd_statistics,
+	 "counters by status and EDE since start or --reset"},
+	{"flush", cmd_flush,
+	 "empty the daemon's caches (at and below NAME, "
+	 "--bogus, --negative)"},
+	{"log-level", cmd_log_level, "show or set the daemon's log level"},
+	{"monitor", cmd_monitor,
+	 "a live line per question: status, EDE, time, cache"},
+	{"nta", cmd_nta,
+	 "add, remove or list negative trust anchors at run time"},
 	{"reload", cmd_reload, "make the daemon read its files again"},
 	{"audit", cmd_audit,
 	 "can DNSSEC results reaching applications be trusted?"},
@@ -35,7 +44,7 @@ static void usage(FILE *f)
 		"       dnstrust --version | --help\n"
 		"commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "See dnstrust(1).\n");
 }
 

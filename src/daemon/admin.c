@@ -10,6 +10,7 @@
 
 #include "cache/cache.h"
 #include "common/protocol.h"
+#include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
 #include "daemon/policy.h"
 #include "upstream/transport.h"
@@ -289,7 +290,8 @@ size_t admin_answer(struct worker *w, const struct qinfo *q, uint8_t *buf,
 		return reply_error(q, WIRE_RCODE_REFUSED, WIRE_EDE_NOT_SUPPORTED,
 				   "unknown administrative name", buf, cap);
 	bool privileged = wire_dname_is_subdomain(q->qname, flushname) ||
-			  name_is(q, DT_PROTO_ADMIN_RELOAD);
+			  name_is(q, DT_PROTO_ADMIN_RELOAD) ||
+			  admin_ops_privileged(q);
 	if (privileged && !q->admin) {
 		STAT_INC(w, refused);
 		return reply_error(q, WIRE_RCODE_REFUSED, WIRE_EDE_PROHIBITED,
@@ -315,7 +317,7 @@ size_t admin_answer(struct worker *w, const struct qinfo *q, uint8_t *buf,
 						 __ATOMIC_RELEASE);
 		daemon_request_reload(w->d);
 		line(&t, "reload=requested id=%u", id);
-	} else
+	} else if (!admin_ops_answer(w, q, &t.b, &rcode))
 		rcode = WIRE_RCODE_NXDOMAIN;
 	wire_build_set_flags(&t.b, rcode, 0);
 	t.b.cap = cap;

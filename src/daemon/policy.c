@@ -4,13 +4,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "daemon/nta.h"
 #include "daemon/policy.h"
 #include "wire/dname.h"
 
 const struct cfg_nta *policy_nta(const struct cfg *c, const uint8_t *name,
 				 int64_t now)
 {
-	const struct cfg_nta *best = NULL;
+	/* those added by dnstrust nta add first: the closest one wins */
+	const struct cfg_nta *best = nta_rt_find(name, now);
 
 	for (size_t i = 0; i < c->nnta; i++) {
 		const struct cfg_nta *n = &c->nta[i];

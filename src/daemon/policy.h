@@ -14,7 +14,8 @@
 #include "daemon/config.h"
 
 /* The negative trust anchor in force for name at wall-clock time now
- * (at or above name, not expired), or NULL. */
+ * (at or above name, not expired), or NULL: the deepest among those of
+ * dnstrust.conf and those added at run time (daemon/nta.h). */
 const struct cfg_nta *policy_nta(const struct cfg *c, const uint8_t *name,
 				 int64_t now);
 

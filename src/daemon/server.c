@@ -17,6 +17,7 @@
 
 #include "common/errcode.h"
 #include "common/protocol.h"
+#include "daemon/admin_ops.h"
 #include "daemon/log.h"
 #include "daemon/server.h"
 #include "wire/dname.h"
@@ -346,6 +347,7 @@ static void resolve(struct worker *w, const struct origin *o,
 
 	if (reply_from_cache(w, q, reply_buf, sizeof(reply_buf), &len)) {
 		STAT_INC(w, cache_hits);
+		admin_ops_cache_hit(w, q);
 		send_now(w, o, reply_buf, len);
 		return;
 	}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/errcode.h"
+#include "daemon/admin_ops.h"
 #include "daemon/log.h"
 #include "daemon/policy.h"
 #include "daemon/task.h"
@@ -408,6 +409,8 @@ static void task_finish(struct task *t, struct answer *a)
 		else
 			STAT_INC(w, indeterminate);
 	}
+	admin_ops_finished(w, t->qname, t->qtype, a,
+			   loop_now_ms(w->loop) - t->started_ms);
 	while (t->waiters) {
 		struct waiter *wt = t->waiters;
 		t->waiters = wt->next;
@@ -757,6 +760,7 @@ static struct task *task_new(struct worker *w, const struct qinfo *q)
 	wire_dname_tolower(t->qname);
 	t->qtype = q->qtype;
 	t->qclass = q->qclass;
+	t->started_ms = loop_now_ms(w->loop);
 	val_work_init(&t->work);
 	return t;
 }

@@ -45,6 +45,7 @@ struct task {
 	size_t nf, capf;
 	bool fetching;
 	int64_t now;			/* wall clock of this run */
+	int64_t started_ms;		/* monotonic, when it was created */
 	struct val_ctx tmpl;		/* time, limits (budgets unused) */
 	/* key source state */
 	struct cache_ref *refs;		/* key sets held from the cache */

@@ -15,6 +15,7 @@
  * them afterwards.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -36,6 +37,12 @@ struct penalty {
 	int64_t until; /* loop_now_ms() when it ends */
 };
 
+/* One server's counters; used is set (release) once server is written. */
+struct srv_slot {
+	bool used;
+	struct up_server_stats st;
+};
+
 struct up_client {
 	struct loop *loop;
 	struct up_conf conf;
@@ -45,6 +52,7 @@ struct up_client {
 	size_t npen;
 	size_t cappen;
 	struct up_stats stats;
+	struct srv_slot srv[UP_STATS_SERVERS];
 	uint8_t rnd[64]; /* getrandom() output not used yet */
 	size_t rnd_left;
 	uint8_t rx[DT_MSG_MAXLEN]; /* UDP receive buffer */
@@ -78,6 +86,7 @@ struct up_req {
 	uint8_t query[QUERY_MAX]; /* 2-octet length, then the message */
 	size_t qlen;		  /* of the message */
 	size_t woff;		  /* TCP: octets of query[] written */
+	int64_t try_ms;		  /* loop_now_ms() when the try began */
 	uint8_t lenbuf[2];	  /* TCP: the response's length prefix */
 	size_t rgot;		  /* TCP: octets read, prefix included */
 	uint8_t *rbuf;		  /* TCP: the response */
@@ -330,6 +339,65 @@ static int try_open(struct up_req *r, int type, uint32_t events,
 	return 0;
 }
 
+/* The counters of the server of the try under way, or NULL when every
+ * slot holds another server. Only the client's thread writes. */
+static struct up_server_stats *srv_stats(struct up_req *r)
+{
+	const struct up_server *s = cur_server(r);
+
+	for (size_t i = 0; i < UP_STATS_SERVERS; i++) {
+		struct srv_slot *slot = &r->c->srv[i];
+
+		if (!__atomic_load_n(&slot->used, __ATOMIC_ACQUIRE)) {
+			slot->st.server = *s;
+			__atomic_store_n(&slot->used, true, __ATOMIC_RELEASE);
+			return &slot->st;
+		}
+		if (slot->st.server.addrlen == s->addrlen &&
+		    memcmp(&slot->st.server.addr, &s->addr, s->addrlen) == 0)
+			return &slot->st;
+	}
+	return NULL;
+}
+
+static void srv_count(struct up_req *r, size_t field_off, uint64_t n)
+{
+	struct up_server_stats *st = srv_stats(r);
+
+	if (st)
+		__atomic_fetch_add((uint64_t *)((char *)st + field_off), n,
+				   __ATOMIC_RELAXED);
+}
+
+#define SRV_COUNT(r, field, n)                                                 \
+	srv_count((r), offsetof(struct up_server_stats, field), (n))
+
+size_t up_client_server_stats(const struct up_client *c,
+			      struct up_server_stats *out, size_t cap)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < UP_STATS_SERVERS && n < cap; i++) {
+		const struct srv_slot *slot = &c->srv[i];
+
+		if (!__atomic_load_n(&slot->used, __ATOMIC_ACQUIRE))
+			break;
+		out[n].server = slot->st.server;
+		out[n].tries =
+			__atomic_load_n(&slot->st.tries, __ATOMIC_RELAXED);
+		out[n].answers =
+			__atomic_load_n(&slot->st.answers, __ATOMIC_RELAXED);
+		out[n].timeouts =
+			__atomic_load_n(&slot->st.timeouts, __ATOMIC_RELAXED);
+		out[n].errors =
+			__atomic_load_n(&slot->st.errors, __ATOMIC_RELAXED);
+		out[n].rtt_ms =
+			__atomic_load_n(&slot->st.rtt_ms, __ATOMIC_RELAXED);
+		n++;
+	}
+	return n;
+}
+
 static int udp_start(struct up_req *r)
 {
 	int err;
@@ -341,10 +409,13 @@ static int udp_start(struct up_req *r)
 		err = try_open(r, SOCK_DGRAM, LOOP_READ, on_udp);
 	if (err == 0 && send(r->fd, r->query + 2, r->qlen, 0) < 0)
 		err = -errno;
-	if (err < 0)
+	if (err < 0) {
 		try_close(r);
-	else
+	} else {
 		r->c->stats.tries++;
+		r->try_ms = loop_now_ms(r->c->loop);
+		SRV_COUNT(r, tries, 1);
+	}
 	return err;
 }
 
@@ -362,7 +433,7 @@ static int tcp_start(struct up_req *r)
 	if (err < 0)
 		try_close(r);
 	else
-		r->c->stats.tries++;
+		r->c->stats.tries++; /* per server: the UDP try it follows */
 	return err;
 }
 
@@ -399,12 +470,14 @@ static void next_slot(struct up_req *r)
 
 static void server_failed(struct up_req *r)
 {
+	SRV_COUNT(r, errors, 1);
 	r->failed = true;
 	next_slot(r);
 }
 
 static void rcode_failed(struct up_req *r, int rcode)
 {
+	SRV_COUNT(r, errors, 1);
 	r->last_rcode = rcode;
 	r->failed = true;
 	if ((rcode == WIRE_RCODE_FORMERR || rcode == WIRE_RCODE_NOTIMP) &&
@@ -449,6 +522,8 @@ static void deliver(struct up_req *r, const uint8_t *msg, size_t len)
 	};
 
 	penalty_clear(r->c, ans.server);
+	SRV_COUNT(r, answers, 1);
+	SRV_COUNT(r, rtt_ms, (uint64_t)(loop_now_ms(r->c->loop) - r->try_ms));
 	try_stop(r);
 	unlink_req(r);
 	r->in_cb = true;
@@ -607,6 +682,7 @@ static void on_timeout(struct loop_timer *t)
 	struct up_req *r = t->arg;
 
 	r->c->stats.timeouts++;
+	SRV_COUNT(r, timeouts, 1);
 	penalty_add(r->c, cur_server(r));
 	next_slot(r);
 }

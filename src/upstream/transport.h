@@ -100,4 +100,24 @@ struct up_stats {
 /* Counters of this client since it was made. */
 void up_client_stats(const struct up_client *c, struct up_stats *ret);
 
+/* Servers counted one by one: those of resolv.conf and of a few split-DNS
+ * domains; later ones are not counted per server. */
+#define UP_STATS_SERVERS 16
+
+/* Counters of one server (for `dnstrust statistics`). */
+struct up_server_stats {
+	struct up_server server;
+	uint64_t tries;	   /* queries sent to it (UDP or TCP) */
+	uint64_t answers;  /* answers taken from it */
+	uint64_t timeouts; /* tries that timed out */
+	uint64_t errors;   /* tries that failed otherwise (RCODE, socket) */
+	uint64_t rtt_ms;   /* sum over the answers of the try's time */
+};
+
+/* Copies the per-server counters of this client into out (at most cap).
+ * May be called from another thread than the client's: the counters are
+ * read atomically, each on its own. Returns the number copied. */
+size_t up_client_server_stats(const struct up_client *c,
+			      struct up_server_stats *out, size_t cap);
+
 #endif

@@ -10,7 +10,9 @@
 
 #include "common/errcode.h"
 #include "wire/dname.h"
+#include "wire/loc.h"
 #include "wire/rr.h"
+#include "wire/svcb.h"
 
 /* RFC 8976 §2.2.4: a ZONEMD digest MUST NOT be shorter than 12 octets. */
 #define ZONEMD_DIGEST_MINLEN 12
@@ -46,6 +48,7 @@ static const struct mnemonic type_names[] = {
 	{WIRE_TYPE_SIG, "SIG"},
 	{WIRE_TYPE_PX, "PX"},
 	{WIRE_TYPE_AAAA, "AAAA"},
+	{WIRE_TYPE_LOC, "LOC"},
 	{WIRE_TYPE_NXT, "NXT"},
 	{WIRE_TYPE_SRV, "SRV"},
 	{WIRE_TYPE_NAPTR, "NAPTR"},
@@ -61,8 +64,11 @@ static const struct mnemonic type_names[] = {
 	{WIRE_TYPE_NSEC3, "NSEC3"},
 	{WIRE_TYPE_NSEC3PARAM, "NSEC3PARAM"},
 	{WIRE_TYPE_TLSA, "TLSA"},
+	{WIRE_TYPE_SMIMEA, "SMIMEA"},
 	{WIRE_TYPE_CDS, "CDS"},
 	{WIRE_TYPE_CDNSKEY, "CDNSKEY"},
+	{WIRE_TYPE_OPENPGPKEY, "OPENPGPKEY"},
+	{WIRE_TYPE_CSYNC, "CSYNC"},
 	{WIRE_TYPE_ZONEMD, "ZONEMD"},
 	{WIRE_TYPE_SVCB, "SVCB"},
 	{WIRE_TYPE_HTTPS, "HTTPS"},
@@ -71,6 +77,7 @@ static const struct mnemonic type_names[] = {
 	{WIRE_TYPE_IXFR, "IXFR"},
 	{WIRE_TYPE_AXFR, "AXFR"},
 	{WIRE_TYPE_ANY, "ANY"},
+	{WIRE_TYPE_URI, "URI"},
 	{WIRE_TYPE_CAA, "CAA"},
 };
 
@@ -201,12 +208,17 @@ int wire_class_from_str(const char *str, size_t len, uint16_t *ret_class)
  * Sorted by type. Types absent here are opaque (RFC 3597), among them NULL
  * and TSIG/TKEY (no layout to check), NXT and A6 (layouts the field kinds
  * cannot express; their names are still lowercased in canonical form, see
- * canonicalize_opaque()), SVCB/HTTPS (parameters) and CAA (its value runs
- * to the end of the RDATA and is text, not hex or base64; a WIRE_F_HEX
- * stand-in would print in a form no zone file uses).
+ * canonicalize_opaque()).
  *
  * SIG has the RRSIG layout (RFC 2535 §4.1, RFC 2931 for SIG(0)); RFC 3597
  * §4 asks for its signer name to be decompressed on input.
+ *
+ * The layouts of LOC, SVCB, HTTPS, URI and CAA are checked only as far as
+ * the octets go (a LOC of another version, SvcParams out of order, a CAA
+ * tag with a hyphen all pass): a response carrying one is not refused for
+ * it, and the writer prints what has no faithful text form as "\#".
+ * SVCB and HTTPS target names are never compressed (RFC 9460 §2.2) and
+ * keep their case in canonical form (not in RFC 4034 §6.2's list).
  */
 static const struct wire_rdesc rdescs[] = {
 	{WIRE_TYPE_A, "A", {WIRE_F_A}},
@@ -232,6 +244,7 @@ static const struct wire_rdesc rdescs[] = {
 	  WIRE_F_B64}},
 	{WIRE_TYPE_PX, "PX", {U16, NL, NL}},
 	{WIRE_TYPE_AAAA, "AAAA", {WIRE_F_AAAA}},
+	{WIRE_TYPE_LOC, "LOC", {WIRE_F_LOC}},
 	{WIRE_TYPE_SRV, "SRV", {U16, U16, U16, NL}},
 	{WIRE_TYPE_NAPTR,
 	 "NAPTR",
@@ -251,9 +264,16 @@ static const struct wire_rdesc rdescs[] = {
 	 {U8, U8, U16, WIRE_F_SALT, WIRE_F_HASH, WIRE_F_BITMAP}},
 	{WIRE_TYPE_NSEC3PARAM, "NSEC3PARAM", {U8, U8, U16, WIRE_F_SALT}},
 	{WIRE_TYPE_TLSA, "TLSA", {U8, U8, U8, WIRE_F_HEX}},
+	{WIRE_TYPE_SMIMEA, "SMIMEA", {U8, U8, U8, WIRE_F_HEX}},
 	{WIRE_TYPE_CDS, "CDS", {U16, U8, U8, WIRE_F_HEX}},
 	{WIRE_TYPE_CDNSKEY, "CDNSKEY", {U16, U8, U8, WIRE_F_B64}},
+	{WIRE_TYPE_OPENPGPKEY, "OPENPGPKEY", {WIRE_F_B64}},
+	{WIRE_TYPE_CSYNC, "CSYNC", {U32, U16, WIRE_F_BITMAP}},
 	{WIRE_TYPE_ZONEMD, "ZONEMD", {U32, U8, U8, WIRE_F_HEX}},
+	{WIRE_TYPE_SVCB, "SVCB", {U16, WIRE_F_NAME, WIRE_F_SVCPARAMS}},
+	{WIRE_TYPE_HTTPS, "HTTPS", {U16, WIRE_F_NAME, WIRE_F_SVCPARAMS}},
+	{WIRE_TYPE_URI, "URI", {U16, U16, WIRE_F_TEXT}},
+	{WIRE_TYPE_CAA, "CAA", {U8, WIRE_F_TAG, WIRE_F_TEXT}},
 };
 
 #undef NC
@@ -338,15 +358,28 @@ static int field_len(uint8_t f, const uint8_t *p, const uint8_t *end)
 	case WIRE_F_CHARSTR:
 	case WIRE_F_SALT:
 	case WIRE_F_HASH:
+	case WIRE_F_TAG:
 		if (avail < 1)
 			return DT_ETRUNC;
 		need = 1u + p[0];
 		break;
 	case WIRE_F_CHARSTRS:
 		return avail < 1 ? DT_ETRUNC : charstrs_len(p, end);
+	case WIRE_F_LOC:
+		/* RFC 1876 §2: other versions have other layouts */
+		if (avail < 1)
+			return DT_ETRUNC;
+		if (p[0] != 0)
+			return (int)avail;
+		need = WIRE_LOC_LEN;
+		break;
+	case WIRE_F_SVCPARAMS:
+		return wire_svcparams_check(p, avail) < 0 ? DT_ETRUNC
+							  : (int)avail;
 	case WIRE_F_HEX:
 	case WIRE_F_B64:
-	case WIRE_F_BITMAP: return (int)avail;
+	case WIRE_F_BITMAP:
+	case WIRE_F_TEXT: return (int)avail;
 	default: return DT_ERDATA;
 	}
 	return need <= avail ? (int)need : DT_ETRUNC;

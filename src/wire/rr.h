@@ -36,6 +36,7 @@ enum wire_type {
 	WIRE_TYPE_SIG = 24,
 	WIRE_TYPE_PX = 26,
 	WIRE_TYPE_AAAA = 28,
+	WIRE_TYPE_LOC = 29,
 	WIRE_TYPE_NXT = 30,
 	WIRE_TYPE_SRV = 33,
 	WIRE_TYPE_NAPTR = 35,
@@ -51,8 +52,11 @@ enum wire_type {
 	WIRE_TYPE_NSEC3 = 50,
 	WIRE_TYPE_NSEC3PARAM = 51,
 	WIRE_TYPE_TLSA = 52,
+	WIRE_TYPE_SMIMEA = 53,
 	WIRE_TYPE_CDS = 59,
 	WIRE_TYPE_CDNSKEY = 60,
+	WIRE_TYPE_OPENPGPKEY = 61,
+	WIRE_TYPE_CSYNC = 62,
 	WIRE_TYPE_ZONEMD = 63,
 	WIRE_TYPE_SVCB = 64,
 	WIRE_TYPE_HTTPS = 65,
@@ -61,6 +65,7 @@ enum wire_type {
 	WIRE_TYPE_IXFR = 251,
 	WIRE_TYPE_AXFR = 252,
 	WIRE_TYPE_ANY = 255,
+	WIRE_TYPE_URI = 256,
 	WIRE_TYPE_CAA = 257,
 };
 
@@ -128,6 +133,14 @@ enum wire_field {
 	WIRE_F_B64,	 /* rest of RDATA, text base64; never empty in
 			    checked RDATA */
 	WIRE_F_BITMAP,	 /* rest of RDATA, type bitmap, text type list */
+	WIRE_F_TAG,	 /* u8 length + octets, text one bare word (CAA
+			    tag: letters and digits, RFC 8659 §4.1) */
+	WIRE_F_TEXT,	 /* rest of RDATA, possibly empty, text one quoted
+			    string (CAA value, URI target) */
+	WIRE_F_LOC,	 /* rest of RDATA, 16 octets when the version octet
+			    is 0, text RFC 1876 §3 (wire/loc.h) */
+	WIRE_F_SVCPARAMS, /* rest of RDATA, SvcParams, text key=value list
+			     (RFC 9460 §2.1, wire/svcb.h) */
 };
 
 #define WIRE_RDESC_MAXFIELDS 10

@@ -18,7 +18,9 @@
 #include "common/errcode.h"
 #include "wire/base.h"
 #include "wire/dname.h"
+#include "wire/loc.h"
 #include "wire/rr.h"
+#include "wire/svcb.h"
 #include "wire/zone.h"
 
 /* Seconds in a day, for RRSIG times. */
@@ -272,15 +274,10 @@ static int wr_aaaa(struct sbuf *sb, struct rdcur *c)
 	return 0;
 }
 
-/* A <character-string> in quotes: '"' and '\' escaped with a backslash,
- * octets outside printable ASCII as \DDD (RFC 1035 §5.1). */
-static int wr_charstr(struct sbuf *sb, struct rdcur *c)
+/* n octets in quotes: '"' and '\' escaped with a backslash, octets
+ * outside printable ASCII as \DDD (RFC 1035 §5.1). */
+static void quoted_octets(struct sbuf *sb, struct rdcur *c, size_t n)
 {
-	size_t n;
-
-	if (!cur_need(c, 1) || !cur_need(c, 1 + (size_t)c->p[0]))
-		return DT_ETRUNC;
-	n = *c->p++;
 	sb_putc(sb, '"');
 	for (; n > 0; n--, c->p++) {
 		uint8_t o = *c->p;
@@ -293,6 +290,87 @@ static int wr_charstr(struct sbuf *sb, struct rdcur *c)
 			sb_putc(sb, (char)o);
 	}
 	sb_putc(sb, '"');
+}
+
+/* A <character-string>: a length octet and that many octets. */
+static int wr_charstr(struct sbuf *sb, struct rdcur *c)
+{
+	size_t n;
+
+	if (!cur_need(c, 1) || !cur_need(c, 1 + (size_t)c->p[0]))
+		return DT_ETRUNC;
+	n = *c->p++;
+	quoted_octets(sb, c, n);
+	return 0;
+}
+
+/* The rest of the RDATA as one quoted string, possibly "". */
+static int wr_text(struct sbuf *sb, struct rdcur *c)
+{
+	quoted_octets(sb, c, cur_left(c));
+	return 0;
+}
+
+static bool is_alnum(uint8_t o)
+{
+	return (o >= '0' && o <= '9') || (o >= 'a' && o <= 'z') ||
+	       (o >= 'A' && o <= 'Z');
+}
+
+/* A CAA tag, bare: only letters and digits read back (RFC 8659 §4.1). */
+static int wr_tag(struct sbuf *sb, struct rdcur *c)
+{
+	size_t n;
+
+	if (!cur_need(c, 1) || !cur_need(c, 1 + (size_t)c->p[0]))
+		return DT_ETRUNC;
+	n = *c->p++;
+	if (n == 0)
+		return NO_TEXT;
+	for (size_t i = 0; i < n; i++)
+		if (!is_alnum(c->p[i]))
+			return NO_TEXT;
+	sb_putn(sb, (const char *)c->p, n);
+	c->p += n;
+	return 0;
+}
+
+static int wr_loc(struct sbuf *sb, struct rdcur *c)
+{
+	int n;
+
+	if (sb->err)
+		return 0;
+	n = wire_loc_to_str(c->p, cur_left(c), sb_tail(sb), sb_room(sb));
+	if (n == DT_ERDATA)
+		return NO_TEXT;
+	sb_commit(sb, n);
+	c->p = c->end;
+	return 0;
+}
+
+/* SvcParams, one space before each: none for an AliasMode record with
+ * no parameters (RFC 9460 §2.4.2). */
+static int wr_svcparams(struct sbuf *sb, struct rdcur *c)
+{
+	bool first = true;
+
+	if (!wire_svcparams_canonical(c->p, cur_left(c)))
+		return NO_TEXT;
+	while (cur_left(c) && !sb->err) {
+		uint16_t key = (uint16_t)cur_get(c, 2);
+		size_t len = cur_get(c, 2);
+
+		if (!first)
+			sb_putc(sb, ' ');
+		first = false;
+		if (!sb->err)
+			sb_commit(sb, wire_svc_param_to_str(key, c->p, len,
+							    sb_tail(sb),
+							    sb_room(sb)));
+		c->p += len;
+	}
+	c->p = c->end;
 	return 0;
 }
 
@@ -426,6 +504,8 @@ static const field_writer field_writers[] = {
 	[WIRE_F_CHARSTRS] = wr_charstrs, [WIRE_F_SALT] = wr_salt,
 	[WIRE_F_HASH] = wr_hash,	 [WIRE_F_HEX] = wr_hex,
 	[WIRE_F_B64] = wr_b64,		 [WIRE_F_BITMAP] = wr_bitmap,
+	[WIRE_F_TAG] = wr_tag,		 [WIRE_F_TEXT] = wr_text,
+	[WIRE_F_LOC] = wr_loc,		 [WIRE_F_SVCPARAMS] = wr_svcparams,
 };
 
 static field_writer field_writer_get(uint8_t field)

@@ -26,7 +26,9 @@
 #include "common/limits.h"
 #include "wire/base.h"
 #include "wire/dname.h"
+#include "wire/loc.h"
 #include "wire/rr.h"
+#include "wire/svcb.h"
 #include "wire/zone.h"
 
 /* Largest file wire_zreader_open() reads. The whole text is held in
@@ -43,6 +45,9 @@
 #define ZR_U8LEN_MAX 255
 /* Characters in YYYYMMDDHHmmSS (RFC 4034 §3.2). */
 #define ZR_DATE_LEN 14
+/* SvcParams in one SVCB or HTTPS record read from text: RFC 9460 and its
+ * successors define 9 keys, and each may appear once. */
+#define ZR_SVC_MAXPARAMS 64
 
 struct ztok {
 	const char *s; /* escapes kept; quotes removed */
@@ -311,6 +316,12 @@ static int lex_record(struct wire_zreader *zr)
 
 /* --- numbers, times, addresses --- */
 
+static bool is_alnum(uint8_t o)
+{
+	return (o >= '0' && o <= '9') || (o >= 'a' && o <= 'z') ||
+	       (o >= 'A' && o <= 'Z');
+}
+
 static bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
@@ -515,9 +526,9 @@ static int parse_name_tok(struct wire_zreader *zr, const struct ztok *t,
 	return ret;
 }
 
-/* Resolves \c and \DDD of a <character-string> token into out. */
-static int unescape(struct wire_zreader *zr, const struct ztok *t,
-		    uint8_t out[ZR_CHARSTR_MAXLEN], size_t *ret_len)
+/* Resolves \c and \DDD of a token into at most cap octets at out. */
+static int unescape_to(struct wire_zreader *zr, const struct ztok *t,
+		       uint8_t *out, size_t cap, size_t *ret_len)
 {
 	size_t n = 0;
 
@@ -537,14 +548,26 @@ static int unescape(struct wire_zreader *zr, const struct ztok *t,
 		} else if (v == '\\' && i + 1 < t->len) {
 			v = (uint8_t)t->s[++i];
 		}
-		if (n == ZR_CHARSTR_MAXLEN)
+		if (n == cap && cap == ZR_CHARSTR_MAXLEN)
 			return zr_fail(zr, DT_ERANGE, t,
 				       "character-string longer than %d octets",
 				       ZR_CHARSTR_MAXLEN);
+		if (n == cap)
+			return zr_fail(zr, DT_ELIMIT, t,
+				       "string longer than the %zu octets left "
+				       "in the RDATA",
+				       cap);
 		out[n++] = (uint8_t)v;
 	}
 	*ret_len = n;
 	return 0;
+}
+
+/* A <character-string> token (RFC 1035 §3.3: at most 255 octets). */
+static int unescape(struct wire_zreader *zr, const struct ztok *t,
+		    uint8_t out[ZR_CHARSTR_MAXLEN], size_t *ret_len)
+{
+	return unescape_to(zr, t, out, ZR_CHARSTR_MAXLEN, ret_len);
 }
 
 /* --- RDATA fields: one parser per enum wire_field --- */
@@ -776,9 +799,25 @@ static int rd_hash(struct zcur *c)
 				     "base32hex hash");
 }
 
-/* Concatenates the remaining tokens (at least one) into zr->scratch:
- * tools split base64 and hex over several tokens at any character. */
-static int concat_rest(struct zcur *c, const struct ztok **ret_first,
+/* Makes zr->scratch hold at least n octets. */
+static int scratch_reserve(struct zcur *c, const struct ztok *t, size_t n)
+{
+	char *ns;
+
+	if (n <= c->zr->scratchcap)
+		return 0;
+	ns = realloc(c->zr->scratch, n);
+	if (!ns)
+		return zr_fail(c->zr, -ENOMEM, t, "out of memory");
+	c->zr->scratch = ns;
+	c->zr->scratchcap = n;
+	return 0;
+}
+
+/* Concatenates the remaining tokens (at least one) into zr->scratch, with
+ * sep between them when it is not NUL: tools split base64 and hex over
+ * several tokens at any character. */
+static int concat_rest(struct zcur *c, char sep, const struct ztok **ret_first,
 		       size_t *ret_len)
 {
 	const struct ztok *t = NULL;
@@ -792,19 +831,15 @@ static int concat_rest(struct zcur *c, const struct ztok **ret_first,
 			return zr_fail(c->zr, DT_ESYNTAX, t,
 				       "quoted string not allowed here in %s",
 				       c->tname);
-		total += t->len;
+		total += t->len + 1;
 	}
-	if (total > c->zr->scratchcap) {
-		char *ns = realloc(c->zr->scratch, total);
-
-		if (!ns)
-			return zr_fail(c->zr, -ENOMEM, *ret_first,
-				       "out of memory");
-		c->zr->scratch = ns;
-		c->zr->scratchcap = total;
-	}
+	ret = scratch_reserve(c, *ret_first, total);
+	if (ret < 0)
+		return ret;
 	total = 0;
 	for (t = *ret_first; t < c->end; t++) {
+		if (sep && t > *ret_first)
+			c->zr->scratch[total++] = sep;
 		memcpy(c->zr->scratch + total, t->s, t->len);
 		total += t->len;
 	}
@@ -818,7 +853,7 @@ static int rd_rest(struct zcur *c, decoder dec, const char *what)
 {
 	const struct ztok *first = NULL;
 	size_t len = 0;
-	int n = concat_rest(c, &first, &len);
+	int n = concat_rest(c, '\0', &first, &len);
 
 	if (n < 0)
 		return n;
@@ -871,6 +906,230 @@ static int rd_bitmap(struct zcur *c)
 	return 0;
 }
 
+/* A CAA tag: one bare word of letters and digits (RFC 8659 §4.1). */
+static int rd_tag(struct zcur *c)
+{
+	uint8_t s[1 + ZR_CHARSTR_MAXLEN];
+	const struct ztok *t = NULL;
+	size_t n = 0;
+	int ret = next_bare(c, &t);
+
+	if (ret == 0)
+		ret = unescape(c->zr, t, s + 1, &n);
+	if (ret < 0)
+		return ret;
+	for (size_t i = 1; i <= n; i++)
+		if (!is_alnum(s[i]))
+			n = 0;
+	if (n == 0)
+		return zr_fail(c->zr, DT_ESYNTAX, t,
+			       "the tag of %s is letters and digits", c->tname);
+	s[0] = (uint8_t)n;
+	return rd_put(c, t, s, n + 1);
+}
+
+/* The rest of the RDATA as one string, quoted or not, possibly empty. */
+static int rd_text(struct zcur *c)
+{
+	const struct ztok *t = NULL;
+	size_t n = 0;
+	int ret = next_tok(c, &t);
+
+	if (ret == 0)
+		ret = unescape_to(c->zr, t, c->zr->rdata + c->rdlen,
+				  DT_RDATA_MAXLEN - c->rdlen, &n);
+	if (ret < 0)
+		return ret;
+	c->rdlen += n;
+	return 0;
+}
+
+static int rd_loc(struct zcur *c)
+{
+	const struct ztok *first = NULL;
+	uint8_t loc[WIRE_LOC_LEN];
+	size_t len = 0;
+	int ret = concat_rest(c, ' ', &first, &len);
+
+	if (ret < 0)
+		return ret;
+	ret = wire_loc_from_str(c->zr->scratch, len, loc);
+	if (ret < 0)
+		return zr_fail(c->zr, ret, first,
+			       ret == DT_ERANGE ? "LOC value out of range"
+						: "bad LOC: d1 [m1 [s1]] N|S d2 "
+						  "[m2 [s2]] E|W alt[m] "
+						  "[siz[m] [hp[m] [vp[m]]]]");
+	return rd_put(c, first, loc, sizeof(loc));
+}
+
+/* One SvcParam read from text, already written at rdata[off]. */
+struct svcparam {
+	uint16_t key;
+	size_t off;
+	size_t len; /* key, length and value */
+	const struct ztok *t;
+};
+
+/* Reads the key of "key", "key=value" or key= "quoted value" and leaves
+ * the value, freed of its zone-file escapes, in zr->scratch. */
+static int svc_param_text(struct zcur *c, const struct ztok *t,
+			  uint16_t *ret_key, size_t *ret_vlen)
+{
+	const char *eq = memchr(t->s, '=', t->len);
+	size_t klen = eq ? (size_t)(eq - t->s) : t->len;
+	struct ztok v = {t->s, 0, t->line, false};
+	int ret = wire_svc_key_from_str(t->s, klen, ret_key);
+
+	if (ret < 0)
+		return zr_fail(c->zr, ret, t,
+			       ret == DT_ERANGE ? "key65535 is reserved"
+						: "unknown SvcParamKey in %s",
+			       c->tname);
+	if (eq)
+		v = (struct ztok){eq + 1, t->len - klen - 1, t->line, false};
+	if (eq && v.len == 0 && c->tok < c->end && c->tok->quoted)
+		v = *c->tok++;
+	ret = scratch_reserve(c, t, DT_RDATA_MAXLEN);
+	if (ret == 0)
+		ret = unescape_to(c->zr, &v, (uint8_t *)c->zr->scratch,
+				  DT_RDATA_MAXLEN, ret_vlen);
+	return ret;
+}
+
+/* True when the parameter token spells its key as keyNNNNN: its value is
+ * then the wire value itself (RFC 9460 §2.1), whatever the key. */
+static bool svc_key_generic(const struct ztok *t)
+{
+	return t->len > 3 && memcmp(t->s, "key", 3) == 0 && is_digit(t->s[3]);
+}
+
+/* Writes one SvcParam at the end of the RDATA. */
+static int svc_param_put(struct zcur *c, const struct ztok *t, uint16_t key,
+			 size_t vlen, struct svcparam *ret)
+{
+	uint8_t *at = c->zr->rdata + c->rdlen;
+	size_t room = DT_RDATA_MAXLEN - c->rdlen;
+	char kbuf[16];
+	int len;
+
+	if (room < 4 || (svc_key_generic(t) && vlen > room - 4))
+		len = DT_ESPACE;
+	else if (svc_key_generic(t))
+		len = (int)vlen;
+	else
+		len = wire_svc_value_from_text(
+			key, (const uint8_t *)c->zr->scratch, vlen, at + 4,
+			room - 4);
+	if (len > 0 && svc_key_generic(t))
+		memcpy(at + 4, c->zr->scratch, vlen);
+	if (len == DT_ESPACE)
+		return zr_fail(c->zr, DT_ELIMIT, t,
+			       "RDATA of %s longer than %d octets", c->tname,
+			       DT_RDATA_MAXLEN);
+	if (len < 0 || !wire_svc_value_ok(key, at + 4, (size_t)len))
+		return zr_fail(c->zr, len < 0 ? len : DT_ERDATA, t,
+			       "bad value for %s in %s",
+			       wire_svc_key_to_str(key, kbuf), c->tname);
+	at[0] = (uint8_t)(key >> 8);
+	at[1] = (uint8_t)key;
+	at[2] = (uint8_t)(len >> 8);
+	at[3] = (uint8_t)len;
+	*ret = (struct svcparam){key, c->rdlen, 4 + (size_t)len, t};
+	c->rdlen += 4 + (size_t)len;
+	return 0;
+}
+
+static const struct svcparam *svc_find(const struct svcparam *p, size_t n,
+				       uint16_t key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i].key == key)
+			return &p[i];
+	return NULL;
+}
+
+/* RFC 9460 §8: every key listed in mandatory is present. */
+static int svc_check_mandatory(struct zcur *c, const struct svcparam *p,
+			       size_t n)
+{
+	const struct svcparam *m = svc_find(p, n, WIRE_SVC_MANDATORY);
+	char kbuf[16];
+
+	for (size_t i = 4; m && i < m->len; i += 2) {
+		const uint8_t *k = c->zr->rdata + m->off + i;
+		uint16_t key = (uint16_t)(k[0] << 8 | k[1]);
+
+		if (!svc_find(p, n, key))
+			return zr_fail(c->zr, DT_ERDATA, m->t,
+				       "mandatory lists %s, absent from %s",
+				       wire_svc_key_to_str(key, kbuf),
+				       c->tname);
+	}
+	return 0;
+}
+
+/* Sorts the n SvcParams written from rdata[base] by key (RFC 9460 §2.2:
+ * strictly increasing on the wire; any order in text). */
+static int svc_sort(struct zcur *c, struct svcparam *p, size_t n, size_t base)
+{
+	size_t i, j, out = 0;
+	char kbuf[16];
+	int ret;
+
+	for (i = 1; i < n; i++) {
+		struct svcparam x = p[i];
+
+		for (j = i; j > 0 && p[j - 1].key > x.key; j--)
+			p[j] = p[j - 1];
+		p[j] = x;
+	}
+	for (i = 1; i < n; i++)
+		if (p[i].key == p[i - 1].key)
+			return zr_fail(c->zr, DT_ESYNTAX, p[i].t,
+				       "%s given twice in %s",
+				       wire_svc_key_to_str(p[i].key, kbuf),
+				       c->tname);
+	ret = scratch_reserve(c, p[0].t, c->rdlen - base);
+	for (i = 0; ret == 0 && i < n; i++) {
+		memcpy(c->zr->scratch + out, c->zr->rdata + p[i].off,
+		       p[i].len);
+		p[i].off = base + out;
+		out += p[i].len;
+	}
+	if (ret == 0)
+		memcpy(c->zr->rdata + base, c->zr->scratch, out);
+	return ret;
+}
+
+/* SvcParams of SVCB and HTTPS, "key=value" in any order (RFC 9460 §2.1). */
+static int rd_svcparams(struct zcur *c)
+{
+	struct svcparam p[ZR_SVC_MAXPARAMS];
+	size_t n = 0, base = c->rdlen, vlen = 0;
+	uint16_t key = 0;
+	int ret = 0;
+
+	while (ret == 0 && c->tok < c->end) {
+		const struct ztok *t = NULL;
+
+		ret = next_bare(c, &t);
+		if (ret == 0 && n == ZR_SVC_MAXPARAMS)
+			ret = zr_fail(c->zr, DT_ELIMIT, t,
+				      "more than %d SvcParams in %s",
+				      ZR_SVC_MAXPARAMS, c->tname);
+		if (ret == 0)
+			ret = svc_param_text(c, t, &key, &vlen);
+		if (ret == 0)
+			ret = svc_param_put(c, t, key, vlen, &p[n++]);
+	}
+	if (ret == 0 && n > 1)
+		ret = svc_sort(c, p, n, base);
+	if (ret == 0)
+		ret = svc_check_mandatory(c, p, n);
+	return ret;
+}
+
 typedef int (*field_parser)(struct zcur *c);
 
 static const field_parser field_parsers[] = {
@@ -883,6 +1142,8 @@ static const field_parser field_parsers[] = {
 	[WIRE_F_CHARSTRS] = rd_charstrs, [WIRE_F_SALT] = rd_salt,
 	[WIRE_F_HASH] = rd_hash,	 [WIRE_F_HEX] = rd_hex,
 	[WIRE_F_B64] = rd_b64,		 [WIRE_F_BITMAP] = rd_bitmap,
+	[WIRE_F_TAG] = rd_tag,		 [WIRE_F_TEXT] = rd_text,
+	[WIRE_F_LOC] = rd_loc,		 [WIRE_F_SVCPARAMS] = rd_svcparams,
 };
 
 static int rd_fields(struct zcur *c, const struct wire_rdesc *d)

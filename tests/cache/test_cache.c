@@ -269,6 +269,39 @@ static void test_remove_if(void)
 	is_int(n_alloc, n_freed, "every value freed");
 }
 
+/* Selects by value: the tval's key ends in '7'. */
+static bool val_ends_in_7(const uint8_t *key, size_t klen, void *val,
+			  void *arg)
+{
+	const struct tval *v = val;
+
+	(void)key;
+	(void)arg;
+	return klen == v->klen && v->key[v->klen - 1] == '7';
+}
+
+static void test_remove_if_val(void)
+{
+	struct cache *c = cache_new(0);
+	char key[24];
+	size_t left = 0;
+
+	for (int i = 0; i < 1000; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		put_str(c, key, 0, 100, NULL);
+	}
+	is_int(cache_remove_if_val(c, val_ends_in_7, NULL), 100,
+	       "remove_if_val removes the entries whose value matches");
+	for (int i = 0; i < 1000; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		left += has_str(c, key, 0) == (i % 10 != 7);
+	}
+	is_int(left, 1000, "exactly the others remain");
+	is_int(stats_of(c).entries, 900, "entry count follows");
+	cache_free(c);
+	is_int(n_alloc, n_freed, "every value freed");
+}
+
 static void test_expiry(void)
 {
 	struct cache *c = cache_new(0);
@@ -708,6 +741,7 @@ int main(void)
 	test_basic();
 	test_replace_remove();
 	test_remove_if();
+	test_remove_if_val();
 	test_expiry();
 	test_limits();
 	test_nomem();

@@ -28,6 +28,7 @@ check() { # description, then a command that must succeed
 
 # Exit codes of dnstrust(1).
 SECURE=0 INSECURE=1 BOGUS=2 INDETERMINATE=3 NOT_FOUND=5 UNAVAILABLE=69
+REFUSED=77
 
 work=$(mktemp -d /tmp/dt-query-lab.XXXXXX)
 chmod 755 "$work" # another user must reach the socket
@@ -62,8 +63,10 @@ query-timeout 5
 log-level info
 EOF
 
+mkdir -p "$work/state"
 start_daemon() {
-	"$DNSTRUSTD" -c "$conf" -f 2>>"$work/dnstrustd.log" &
+	STATE_DIRECTORY=$work/state "$DNSTRUSTD" -c "$conf" -f \
+		2>>"$work/dnstrustd.log" &
 	dpid=$!
 	for _ in $(seq 50); do
 		[ -S "$sock" ] && return 0
@@ -173,6 +176,57 @@ that "a repeated question is marked as answered from the daemon's cache" \
 	'has "^;; DNSSEC: secure.*; answered from the daemon.s cache"'
 out=$(dt query www.secure.lab. BADTYPE 2>&1); rc=$?
 that "an unknown type is a usage error" '[ $rc = 64 ]'
+out=$(dt query --json www.secure.lab. BADTYPE 2>/dev/null); rc=$?
+that "--json: an unknown type is a usage error, said in JSON" \
+	'[ $rc = 64 ] && printf "%s" "$out" |
+	 json_ok "j[\"error\"][\"usage\"] and \"BADTYPE\" in j[\"error\"][\"message\"] and j[\"exit\"] == 64"'
+out=$(dt query "$(printf 'a%.0s' $(seq 64)).lab." A 2>&1); rc=$?
+that "a label of 64 octets: usage error saying the limit" \
+	'[ $rc = 64 ] && has "longer than 63 octets"'
+
+# --- RDATA as dig prints it ---
+
+for t in HTTPS CAA LOC; do
+	want=$(dig @"$LAB_RESOLVER" +tries=1 +time=5 +cd +short svc.secure.lab "$t")
+	out=$(dt query svc.secure.lab. "$t"); rc=$?
+	that "query svc.secure.lab. $t: secure, the RDATA as dig prints it ($want)" \
+		'[ $rc = 0 ] && [ -n "$want" ] &&
+		 has -F "svc.secure.lab.${TAB}" && has -F "${TAB}IN${TAB}$t${TAB}$want"'
+done
+
+# --- several types in one call, -x ---
+
+out=$(dt query www.secure.lab. A SSHFP); rc=$?
+that "query NAME A SSHFP: two answers, both secure, exit 0" \
+	'[ $rc = 0 ] && [ "$(printf "%s\n" "$out" | grep -c "^;; QUESTION SECTION:")" = 2 ] &&
+	 has -E "^www\.secure\.lab\.${TAB}[0-9]+${TAB}IN${TAB}A${TAB}" &&
+	 has -E "^www\.secure\.lab\.${TAB}[0-9]+${TAB}IN${TAB}SSHFP${TAB}"'
+dt query --json www.secure.lab. A SSHFP >"$work/multi.json"; rc=$?
+check "query --json NAME A SSHFP: an array of two answers, in order" \
+	json_ok "[a['question']['type'] for a in j] == ['A', 'SSHFP'] and
+		 all(a['status'] == 'secure' and a['exit'] == 0 for a in j)" \
+	<"$work/multi.json"
+out=$(dt query www.secure.lab. A TYPE65280); rc=$?
+that "a secure answer and a secure NODATA: exit $NOT_FOUND (the worse)" \
+	'[ $rc = $NOT_FOUND ]'
+out=$(dt query --cd www.expired.lab. TYPE65280 A); rc=$?
+that "a bogus answer among others: exit $BOGUS" '[ $rc = $BOGUS ]'
+out=$(dt query www.secure.lab. A AAAA BADTYPE 2>&1); rc=$?
+that "one bad type among several: usage error, nothing asked" \
+	'[ $rc = 64 ] && ! has "QUESTION SECTION"'
+dt query --json -x 192.0.2.1 >"$work/rev4.json"; rc=$?
+check "query -x 192.0.2.1: PTR 1.2.0.192.in-addr.arpa." \
+	json_ok "j['question']['name'] == '1.2.0.192.in-addr.arpa.' and
+		 j['question']['type'] == 'PTR' and j['exit'] == $rc" \
+	<"$work/rev4.json"
+dt query --json -x 2001:db8::567:89ab AAAA PTR >"$work/rev6.json"; rc=$?
+check "query -x 2001:db8::567:89ab AAAA PTR: both under ip6.arpa." \
+	json_ok "[a['question']['type'] for a in j] == ['AAAA', 'PTR'] and
+		 all(a['question']['name'] == 'b.a.9.8.7.6.5.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa.'
+		     for a in j)" <"$work/rev6.json"
+out=$(dt query -x 192.0.2 2>&1); rc=$?
+that "query -x with no address: usage error" \
+	'[ $rc = 64 ] && has "bad address"'
 
 # --- --trace ---
 
@@ -305,13 +359,170 @@ that "reload: exit 0, and the daemon reloads" \
 	'[ $rc = 0 ] && has "^reloaded" && wait_log "configuration reloaded"'
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 out=$(as_nobody "$DNSTRUST" flush --socket "$sock" 2>&1); rc=$?
-that "flush by another user: refused (EDE 18), exit $UNAVAILABLE" \
-	'[ $rc = $UNAVAILABLE ] && has "REFUSED, EDE 18"'
+that "flush by another user: refused (EDE 18), exit $REFUSED" \
+	'[ $rc = $REFUSED ] && has "REFUSED, EDE 18"'
 out=$(as_nobody "$DNSTRUST" reload --socket "$sock" 2>&1); rc=$?
-that "reload by another user: refused, exit $UNAVAILABLE" \
-	'[ $rc = $UNAVAILABLE ] && has "REFUSED, EDE 18"'
+that "reload by another user: refused, exit $REFUSED" \
+	'[ $rc = $REFUSED ] && has "REFUSED, EDE 18"'
 out=$(as_nobody "$DNSTRUST" query www.secure.lab. A --socket "$sock" 2>&1); rc=$?
 that "another user may query" '[ $rc = 0 ]'
+
+# --- statistics, flush --bogus and --negative, log-level ---
+
+out=$(dt statistics); rc=$?
+that "statistics: exit 0, counters by status, by EDE (7 for expired), times" \
+	'[ $rc = 0 ] && has -E "^queries: +[1-9]" && has -E "^bogus: +[1-9]" &&
+	 has -E "^resolutions: +[1-9]" && has -E "^latency-p50-ms: +[0-9]+$" &&
+	 has -E "^latency-p99-ms: +[0-9]+$" &&
+	 has -E "^upstream $LAB_RESOLVER: +[1-9][0-9]* tries, [1-9][0-9]* answers, [0-9]+ timeouts, [0-9]+ errors, [0-9]+ ms average$" &&
+	 has -E "^EDE 7 \(Signature Expired\): +[1-9]"'
+dt statistics --json >"$work/stats.json"
+check "statistics --json: numbers, and EDE 7 among the EDE counters" \
+	json_ok "j['statistics']['queries'] > 0 and j['statistics']['secure'] > 0 and
+		 [u['server'] for u in j['statistics']['upstreams']] == ['$LAB_RESOLVER'] and
+		 j['statistics']['upstreams'][0]['answers'] > 0 and
+		 any(e['code'] == 7 and e['count'] > 0 for e in j['statistics']['ede'])" \
+	<"$work/stats.json"
+out=$(as_nobody "$DNSTRUST" statistics --reset --socket "$sock" 2>&1); rc=$?
+that "statistics --reset by another user: refused, exit $REFUSED" \
+	'[ $rc = $REFUSED ] && has "only root"'
+out=$(as_nobody "$DNSTRUST" statistics --socket "$sock" 2>&1); rc=$?
+that "statistics by another user: allowed" '[ $rc = 0 ]'
+out=$(dt statistics --reset); rc=$?
+that "statistics --reset: exit 0" '[ $rc = 0 ] && has -E "^reset: +done"'
+dt query www.secure.lab. A >/dev/null
+dt statistics --json >"$work/stats2.json"
+check "after --reset the counters start again from zero" \
+	json_ok "j['statistics']['bogus'] == 0 and j['statistics']['queries'] <= 3 and
+		 all(u['tries'] <= 2 for u in j['statistics']['upstreams']) and
+		 not any(e['count'] for e in j['statistics']['ede'])" \
+	<"$work/stats2.json"
+
+cached_cd() {
+	dt query --json --cd "$1" "${2:-A}" |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["cached"])'
+}
+cached_cd www.expired.lab. >/dev/null
+cached_cd nonexistent.secure.lab. >/dev/null
+cached www.secure.lab. >/dev/null
+out="$(cached_cd www.expired.lab.)/$(cached_cd nonexistent.secure.lab.)"
+that "a bogus and an NXDOMAIN answer are cached" '[ "$out" = True/True ]'
+out=$(dt flush --bogus); rc=$?
+that "flush --bogus: exit 0, the bogus answers dropped" \
+	'[ $rc = 0 ] && has -E "^flushed [1-9][0-9]* bogus answers?$"'
+out="$(cached_cd www.expired.lab.)/$(cached_cd nonexistent.secure.lab.)/$(cached www.secure.lab.)"
+that "after flush --bogus: the bogus answer is asked again, the others kept" \
+	'[ "$out" = False/True/True ]'
+out=$(dt flush --negative); rc=$?
+that "flush --negative: exit 0, the NXDOMAIN answer dropped" \
+	'[ $rc = 0 ] && has -E "^flushed [1-9][0-9]* negative answers?$"'
+out="$(cached_cd nonexistent.secure.lab.)/$(cached www.secure.lab.)"
+that "after flush --negative: the NXDOMAIN asked again, the secure answer kept" \
+	'[ "$out" = False/True ]'
+out=$(dt flush --bogus secure.lab 2>&1); rc=$?
+that "flush --bogus NAME: usage error" '[ $rc = 64 ]'
+out=$(as_nobody "$DNSTRUST" flush --negative --socket "$sock" 2>&1); rc=$?
+that "flush --negative by another user: refused, exit $REFUSED" '[ $rc = $REFUSED ]'
+
+out=$(dt log-level); rc=$?
+that "log-level: the configured one (info)" '[ $rc = 0 ] && has "^log-level info$"'
+out=$(dt log-level debug); rc=$?
+that "log-level debug: set" '[ $rc = 0 ] && has "^log-level debug (until the next reload)"'
+out=$(dt log-level); rc=$?
+that "log-level: now debug, and the daemon said so" \
+	'[ $rc = 0 ] && has "^log-level debug$" && wait_log "log-level debug, set by"'
+out=$(as_nobody "$DNSTRUST" log-level error --socket "$sock" 2>&1); rc=$?
+that "log-level by another user: refused, exit $REFUSED" '[ $rc = $REFUSED ]'
+out=$(dt log-level --json); rc=$?
+that "log-level --json" '[ $rc = 0 ] && printf "%s" "$out" |
+	json_ok "j[\"log-level\"] == \"debug\" and not j[\"set\"]"'
+out=$(dt log-level loud 2>&1); rc=$?
+that "log-level with an unknown level: usage error" '[ $rc = 64 ]'
+dt log-level info >/dev/null
+
+# --- monitor ---
+
+timeout 20 "$DNSTRUST" monitor --count 3 --socket "$sock" >"$work/mon.txt" 2>&1 &
+mon_pid=$!
+sleep 1
+dt query www.secure.lab. A >/dev/null
+dt query --cd www.expired.lab. TXT >/dev/null
+dt query nothing-here.secure.lab. A >/dev/null
+wait "$mon_pid"
+rc=$?
+out=$(cat "$work/mon.txt")
+that "monitor --count 3: three lines, status, EDE, time, cache" \
+	'[ $rc = 0 ] && [ "$(wc -l <"$work/mon.txt")" = 3 ] &&
+	 has -E "^[0-9:.]+Z secure +www\.secure\.lab\. A, from the cache$" &&
+	 has -E "^[0-9:.]+Z bogus +www\.expired\.lab\. TXT EDE 7 \(Signature Expired\), [0-9]+ ms$" &&
+	 has -E "^[0-9:.]+Z secure +nothing-here\.secure\.lab\. A, [0-9]+ ms$"'
+timeout 20 "$DNSTRUST" monitor --json --count 1 --socket "$sock" >"$work/mon.json" 2>&1 &
+mon_pid=$!
+sleep 1
+dt query --cd www.expired.lab. TXT >/dev/null
+wait "$mon_pid"
+check "monitor --json: one object per question" \
+	json_ok "j['name'] == 'www.expired.lab.' and j['type'] == 'TXT' and
+		 j['status'] == 'bogus' and j['ede']['code'] == 7 and j['cached']" \
+	<"$work/mon.json"
+out=$(as_nobody timeout 10 "$DNSTRUST" monitor --count 1 --socket "$sock" 2>&1); rc=$?
+that "monitor by another user: refused (their questions are private), exit $REFUSED" \
+	'[ $rc = $REFUSED ]'
+
+# --- negative trust anchors at run time ---
+
+out=$(dt nta list); rc=$?
+that "nta list: none yet" '[ $rc = 0 ] && has "^no negative trust anchor"'
+out=$(dt query www.expired.lab. A); rc=$?
+that "before nta add: www.expired.lab. is bogus" '[ $rc = $BOGUS ]'
+out=$(dt nta add expired.lab --until 1d); rc=$?
+that "nta add expired.lab --until 1d: exit 0, the end said" \
+	'[ $rc = 0 ] && has -E "^negative trust anchor expired\.lab\. until 20[0-9-]+T"'
+out=$(dt query www.expired.lab. A); rc=$?
+that "under the NTA: the records, not validated, exit $INSECURE" \
+	'[ $rc = $INSECURE ] && has "ANSWER SECTION" && ! has "^;; WITHHELD"'
+out=$(dt query www.secure.lab. A); rc=$?
+that "under the NTA: other zones still validated" '[ $rc = 0 ]'
+dt nta list --json >"$work/nta.json"
+check "nta list --json: expired.lab., runtime, with its end" \
+	json_ok "[(n['domain'], n['source']) for n in j['nta']] == [('expired.lab.', 'runtime')] and
+		 j['nta'][0]['until'] > 0 and j['file'] == '$work/state/negative-trust-anchors'" \
+	<"$work/nta.json"
+out=$(cat "$work/state/negative-trust-anchors" 2>&1)
+that "the NTA is in the state file" 'has -E "^expired\.lab\. [0-9]+$"'
+kill -TERM "$dpid"
+wait "$dpid"
+dpid=""
+check "dnstrustd starts again" start_daemon
+out=$(dt query www.expired.lab. A); rc=$?
+that "after a restart the NTA still applies" '[ $rc = $INSECURE ]'
+out=$(as_nobody "$DNSTRUST" nta add secure.lab --socket "$sock" 2>&1); rc=$?
+that "nta add by another user: refused, exit $REFUSED" '[ $rc = $REFUSED ]'
+out=$(as_nobody "$DNSTRUST" nta list --socket "$sock" 2>&1); rc=$?
+that "nta list by another user: allowed" '[ $rc = 0 ] && has "^expired\.lab\."'
+out=$(dt nta add secure.lab --until 2000-01-01 2>&1); rc=$?
+that "nta add with an end in the past: refused by the daemon, exit 4" \
+	'[ $rc = 4 ] && has "bad end time"'
+out=$(dt nta add secure.lab --until 2000-01-01 --json 2>/dev/null); rc=$?
+that "nta add --json with an end in the past: the error in JSON, exit 4" \
+	'[ $rc = 4 ] && printf "%s" "$out" |
+	 json_ok "\"bad end time\" in j[\"error\"] and j[\"exit\"] == 4 and j[\"action\"] == \"add\""'
+out=$(dt nta add . 2>&1); rc=$?
+that "nta add for the root: usage error" '[ $rc = 64 ]'
+out=$(dt nta add secure.lab --until soon 2>&1); rc=$?
+that "nta add --until soon: usage error" '[ $rc = 64 ]'
+out=$(dt nta remove expired.lab); rc=$?
+that "nta remove expired.lab: exit 0" '[ $rc = 0 ] && has "removed"'
+out=$(dt query www.expired.lab. A); rc=$?
+that "after nta remove: bogus again (its cached answers dropped)" '[ $rc = $BOGUS ]'
+out=$(dt nta remove expired.lab 2>&1); rc=$?
+that "nta remove of an absent NTA: exit $NOT_FOUND" '[ $rc = $NOT_FOUND ]'
+out=$(dt nta remove --json expired.lab 2>/dev/null); rc=$?
+that "nta remove --json of an absent NTA: exit $NOT_FOUND, said in JSON" \
+	'[ $rc = $NOT_FOUND ] && printf "%s" "$out" |
+	 json_ok "j[\"domain\"] == \"expired.lab.\" and j[\"exit\"] == $NOT_FOUND"'
+out=$(dt nta list); rc=$?
+that "nta list: none again" '[ $rc = 0 ] && has "^no negative trust anchor"'
 
 # --- an impostor on a socket: not trusted ---
 
@@ -352,12 +563,19 @@ dpid=""
 for cmd in "query www.secure.lab. A" "query --json www.secure.lab. A" \
 	"query --trace www.secure.lab. A" "status" "status --json" \
 	"tlsa www.secure.lab 443" "sshfp www.secure.lab" "flush" \
-	"flush secure.lab" "reload"; do
+	"flush secure.lab" "reload" "statistics" "flush --bogus" \
+	"log-level" "nta list" "nta add secure.lab" "monitor"; do
 	# shellcheck disable=SC2086 # the words of $cmd are the arguments
 	out=$(dt $cmd 2>&1); rc=$?
 	that "daemon stopped: $cmd exits $UNAVAILABLE" \
 		'[ $rc = $UNAVAILABLE ] && has "unavailable"'
 done
+dt query --json www.secure.lab. A AAAA >"$work/down-query.json" 2>/dev/null
+rc=$?
+out=$(cat "$work/down-query.json")
+that "daemon stopped: query --json with two types: one error in the array, exit $UNAVAILABLE" \
+	'[ $rc = $UNAVAILABLE ] && printf "%s" "$out" |
+	 json_ok "len(j) == 1 and j[0][\"error\"][\"unavailable\"] and j[0][\"exit\"] == $UNAVAILABLE"'
 dt status --json 2>/dev/null >"$work/down.json"
 check "daemon stopped: status --json says not reachable" \
 	json_ok "not j['reachable'] and not j['trusted'] and j['error']" \

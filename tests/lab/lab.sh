@@ -66,7 +66,8 @@
 #                            ns1.lab. = 127.0.2.1, ns2.lab. = 127.0.2.2;
 #                            every zone below is delegated to ns2.lab.
 #     secure.lab.      Knot  13, KSK + ZSK, NSEC. Apex MX and TXT; www with
-#                            A, AAAA, TXT, SSHFP; _443._tcp.www TLSA; mail
+#                            A, AAAA, TXT, SSHFP; _443._tcp.www TLSA; svc
+#                            with HTTPS (alpn, port, hints, ech), CAA, LOC; mail
 #                            A/AAAA; wildcard *.wild (A, TXT); empty
 #                            non-terminal ent (host.ent has an A); CNAMEs:
 #                            cname -> www.nsec3.lab. (secure), chain ->
@@ -436,6 +437,9 @@ write_secure() {
 			www TXT "www.secure.lab"
 			www SSHFP 4 2 $(hexhash "dnstrust lab sshfp")
 			_443._tcp.www TLSA 3 1 1 $(hexhash "dnstrust lab tlsa")
+			svc HTTPS 1 . alpn="h3,h2" port=8443 ipv4hint=192.0.2.1 ech=AEX+DQBBpQAgACBe6vFLsQeudWY4OJ5+SmJz2+01k+ZvR0XaZeJ5qzckTAAEAAEAAQASY2xvdWRmbGFyZS1lY2guY29tAAA= ipv6hint=2001:db8:1::1
+			svc CAA 0 issue "ca.example; account=1"
+			svc LOC 52 22 23.000 N 4 53 32.000 E -2.00m 1m 10000m 10m
 			mail A 192.0.2.2
 			mail AAAA 2001:db8:1::2
 			*.wild A 192.0.2.3

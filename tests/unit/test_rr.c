@@ -126,7 +126,8 @@ static const struct tname all_types[] = {
 	{9, "MR"},	{10, "NULL"},	 {12, "PTR"},	     {13, "HINFO"},
 	{14, "MINFO"},	{15, "MX"},	 {16, "TXT"},	     {17, "RP"},
 	{18, "AFSDB"},	{21, "RT"},	 {24, "SIG"},	     {26, "PX"},
-	{28, "AAAA"},	{30, "NXT"},	 {33, "SRV"},	     {35, "NAPTR"},
+	{28, "AAAA"},	{29, "LOC"},	 {53, "SMIMEA"},     {61, "OPENPGPKEY"},
+	{62, "CSYNC"},	{256, "URI"},	 {30, "NXT"},	 {33, "SRV"},	     {35, "NAPTR"},
 	{36, "KX"},	{38, "A6"},	 {39, "DNAME"},	     {41, "OPT"},
 	{43, "DS"},	{44, "SSHFP"},	 {46, "RRSIG"},	     {47, "NSEC"},
 	{48, "DNSKEY"}, {50, "NSEC3"},	 {51, "NSEC3PARAM"}, {52, "TLSA"},
@@ -338,6 +339,7 @@ static const struct tlayout layouts[] = {
 	  WIRE_F_B64}},
 	{WIRE_TYPE_PX, {U16, NL, NL}},
 	{WIRE_TYPE_AAAA, {WIRE_F_AAAA}},
+	{WIRE_TYPE_LOC, {WIRE_F_LOC}},
 	{WIRE_TYPE_SRV, {U16, U16, U16, NL}},
 	{WIRE_TYPE_NAPTR,
 	 {U16, U16, WIRE_F_CHARSTR, WIRE_F_CHARSTR, WIRE_F_CHARSTR, NL}},
@@ -354,9 +356,16 @@ static const struct tlayout layouts[] = {
 	 {U8, U8, U16, WIRE_F_SALT, WIRE_F_HASH, WIRE_F_BITMAP}},
 	{WIRE_TYPE_NSEC3PARAM, {U8, U8, U16, WIRE_F_SALT}},
 	{WIRE_TYPE_TLSA, {U8, U8, U8, WIRE_F_HEX}},
+	{WIRE_TYPE_SMIMEA, {U8, U8, U8, WIRE_F_HEX}},
 	{WIRE_TYPE_CDS, {U16, U8, U8, WIRE_F_HEX}},
 	{WIRE_TYPE_CDNSKEY, {U16, U8, U8, WIRE_F_B64}},
+	{WIRE_TYPE_OPENPGPKEY, {WIRE_F_B64}},
+	{WIRE_TYPE_CSYNC, {U32, U16, WIRE_F_BITMAP}},
 	{WIRE_TYPE_ZONEMD, {U32, U8, U8, WIRE_F_HEX}},
+	{WIRE_TYPE_SVCB, {U16, WIRE_F_NAME, WIRE_F_SVCPARAMS}},
+	{WIRE_TYPE_HTTPS, {U16, WIRE_F_NAME, WIRE_F_SVCPARAMS}},
+	{WIRE_TYPE_URI, {U16, U16, WIRE_F_TEXT}},
+	{WIRE_TYPE_CAA, {U8, WIRE_F_TAG, WIRE_F_TEXT}},
 };
 
 #undef NC
@@ -371,7 +380,8 @@ static const struct tlayout layouts[] = {
 static bool is_rest_field(uint8_t f)
 {
 	return f == WIRE_F_CHARSTRS || f == WIRE_F_HEX || f == WIRE_F_B64 ||
-	       f == WIRE_F_BITMAP;
+	       f == WIRE_F_BITMAP || f == WIRE_F_TEXT || f == WIRE_F_LOC ||
+	       f == WIRE_F_SVCPARAMS;
 }
 
 /* Every descriptor: right type and name, END-terminated, rest last. */
@@ -386,7 +396,7 @@ static bool rdesc_sane(const struct wire_rdesc *d, uint16_t type)
 	for (i = 0; i < WIRE_RDESC_MAXFIELDS; i++) {
 		if (d->fields[i] == WIRE_F_END)
 			return i > 0;
-		if (d->fields[i] > WIRE_F_BITMAP)
+		if (d->fields[i] > WIRE_F_SVCPARAMS)
 			return false;
 		if (is_rest_field(d->fields[i]) &&
 		    i + 1 < WIRE_RDESC_MAXFIELDS &&
@@ -405,14 +415,11 @@ static void test_rdesc(void)
 		WIRE_TYPE_NXT,
 		WIRE_TYPE_A6,
 		WIRE_TYPE_OPT,
-		WIRE_TYPE_SVCB,
-		WIRE_TYPE_HTTPS,
 		WIRE_TYPE_TKEY,
 		WIRE_TYPE_TSIG,
 		WIRE_TYPE_IXFR,
 		WIRE_TYPE_AXFR,
 		WIRE_TYPE_ANY,
-		WIRE_TYPE_CAA,
 		65535,
 		32769,
 	};
@@ -460,7 +467,7 @@ struct sample {
 	int trail;
 };
 
-#define NSAMPLES 40
+#define NSAMPLES 48
 static struct sample samples[NSAMPLES];
 static size_t nsamples;
 
@@ -633,6 +640,39 @@ static void make_samples(void)
 	rb_u8(&s->rd, 1);
 	sample_rest(s, DT_ERDATA, 0);
 	rb_fill(&s->rd, 0xfe, 48);
+	s = sample_new(WIRE_TYPE_SMIMEA);
+	rb_hex(&s->rd, "03 01 01");
+	sample_rest(s, DT_ERDATA, 0);
+	rb_fill(&s->rd, 0x77, 32);
+	s = sample_new(WIRE_TYPE_OPENPGPKEY);
+	sample_rest(s, DT_ERDATA, 0);
+	rb_fill(&s->rd, 0x99, 40);
+	s = sample_new(WIRE_TYPE_CSYNC);
+	rb_u32(&s->rd, 66);
+	rb_u16(&s->rd, 3);
+	sample_rest(s, 0, DT_EBITMAP);
+	bitmap_a_rrsig_nsec(&s->rd);
+	s = sample_new(WIRE_TYPE_LOC);
+	rb_hex(&s->rd, "00 12 16 13 89172dd0 70be15f0 00988d20");
+	sample_done(s);
+	for (i = 0; i < 2; i++) {
+		s = sample_new(i ? WIRE_TYPE_HTTPS : WIRE_TYPE_SVCB);
+		rb_u16(&s->rd, 1);
+		rb_name(&s->rd, "svc.example.");
+		/* a lone 0xff after the parameters is a truncated key */
+		sample_rest(s, 0, DT_ETRUNC);
+		rb_hex(&s->rd, "0001 0003 02 6832");
+	}
+	s = sample_new(WIRE_TYPE_URI);
+	rb_u16(&s->rd, 10);
+	rb_u16(&s->rd, 1);
+	sample_rest(s, 0, 0);
+	rb_raw(&s->rd, "ftp://ftp1.example.com/public", 29);
+	s = sample_new(WIRE_TYPE_CAA);
+	rb_u8(&s->rd, 0);
+	rb_str(&s->rd, "issue");
+	sample_rest(s, 0, 0);
+	rb_raw(&s->rd, "ca.example", 10);
 	s = sample_new(WIRE_TYPE_TXT);
 	rb_str(&s->rd, "v=spf1 -all");
 	/* Any prefix of a single string is truncated; trailing 0xFF is the
@@ -860,8 +900,8 @@ static void test_check_opaque(void)
 	       "NULL: anything goes");
 	is_int(wire_rdata_check(999, junk, sizeof(junk)), 0,
 	       "unknown type: anything goes");
-	is_int(wire_rdata_check(WIRE_TYPE_CAA, junk, sizeof(junk)), 0,
-	       "CAA is opaque");
+	is_int(wire_rdata_check(WIRE_TYPE_TSIG, junk, sizeof(junk)), 0,
+	       "TSIG is opaque");
 	is_int(wire_rdata_check(999, NULL, 0), 0, "unknown type, empty");
 	is_int(wire_rdata_check(WIRE_TYPE_A, NULL, 0), DT_ETRUNC, "A, empty");
 	is_int(wire_rdata_check(WIRE_TYPE_NS, NULL, 0), DT_ETRUNC, "NS, empty");

@@ -151,8 +151,8 @@ static void test_generic(void)
 	is_str(RD(65280, 0xab, 0xcd, 0xef), "\\# 3 abcdef", "unknown type");
 	is_str(rd(65280, NULL, 0), "\\# 0", "unknown type, empty RDATA");
 	is_str(RD(WIRE_TYPE_A, 1, 2, 3), "\\# 3 010203", "A of 3 octets");
-	is_str(RD(WIRE_TYPE_CAA, 0, 5, 'i', 's', 's', 'u', 'e', 'x'),
-	       "\\# 8 0005697373756578", "CAA is opaque");
+	is_str(RD(WIRE_TYPE_TSIG, 0, 5, 'i', 's', 's', 'u', 'e', 'x'),
+	       "\\# 8 0005697373756578", "TSIG is opaque");
 	is_str(RD(WIRE_TYPE_NS, 0xc0, 0x0c), "\\# 2 c00c",
 	       "compressed name: generic");
 	is_str(RD(WIRE_TYPE_NSEC, 0, 0, 2, 0x40, 0), "\\# 5 0000024000",
@@ -170,6 +170,92 @@ static void test_generic(void)
 	is_str(RD(WIRE_TYPE_NSEC3, 1, 0, 0, 0, 0, 0), "\\# 6 010000000000",
 	       "NSEC3 with empty hash: generic");
 	is_str(rd(WIRE_TYPE_TXT, NULL, 0), "\\# 0", "TXT without strings");
+}
+
+/* The types real zones and browsers use, in the form dig prints. */
+static void test_caa_uri(void)
+{
+	is_str(RD(WIRE_TYPE_CAA, 0, 5, 'i', 's', 's', 'u', 'e', 'x'),
+	       "0 issue \"x\"", "CAA");
+	is_str(RD(WIRE_TYPE_CAA, 128, 3, 't', 'b', 's'), "128 tbs \"\"",
+	       "CAA with an empty value");
+	is_str(RD(WIRE_TYPE_CAA, 0, 3, 't', 'a', 'g', '"', ';', 0x0a),
+	       "0 tag \"\\\";\\010\"", "CAA value escapes");
+	is_str(RD(WIRE_TYPE_CAA, 0, 3, 't', '-', 'g', 'v'),
+	       "\\# 6 0003742d6776", "CAA tag with a hyphen: generic");
+	is_str(RD(WIRE_TYPE_CAA, 0, 0, 'v'), "\\# 3 000076",
+	       "CAA with an empty tag: generic");
+	is_str(RD(WIRE_TYPE_URI, 0, 10, 0, 1, 'f', 't', 'p', ':', '/', '/',
+		  'h', '/'),
+	       "10 1 \"ftp://h/\"", "URI");
+	is_str(RD(WIRE_TYPE_URI, 0, 10, 0, 1), "10 1 \"\"", "URI, empty");
+}
+
+static void test_loc(void)
+{
+	/* RFC 1876 §4's example, as dig prints it */
+	is_str(RD(WIRE_TYPE_LOC, 0, 0x12, 0x16, 0x13, 0x89, 0x17, 0x2d, 0xd0,
+		  0x70, 0xbe, 0x15, 0xf0, 0x00, 0x98, 0x8d, 0x20),
+	       "42 21 54.000 N 71 6 18.000 W -24.00m 1m 10000m 10m", "LOC");
+	is_str(RD(WIRE_TYPE_LOC, 0, 0x00, 0x51, 0x99, 0x80, 0, 0, 1, 0x80, 0,
+		  0, 0, 0x00, 0x98, 0x96, 0x80),
+	       "0 0 0.001 N 0 0 0.000 E 0.00m 0.00m 0.50m 90000000m",
+	       "LOC: small and large precisions");
+	is_str(RD(WIRE_TYPE_LOC, 1, 2, 3), "\\# 3 010203",
+	       "LOC of version 1: generic");
+	is_str(RD(WIRE_TYPE_LOC, 0, 0x1a, 0x16, 0x13, 0x89, 0x17, 0x2d, 0xd0,
+		  0x70, 0xbe, 0x15, 0xf0, 0x00, 0x98, 0x8d, 0x20),
+	       "\\# 16 001a161389172dd070be15f000988d20",
+	       "LOC with exponent 10: generic");
+	is_str(RD(WIRE_TYPE_LOC, 0, 0x05, 0x16, 0x13, 0x89, 0x17, 0x2d, 0xd0,
+		  0x70, 0xbe, 0x15, 0xf0, 0x00, 0x98, 0x8d, 0x20),
+	       "\\# 16 0005161389172dd070be15f000988d20",
+	       "LOC with mantissa 0, exponent 5: generic");
+	is_str(RD(WIRE_TYPE_LOC, 0, 0x12, 0x16, 0x13, 0xff, 0xff, 0xff, 0xff,
+		  0x70, 0xbe, 0x15, 0xf0, 0x00, 0x98, 0x8d, 0x20),
+	       "\\# 16 00121613ffffffff70be15f000988d20",
+	       "LOC beyond the pole: generic");
+}
+
+static void test_svcb(void)
+{
+	is_str(RD(WIRE_TYPE_SVCB, 0, 0, 3, 'f', 'o', 'o', 0),
+	       "0 foo.", "SVCB AliasMode");
+	is_str(RD(WIRE_TYPE_HTTPS, 0, 1, 0), "1 .", "HTTPS, no parameters");
+	is_str(RD(WIRE_TYPE_HTTPS, 0, 1, 0, 0, 1, 0, 6, 2, 'h', '3', 2, 'h',
+		  '2', 0, 4, 0, 4, 192, 0, 2, 1),
+	       "1 . alpn=\"h3,h2\" ipv4hint=192.0.2.1", "HTTPS alpn, ipv4hint");
+	is_str(RD(WIRE_TYPE_SVCB, 0, 16, 0, 0, 0, 0, 4, 0, 1, 0, 4, 0, 1, 0,
+		  3, 2, 'h', '2', 0, 4, 0, 4, 192, 0, 2, 1),
+	       "16 . mandatory=alpn,ipv4hint alpn=\"h2\" ipv4hint=192.0.2.1",
+	       "SVCB mandatory");
+	is_str(RD(WIRE_TYPE_SVCB, 0, 1, 0, 0, 1, 0, 12, 8, 'f', '\\', 'o', 'o',
+		  ',', 'b', 'a', 'r', 2, 'h', '2'),
+	       "1 . alpn=\"f\\\\\\\\oo\\\\,bar,h2\"",
+	       "alpn: RFC 9460 App. D.2 figure 9 escapes");
+	is_str(RD(WIRE_TYPE_HTTPS, 0, 1, 0, 0, 2, 0, 0, 0, 3, 0, 2, 0x20, 0xfb,
+		  0, 5, 0, 3, 1, 2, 3, 0, 6, 0, 16, 0x20, 1, 0x0d, 0xb8, 0, 0,
+		  0, 0, 0, 0, 0, 0, 0, 0, 0, 1),
+	       "1 . no-default-alpn port=8443 ech=AQID ipv6hint=2001:db8::1",
+	       "no-default-alpn, port, ech, ipv6hint");
+	is_str(RD(WIRE_TYPE_SVCB, 0, 1, 0, 0, 7, 0, 2, '/', 'q', 0, 8, 0, 0,
+		  0x02, 0x9b, 0, 5, 'h', 'e', '"', 0xd2, 'o', 0xfd, 0xe8, 0, 0),
+	       "1 . dohpath=\"/q\" ohttp key667=\"he\\\"\\210o\" key65000",
+	       "dohpath, ohttp, keyNNNNN with and without a value");
+	is_str(RD(WIRE_TYPE_SVCB, 0, 1, 0, 0, 3, 0, 2, 0, 1, 0, 1, 0, 1, 'x'),
+	       "\\# 14 0001000003000200010001000178",
+	       "keys out of order: generic");
+	is_str(RD(WIRE_TYPE_SVCB, 0, 1, 0, 0, 3, 0, 1, 0),
+	       "\\# 8 0001000003000100", "port of one octet: generic");
+	is_str(RD(WIRE_TYPE_SVCB, 0, 1, 0, 0, 0, 0, 2, 0, 1),
+	       "\\# 9 000100000000020001",
+	       "mandatory naming an absent key: generic");
+	is_str(RD(WIRE_TYPE_SVCB, 0, 1, 0, 0, 1, 0, 2, 2, 'h'),
+	       "\\# 9 000100000100020268",
+	       "alpn with a truncated id: generic");
+	is_str(RD(WIRE_TYPE_SVCB, 0, 1, 0, 0, 1, 0, 9),
+	       "\\# 7 00010000010009",
+	       "SvcParams past the RDATA: generic");
 }
 
 static void test_space(void)
@@ -286,6 +372,9 @@ int main(void)
 	test_nsec3();
 	test_times();
 	test_generic();
+	test_caa_uri();
+	test_loc();
+	test_svcb();
 	test_space();
 	test_rr();
 	test_maxlen();

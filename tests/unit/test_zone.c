@@ -208,7 +208,8 @@ static void test_generic(void)
 	   "x.example.\t3600\tCLASS32\tTYPE65281\t\\# 0");
 	RT("x TXT \\# 4 03616263", "x.example.\t3600\tIN\tTXT\t\"abc\"");
 	RT("x TXT \"\\#\" 1", "x.example.\t3600\tIN\tTXT\t\"#\" \"1\"");
-	RT("x CAA \\# 4 00016162", "x.example.\t3600\tIN\tCAA\t\\# 4 00016162");
+	RT("x CAA \\# 4 00016162", "x.example.\t3600\tIN\tCAA\t0 a \"b\"");
+	RT("x TSIG \\# 4 00016162", "x.example.\t3600\tIN\tTSIG\t\\# 4 00016162");
 	is_err("x A \\# 3 0a0000", DT_ETRUNC, 1, "RDATA not valid for A",
 	       "\\# with 3 octets for A");
 	is_err("x A \\# 4 0a0000", DT_ERDATA, 1, "\\# says 4 octets",
@@ -216,8 +217,136 @@ static void test_generic(void)
 	is_err("x A \\# 2 0a0", DT_EBASE64, 1, "bad hex", "\\# odd hex");
 	is_err("x TYPE65280 \\# 65536", DT_ERANGE, 1, "bad RDATA length",
 	       "\\# length over 65535");
-	is_err("x CAA 0 issue \"ca.example\"", DT_ESYNTAX, 1,
-	       "no text form known for CAA", "opaque type without \\#");
+	is_err("x NULL \"ca.example\"", DT_ESYNTAX, 1,
+	       "no text form known for NULL", "opaque type without \\#");
+}
+
+#define RD_IS(in, want) is_str(rt(in) + strlen("x.example.\t3600\tIN\t"), \
+			       want, "%s", one_line(in))
+
+/* CAA, URI, LOC, CSYNC, OPENPGPKEY, SMIMEA: text read and written back
+ * as dig prints it (the expected text is named-checkzone -D's). */
+static void test_modern_types(void)
+{
+	RD_IS("x CAA 0 issue \"letsencrypt.org\"",
+	      "CAA\t0 issue \"letsencrypt.org\"");
+	RD_IS("x CAA 128 tbs \"Unknown \\\"quoted\\\" ;value\"",
+	      "CAA\t128 tbs \"Unknown \\\"quoted\\\" ;value\"");
+	RD_IS("x CAA 0 issuewild \"\"", "CAA\t0 issuewild \"\"");
+	RD_IS("x CAA 0 iodef mailto:a@example.com",
+	      "CAA\t0 iodef \"mailto:a@example.com\"");
+	is_err("x CAA 0 is-sue \"ca\"", DT_ESYNTAX, 1, "letters and digits",
+	       "CAA tag with a hyphen");
+	is_err("x CAA 0 issue \"ca\" more", DT_ETRAIL, 1, "too many fields",
+	       "CAA with two values");
+	RD_IS("x URI 10 1 \"ftp://ftp1.example.com/public\"",
+	      "URI\t10 1 \"ftp://ftp1.example.com/public\"");
+	RD_IS("x LOC 52 22 23.000 N 4 53 32.000 E -2.00m 0.00m 10000m 10m",
+	      "LOC\t52 22 23.000 N 4 53 32.000 E -2.00m 0.00m 10000m 10m");
+	RD_IS("x LOC 42 21 54 N 71 06 18 W -24m 30m",
+	      "LOC\t42 21 54.000 N 71 6 18.000 W -24.00m 30m 10000m 10m");
+	RD_IS("x LOC 60 9 N 24 39 E 10m",
+	      "LOC\t60 9 0.000 N 24 39 0.000 E 10.00m 1m 10000m 10m");
+	RD_IS("x LOC 0 0 0.001 S 180 0 0 W 42849672.95m 90000000m 90000000m "
+	      "0.01m",
+	      "LOC\t0 0 0.001 S 180 0 0.000 W 42849672.95m 90000000m "
+	      "90000000m 0.01m");
+	RD_IS("x LOC ( 1 N 2 E -100000m 15m )",
+	      "LOC\t1 0 0.000 N 2 0 0.000 E -100000.00m 10m 10000m 10m");
+	is_err("x LOC 91 N 0 E 0m", DT_ERANGE, 1, "out of range",
+	       "LOC latitude 91");
+	is_err("x LOC 1 0 60 N 0 E 0m", DT_ERANGE, 1, "out of range",
+	       "LOC 60 seconds");
+	is_err("x LOC 1 N 0 E -100000.01m", DT_ERANGE, 1, "out of range",
+	       "LOC below the altitude base");
+	is_err("x LOC 1 N 0 E", DT_ESYNTAX, 1, "bad LOC", "LOC without altitude");
+	is_err("x LOC 1 E 0 N 0m", DT_ESYNTAX, 1, "bad LOC",
+	       "LOC with hemispheres swapped");
+	is_err("x LOC 1 N 0 E 0m 1m 1m 1m 1m", DT_ESYNTAX, 1, "bad LOC",
+	       "LOC with a fifth number");
+	RD_IS("x CSYNC 66 3 A NS AAAA", "CSYNC\t66 3 A NS AAAA");
+	RD_IS("x CSYNC 0 0", "CSYNC\t0 0");
+	RD_IS("x OPENPGPKEY ( mQINBFit2jsBEADrbl5vjVxYeAE0g0IDYCBp\n"
+	      " Hirv1Sjlqxx5gjtPhb2YhvyDMXjq )",
+	      "OPENPGPKEY\tmQINBFit2jsBEADrbl5vjVxYeAE0g0IDYCBpHirv1Sjlqxx5gjtPhb2"
+	      "YhvyDMXjq");
+	RD_IS("x SMIMEA 3 1 1 d2abde240d7cd3ee",
+	      "SMIMEA\t3 1 1 D2ABDE240D7CD3EE");
+	RD_IS("x ZONEMD 2018031900 1 1 c68090d90a7aed716bc459f9",
+	      "ZONEMD\t2018031900 1 1 C68090D90A7AED716BC459F9");
+}
+
+/* SVCB and HTTPS, among them the RFC 9460 Appendix D test vectors. */
+static void test_svcb(void)
+{
+	RD_IS("x SVCB 0 foo.example.com.", "SVCB\t0 foo.example.com.");
+	RD_IS("x SVCB 1 .", "SVCB\t1 .");
+	RD_IS("x SVCB 16 foo.example.com. port=53",
+	      "SVCB\t16 foo.example.com. port=53");
+	RD_IS("x SVCB 1 foo.example.com. key667=hello",
+	      "SVCB\t1 foo.example.com. key667=\"hello\"");
+	RD_IS("x SVCB 1 foo.example.com. key667=\"hello\\210qoo\"",
+	      "SVCB\t1 foo.example.com. key667=\"hello\\210qoo\"");
+	RD_IS("x SVCB 1 foo.example.com. ( ipv6hint=\"2001:db8::1,"
+	      "2001:db8::53:1\" )",
+	      "SVCB\t1 foo.example.com. ipv6hint=2001:db8::1,2001:db8::53:1");
+	RD_IS("x SVCB 1 example.com. ipv6hint=\"2001:db8:122:344::192.0.2.33\"",
+	      "SVCB\t1 example.com. ipv6hint=2001:db8:122:344::c000:221");
+	RD_IS("x SVCB 16 foo.example.org. ( alpn=h2,h3-19 "
+	      "mandatory=ipv4hint,alpn ipv4hint=192.0.2.1 )",
+	      "SVCB\t16 foo.example.org. mandatory=alpn,ipv4hint "
+	      "alpn=\"h2,h3-19\" ipv4hint=192.0.2.1");
+	RD_IS("x SVCB 16 foo.example.org. alpn=\"f\\\\\\\\oo\\\\,bar,h2\"",
+	      "SVCB\t16 foo.example.org. alpn=\"f\\\\\\\\oo\\\\,bar,h2\"");
+	RD_IS("x SVCB 16 foo.example.org. alpn=f\\\\\\092oo\\092,bar,h2",
+	      "SVCB\t16 foo.example.org. alpn=\"f\\\\\\\\oo\\\\,bar,h2\"");
+	RD_IS("x HTTPS 1 . alpn=h2 no-default-alpn port=8443 key65000 "
+	      "key65001=\"\" ech=AQID",
+	      "HTTPS\t1 . alpn=\"h2\" no-default-alpn port=8443 ech=AQID "
+	      "key65000 key65001");
+	RD_IS("x HTTPS 1 . dohpath=/dns-query{?dns} ohttp",
+	      "HTTPS\t1 . dohpath=\"/dns-query{?dns}\" ohttp");
+	RD_IS("x HTTPS 1 . alpn= \"h3\"", "HTTPS\t1 . alpn=\"h3\"");
+	RD_IS("x HTTPS 1 . key1=\"\\002h2\"", "HTTPS\t1 . alpn=\"h2\"");
+
+	/* RFC 9460 App. D.3: failure cases */
+	is_err("x SVCB 1 foo.example.com. key123=abc key123=def", DT_ESYNTAX,
+	       1, "key123 given twice", "repeated key");
+	is_err("x SVCB 1 foo.example.com. mandatory", DT_ESYNTAX, 1,
+	       "bad value for mandatory", "mandatory without value");
+	is_err("x SVCB 1 foo.example.com. alpn", DT_ESYNTAX, 1,
+	       "bad value for alpn", "alpn without value");
+	is_err("x SVCB 1 foo.example.com. port", DT_ESYNTAX, 1,
+	       "bad value for port", "port without value");
+	is_err("x SVCB 1 foo.example.com. ipv4hint", DT_ESYNTAX, 1,
+	       "bad value for ipv4hint", "ipv4hint without value");
+	is_err("x SVCB 1 foo.example.com. ipv6hint", DT_ESYNTAX, 1,
+	       "bad value for ipv6hint", "ipv6hint without value");
+	is_err("x SVCB 1 foo.example.com. no-default-alpn=abc", DT_ESYNTAX, 1,
+	       "bad value for no-default-alpn", "no-default-alpn with value");
+	is_err("x SVCB 1 foo.example.com. mandatory=key123", DT_ERDATA, 1,
+	       "mandatory lists key123, absent", "mandatory key missing");
+	is_err("x SVCB 1 foo.example.com. mandatory=mandatory", DT_ESYNTAX, 1,
+	       "bad value for mandatory", "mandatory lists itself");
+	is_err("x SVCB 1 foo.example.com. ( ipv6hint=\"2001:db8::1\" "
+	       "ipv6hint=\"2001:db8::53:1\" )",
+	       DT_ESYNTAX, 1, "ipv6hint given twice", "repeated hint");
+	is_err("x SVCB 1 . key65535=x", DT_ERANGE, 1, "key65535 is reserved",
+	       "key65535");
+	is_err("x SVCB 1 . colour=red", DT_ESYNTAX, 1, "unknown SvcParamKey",
+	       "unknown key name");
+	is_err("x SVCB 1 . port=65536", DT_ERANGE, 1, "bad value for port",
+	       "port out of range");
+	is_err("x SVCB 1 . ipv4hint=192.0.2.1,,192.0.2.2", DT_ESYNTAX, 1,
+	       "bad value for ipv4hint", "empty hint");
+	is_err("x SVCB 1 . alpn=h2,,h3", DT_ESYNTAX, 1, "bad value for alpn",
+	       "empty alpn id");
+	is_err("x SVCB 1 . ech=!!", DT_EBASE64, 1, "bad value for ech",
+	       "ech not base64");
+	is_err("x SVCB 1 . key1=h2", DT_ERDATA, 1, "bad value for alpn",
+	       "key1 with a malformed alpn");
+	is_err("x SVCB 1 . \"alpn=h2\"", DT_ESYNTAX, 1, "quoted string",
+	       "a quoted parameter");
 }
 
 static void test_owner_ttl_class(void)
@@ -673,6 +802,8 @@ int main(void)
 	test_txt();
 	test_dnssec_types();
 	test_generic();
+	test_modern_types();
+	test_svcb();
 	test_owner_ttl_class();
 	test_long_names();
 	test_errors();

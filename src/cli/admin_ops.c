@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dnstrust statistics and dnstrust log-level: administrative names of
+ * dnstrustd (docs/PROTOCOL.md §5), class CH, type TXT.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/client.h"
+#include "wire/msg.h"
+
+/* The names these commands ask (docs/PROTOCOL.md §5). */
+#define OPS_STATISTICS "statistics.dnstrust."
+#define OPS_RESET      "reset.statistics.dnstrust."
+#define OPS_LOG_LEVEL  "log-level.dnstrust."
+
+struct ops_opts {
+	bool json, reset;
+	const char *socket;
+};
+
+/* Returns the index of the first operand, -1 on a bad option, -2 for
+ * --help. --reset only when reset_ok. */
+static int parse_opts(int argc, char **argv, struct ops_opts *o, bool reset_ok)
+{
+	static const struct option longopts[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"reset", no_argument, NULL, 'r'},
+		{"socket", required_argument, NULL, 's'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j': o->json = true; break;
+		case 'r':
+			if (!reset_ok)
+				return -1;
+			o->reset = true;
+			break;
+		case 's': o->socket = optarg; break;
+		case 'h': return -2;
+		default: return -1;
+		}
+	}
+	return optind;
+}
+
+int cli_admin_refused(const char *cmd, const struct cli_txt *t)
+{
+	char rc[16];
+
+	fprintf(stderr, "dnstrust %s: dnstrustd answered %s", cmd,
+		cli_rcode_str(t->rcode, rc));
+	if (t->ede >= 0)
+		fprintf(stderr, ", EDE %d (%s): %s", t->ede,
+			wire_ede_name((uint16_t)t->ede), t->ede_text);
+	fprintf(stderr, "\n");
+	if (t->rcode == WIRE_RCODE_REFUSED && t->ede == WIRE_EDE_PROHIBITED) {
+		fprintf(stderr,
+			"dnstrust %s: only root or the daemon's user "
+			"may do this\n",
+			cmd);
+		return CLI_EXIT_REFUSED;
+	}
+	return CLI_EXIT_UNAVAILABLE;
+}
+
+/* Asks name; 0 and *ret when the daemon answered NOERROR, else the exit
+ * code after saying why. */
+static int ask(struct cli_daemon *d, const char *cmd, const char *name,
+	       struct cli_txt *ret)
+{
+	int r = cli_txt_get(d, name, ret), code;
+
+	if (r < 0)
+		return cli_err_report(d, cmd, r);
+	if (ret->rcode == WIRE_RCODE_NOERROR)
+		return 0;
+	code = cli_admin_refused(cmd, ret);
+	cli_txt_free(ret);
+	return code;
+}
+
+/* The value of key in t's key=value lines, or NULL. */
+static const char *value_of(const struct cli_txt *t, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (size_t i = 0; i < t->n; i++)
+		if (strncmp(t->line[i], key, n) == 0 && t->line[i][n] == '=')
+			return t->line[i] + n + 1;
+	return NULL;
+}
+
+/* "ede-7=3": the code, or -1 for another key. */
+static int ede_code(const char *line)
+{
+	char *end;
+	long code;
+
+	if (strncmp(line, "ede-", 4) != 0 || line[4] < '0' || line[4] > '9')
+		return -1;
+	code = strtol(line + 4, &end, 10);
+	return *end == '=' && code <= 65535 ? (int)code : -1;
+}
+
+/* "upstream=ADDR tries=N answers=N timeouts=N errors=N avg-ms=N". */
+struct upstream_line {
+	char addr[80];
+	unsigned long long tries, answers, timeouts, errors, avg_ms;
+};
+
+static bool parse_upstream(const char *line, struct upstream_line *u)
+{
+	return sscanf(line,
+		      "upstream=%79s tries=%llu answers=%llu timeouts=%llu "
+		      "errors=%llu avg-ms=%llu",
+		      u->addr, &u->tries, &u->answers, &u->timeouts, &u->errors,
+		      &u->avg_ms) == 6;
+}
+
+static void statistics_text(const struct cli_txt *t)
+{
+	const char *since = value_of(t, "since");
+	char when[24];
+
+	if (since)
+		printf("%-24s %s (%s seconds)\n",
+		       "since:", cli_time_str(strtoll(since, NULL, 10), when),
+		       value_of(t, "seconds") ? value_of(t, "seconds") : "?");
+	for (size_t i = 0; i < t->n; i++) {
+		const char *l = t->line[i], *eq = strchr(l, '=');
+		int ede = ede_code(l);
+		char label[96];
+
+		struct upstream_line u;
+
+		if (!eq || strncmp(l, "since=", 6) == 0 ||
+		    strncmp(l, "seconds=", 8) == 0)
+			continue;
+		if (parse_upstream(l, &u)) {
+			snprintf(label, sizeof(label), "upstream %s:", u.addr);
+			printf("%-24s %llu tries, %llu answers, %llu timeouts, "
+			       "%llu errors, %llu ms average\n",
+			       label, u.tries, u.answers, u.timeouts, u.errors,
+			       u.avg_ms);
+			continue;
+		}
+		if (ede >= 0)
+			snprintf(label, sizeof(label), "EDE %d (%s):", ede,
+				 wire_ede_name((uint16_t)ede));
+		else
+			snprintf(label, sizeof(label), "%.*s:", (int)(eq - l),
+				 l);
+		printf("%-24s %s\n", label, eq + 1);
+	}
+}
+
+static void json_number_or_str(const char *v)
+{
+	size_t n = strspn(v, "0123456789");
+
+	if (n > 0 && n < 20 && v[n] == '\0')
+		printf("%s", v);
+	else
+		cli_json_str(stdout, v);
+}
+
+static void statistics_json(const struct cli_txt *t)
+{
+	bool first = true, first_ede = true;
+
+	printf("{\"statistics\":{");
+	for (size_t i = 0; i < t->n; i++) {
+		const char *l = t->line[i], *eq = strchr(l, '=');
+
+		if (!eq || ede_code(l) >= 0 || strncmp(l, "upstream=", 9) == 0)
+			continue;
+		printf("%s\"%.*s\":", first ? "" : ",", (int)(eq - l), l);
+		json_number_or_str(eq + 1);
+		first = false;
+	}
+	printf("%s\"ede\":[", first ? "" : ",");
+	for (size_t i = 0; i < t->n; i++) {
+		int ede = ede_code(t->line[i]);
+
+		if (ede < 0)
+			continue;
+		printf("%s{\"code\":%d,\"name\":", first_ede ? "" : ",", ede);
+		cli_json_str(stdout, wire_ede_name((uint16_t)ede));
+		printf(",\"count\":%s}", strchr(t->line[i], '=') + 1);
+		first_ede = false;
+	}
+	printf("],\"upstreams\":[");
+	first = true;
+	for (size_t i = 0; i < t->n; i++) {
+		struct upstream_line u;
+
+		if (!parse_upstream(t->line[i], &u))
+			continue;
+		printf("%s{\"server\":", first ? "" : ",");
+		cli_json_str(stdout, u.addr);
+		printf(",\"tries\":%llu,\"answers\":%llu,\"timeouts\":%llu,"
+		       "\"errors\":%llu,\"avg-ms\":%llu}",
+		       u.tries, u.answers, u.timeouts, u.errors, u.avg_ms);
+		first = false;
+	}
+	printf("]}}\n");
+}
+
+int cmd_statistics(int argc, char **argv)
+{
+	struct ops_opts o = {0};
+	struct cli_daemon d;
+	struct cli_txt t;
+	int first = parse_opts(argc, argv, &o, true);
+
+	if (first < 0 || first != argc) {
+		fprintf(first == -2 ? stdout : stderr,
+			"usage: dnstrust statistics [--reset] [--json] "
+			"[--socket PATH]\n");
+		return first == -2 ? 0 : CLI_EXIT_USAGE;
+	}
+	int r = cli_daemon_open(&d, o.socket);
+	if (r == 0 &&
+	    (r = ask(&d, "statistics", o.reset ? OPS_RESET : OPS_STATISTICS,
+		     &t)) == 0) {
+		if (o.json)
+			statistics_json(&t);
+		else
+			statistics_text(&t);
+		cli_txt_free(&t);
+	}
+	cli_daemon_close(&d);
+	return r;
+}
+
+int cmd_log_level(int argc, char **argv)
+{
+	static const char *const levels[] = {"error", "warning", "notice",
+					     "info", "debug"};
+	char name[64];
+	struct ops_opts o = {0};
+	struct cli_daemon d;
+	struct cli_txt t;
+	int first = parse_opts(argc, argv, &o, false);
+	bool known = first == argc;
+
+	for (size_t i = 0; first >= 0 && first + 1 == argc &&
+			   i < sizeof(levels) / sizeof(levels[0]);
+	     i++)
+		known = known || strcmp(argv[first], levels[i]) == 0;
+	if (first < 0 || argc - first > 1 || !known) {
+		fprintf(first == -2 ? stdout : stderr,
+			"usage: dnstrust log-level [error|warning|notice|info|"
+			"debug] [--json] [--socket PATH]\n");
+		return first == -2 ? 0 : CLI_EXIT_USAGE;
+	}
+	if (first < argc)
+		snprintf(name, sizeof(name), "%s.%s", argv[first],
+			 OPS_LOG_LEVEL);
+	else
+		snprintf(name, sizeof(name), "%s", OPS_LOG_LEVEL);
+	int r = cli_daemon_open(&d, o.socket);
+	if (r == 0 && (r = ask(&d, "log-level", name, &t)) == 0) {
+		const char *level = value_of(&t, "log-level");
+
+		if (o.json) {
+			printf("{\"log-level\":");
+			cli_json_str(stdout, level ? level : "");
+			printf(",\"set\":%s}\n",
+			       first < argc ? "true" : "false");
+		} else {
+			printf("log-level %s%s\n", level ? level : "?",
+			       first < argc ? " (until the next reload)" : "");
+		}
+		cli_txt_free(&t);
+	}
+	cli_daemon_close(&d);
+	return r;
+}

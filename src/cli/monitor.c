@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dnstrust monitor: a live line per question dnstrustd answers (name,
+ * type, status, EDE, time taken, from the cache or not), by asking
+ * SEQ.monitor.dnstrust. every MONITOR_POLL_MS (docs/PROTOCOL.md §5).
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "cli/client.h"
+#include "wire/msg.h"
+
+/* How often the daemon is asked: well within its MONITOR_IDLE_MS (5 s),
+ * and 2,500 questions a second before its ring of 512 overflows. */
+#define MONITOR_POLL_MS 200
+
+struct mon_opts {
+	bool json;
+	long count; /* stop after this many questions; 0: never */
+	const char *socket;
+};
+
+static int parse_opts(int argc, char **argv, struct mon_opts *o)
+{
+	static const struct option longopts[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"count", required_argument, NULL, 'n'},
+		{"socket", required_argument, NULL, 's'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	char *end;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j': o->json = true; break;
+		case 'n':
+			o->count = strtol(optarg, &end, 10);
+			if (*end || o->count <= 0)
+				return -1;
+			break;
+		case 's': o->socket = optarg; break;
+		case 'h': return -2;
+		default: return -1;
+		}
+	}
+	return optind;
+}
+
+struct event {
+	unsigned long long seq;
+	long long t, ms;
+	char name[1100], type[16], status[16], ede[16];
+	int cached;
+};
+
+static bool parse_event(const char *line, struct event *e)
+{
+	return sscanf(line,
+		      "q seq=%llu t=%lld name=%1099s type=%15s status=%15s "
+		      "ede=%15s ms=%lld cached=%d",
+		      &e->seq, &e->t, e->name, e->type, e->status, e->ede,
+		      &e->ms, &e->cached) == 8;
+}
+
+static void print_event(const struct event *e, bool json)
+{
+	char when[24];
+	int ede = strcmp(e->ede, "-") ? atoi(e->ede) : -1;
+	time_t secs = (time_t)(e->t / 1000);
+	struct tm tm;
+
+	gmtime_r(&secs, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	if (json) {
+		printf("{\"time\":%lld.%03lld,\"name\":", e->t / 1000,
+		       e->t % 1000);
+		cli_json_str(stdout, e->name);
+		printf(",\"type\":\"%s\",\"status\":\"%s\",\"ede\":", e->type,
+		       e->status);
+		if (ede >= 0) {
+			printf("{\"code\":%d,\"name\":", ede);
+			cli_json_str(stdout, wire_ede_name((uint16_t)ede));
+			printf("}");
+		} else {
+			printf("null");
+		}
+		printf(",\"ms\":%lld,\"cached\":%s}\n", e->ms,
+		       e->cached ? "true" : "false");
+		return;
+	}
+	printf("%s.%03lldZ %-13s %s %s", when, e->t % 1000, e->status, e->name,
+	       e->type);
+	if (ede >= 0)
+		printf(" EDE %d (%s)", ede, wire_ede_name((uint16_t)ede));
+	if (e->cached)
+		printf(", from the cache\n");
+	else
+		printf(", %lld ms\n", e->ms);
+}
+
+/* Prints the events of one answer; returns the number to ask from next
+ * (0 when the answer says none), counting the questions shown. */
+static unsigned long long show(const struct cli_txt *t,
+			       const struct mon_opts *o, long *shown)
+{
+	unsigned long long next = 0, missed;
+
+	for (size_t i = 0; i < t->n; i++) {
+		struct event e;
+
+		if (o->count && *shown >= o->count)
+			break;
+		if (parse_event(t->line[i], &e)) {
+			print_event(&e, o->json);
+			(*shown)++;
+			next = e.seq + 1;
+		} else if (sscanf(t->line[i], "missed=%llu", &missed) == 1) {
+			fprintf(stderr,
+				"dnstrust monitor: %llu questions missed\n",
+				missed);
+		} else {
+			sscanf(t->line[i], "next=%llu", &next);
+		}
+	}
+	fflush(stdout);
+	return next;
+}
+
+/* Asks FROM.monitor.dnstrust. (monitor.dnstrust. when from is 0). */
+static int ask(struct cli_daemon *d, unsigned long long from,
+	       struct cli_txt *ret)
+{
+	char name[64];
+	int r, code;
+
+	if (from)
+		snprintf(name, sizeof(name), "%llu.monitor.dnstrust.", from);
+	else
+		snprintf(name, sizeof(name), "monitor.dnstrust.");
+	r = cli_txt_get(d, name, ret);
+	if (r < 0)
+		return cli_err_report(d, "monitor", r);
+	if (ret->rcode == WIRE_RCODE_NOERROR)
+		return 0;
+	code = cli_admin_refused("monitor", ret);
+	cli_txt_free(ret);
+	return code;
+}
+
+int cmd_monitor(int argc, char **argv)
+{
+	struct timespec poll = {0, MONITOR_POLL_MS * 1000000L};
+	struct mon_opts o = {0};
+	unsigned long long from = 0, next;
+	struct cli_daemon d;
+	struct cli_txt t;
+	long shown = 0;
+	int first = parse_opts(argc, argv, &o), r;
+
+	if (first < 0 || first != argc) {
+		fprintf(first == -2 ? stdout : stderr,
+			"usage: dnstrust monitor [--json] [--count N] "
+			"[--socket PATH]\n");
+		return first == -2 ? 0 : CLI_EXIT_USAGE;
+	}
+	r = cli_daemon_open(&d, o.socket);
+	while (r == 0 && (!o.count || shown < o.count)) {
+		if ((r = ask(&d, from, &t)) != 0)
+			break;
+		next = show(&t, &o, &shown);
+		cli_txt_free(&t);
+		if (next)
+			from = next;
+		if (!o.count || shown < o.count)
+			nanosleep(&poll, NULL);
+	}
+	cli_daemon_close(&d);
+	return r;
+}

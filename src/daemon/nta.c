@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Runtime negative trust anchors: an immutable set swapped on each
+ * change, saved to a file (one "DOMAIN UNTIL" line each, UNTIL in
+ * seconds since the epoch, 0 for no end), read back at start-up.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/errcode.h"
+#include "daemon/log.h"
+#include "daemon/nta.h"
+#include "wire/dname.h"
+
+/* Default state directory (the package's tmpfiles.d creates it). */
+#define NTA_STATE_DIR "/var/lib/dnstrust"
+#define NTA_FILE_NAME "negative-trust-anchors"
+/* A line of the file: a name in text form and a number. */
+#define NTA_LINE_MAXLEN (DT_NAME_TEXT_MAXLEN + 32)
+
+struct nta_set {
+	struct nta_set *next_retired;
+	int64_t retired; /* wall clock when replaced */
+	size_t n;
+	struct cfg_nta nta[];
+};
+
+static struct nta_set *current; /* atomic; NULL: none */
+static struct nta_set *retired; /* under lock */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static char path[PATH_MAX];
+
+/* An empty set with room for NTA_RUNTIME_MAX entries. */
+static struct nta_set *set_new(void)
+{
+	return calloc(1, sizeof(struct nta_set) +
+				 NTA_RUNTIME_MAX * sizeof(struct cfg_nta));
+}
+
+static bool in_force(const struct cfg_nta *n, int64_t now)
+{
+	return !n->until || now < n->until;
+}
+
+/* Publishes s as the current set (lock held); the old one is retired,
+ * and sets retired long enough ago are freed. */
+static void publish(struct nta_set *s, int64_t now)
+{
+	struct nta_set *old =
+		__atomic_exchange_n(&current, s, __ATOMIC_ACQ_REL);
+	struct nta_set **pp = &retired;
+
+	if (old) {
+		old->retired = now;
+		old->next_retired = retired;
+		retired = old;
+	}
+	while (*pp) {
+		struct nta_set *r = *pp;
+
+		if (now - r->retired >= NTA_RETIRE_SECONDS) {
+			*pp = r->next_retired;
+			free(r);
+		} else {
+			pp = &r->next_retired;
+		}
+	}
+}
+
+const char *nta_rt_path(void)
+{
+	if (!path[0]) {
+		const char *dir = getenv("STATE_DIRECTORY");
+		size_t len = dir ? strcspn(dir, ":") : 0;
+
+		if (len)
+			snprintf(path, sizeof(path), "%.*s/%s", (int)len, dir,
+				 NTA_FILE_NAME);
+		else
+			snprintf(path, sizeof(path), "%s/%s", NTA_STATE_DIR,
+				 NTA_FILE_NAME);
+	}
+	return path;
+}
+
+/* One "DOMAIN UNTIL" line into *ret. */
+static int parse_line(const char *line, struct cfg_nta *ret)
+{
+	char name[DT_NAME_TEXT_MAXLEN];
+	long long until;
+	struct cfg_nta n;
+
+	if (sscanf(line, "%1023s %lld", name, &until) != 2 || until < 0 ||
+	    wire_dname_from_str(name, strlen(name), NULL, n.name) < 0)
+		return -1;
+	wire_dname_tolower(n.name);
+	n.until = until;
+	*ret = n;
+	return 0;
+}
+
+static void load(void)
+{
+	FILE *f = fopen(nta_rt_path(), "r");
+	char line[NTA_LINE_MAXLEN];
+	struct nta_set *s = set_new();
+	unsigned lineno = 0;
+
+	if (!f || !s) {
+		if (f || errno != ENOENT)
+			log_warn("%s: %s: runtime negative trust anchors not "
+				 "restored",
+				 path, strerror(errno));
+		if (f)
+			fclose(f);
+		free(s);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (s->n == NTA_RUNTIME_MAX) {
+			log_warn("%s:%u: more than %d negative trust anchors; "
+				 "the rest ignored",
+				 path, lineno, NTA_RUNTIME_MAX);
+			break;
+		}
+		if (parse_line(line, &s->nta[s->n]) < 0)
+			log_warn("%s:%u: not DOMAIN UNTIL; ignored", path,
+				 lineno);
+		else
+			s->n++;
+	}
+	fclose(f);
+	if (s->n)
+		log_notice("%s: %zu runtime negative trust anchor%s restored",
+			   path, s->n, s->n == 1 ? "" : "s");
+	pthread_mutex_lock(&lock);
+	publish(s, 0);
+	pthread_mutex_unlock(&lock);
+}
+
+/* Writes the set to a new file and renames it over the old one. */
+static int save(const struct nta_set *s)
+{
+	char tmp[PATH_MAX + 8], name[DT_NAME_TEXT_MAXLEN];
+	FILE *f;
+	int err = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.new", nta_rt_path());
+	f = fopen(tmp, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "# dnstrustd: negative trust anchors added by dnstrust nta "
+		   "add (DOMAIN UNTIL, seconds since 1970, 0: no end)\n");
+	for (size_t i = 0; i < s->n; i++) {
+		wire_dname_to_str(s->nta[i].name, name, sizeof(name));
+		fprintf(f, "%s %lld\n", name, (long long)s->nta[i].until);
+	}
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+		err = -errno;
+	if (fclose(f) != 0 && !err)
+		err = -errno;
+	if (!err && rename(tmp, path) != 0)
+		err = -errno;
+	if (err) {
+		unlink(tmp);
+		log_err("%s: %s: runtime negative trust anchors not saved",
+			path, strerror(-err));
+	}
+	return err;
+}
+
+static struct nta_set *get(void)
+{
+	pthread_once(&once, load);
+	return __atomic_load_n(&current, __ATOMIC_ACQUIRE);
+}
+
+const struct cfg_nta *nta_rt_find(const uint8_t *name, int64_t now)
+{
+	const struct nta_set *s = get();
+	const struct cfg_nta *best = NULL;
+
+	for (size_t i = 0; s && i < s->n; i++) {
+		const struct cfg_nta *n = &s->nta[i];
+
+		if (!in_force(n, now) ||
+		    !wire_dname_is_subdomain(name, n->name))
+			continue;
+		if (!best ||
+		    wire_dname_labels(n->name) > wire_dname_labels(best->name))
+			best = n;
+	}
+	return best;
+}
+
+/* A copy of the current set without name and without the entries no
+ * longer in force (lock held). NULL when out of memory. */
+static struct nta_set *copy_without(const uint8_t *name, int64_t now,
+				    bool *ret_found)
+{
+	const struct nta_set *s = get();
+	struct nta_set *c = set_new();
+
+	*ret_found = false;
+	for (size_t i = 0; c && s && i < s->n; i++) {
+		if (wire_dname_equal(s->nta[i].name, name))
+			*ret_found = true;
+		else if (in_force(&s->nta[i], now))
+			c->nta[c->n++] = s->nta[i];
+	}
+	return c;
+}
+
+int nta_rt_add(const uint8_t *name, int64_t until, int64_t now,
+	       int *ret_save_err)
+{
+	struct nta_set *c;
+	bool found;
+
+	get(); /* read the file first: load() takes the lock */
+	pthread_mutex_lock(&lock);
+	c = copy_without(name, now, &found);
+	if (!c) {
+		pthread_mutex_unlock(&lock);
+		return -ENOMEM;
+	}
+	if (c->n == NTA_RUNTIME_MAX) {
+		pthread_mutex_unlock(&lock);
+		free(c);
+		return DT_ELIMIT;
+	}
+	wire_dname_copy(c->nta[c->n].name, name);
+	wire_dname_tolower(c->nta[c->n].name);
+	c->nta[c->n++].until = until;
+	*ret_save_err = save(c);
+	publish(c, now);
+	pthread_mutex_unlock(&lock);
+	return 0;
+}
+
+int nta_rt_remove(const uint8_t *name, int64_t now, int *ret_save_err)
+{
+	struct nta_set *c;
+	bool found;
+
+	get(); /* read the file first: load() takes the lock */
+	pthread_mutex_lock(&lock);
+	c = copy_without(name, now, &found);
+	if (!c) {
+		pthread_mutex_unlock(&lock);
+		return -ENOMEM;
+	}
+	*ret_save_err = save(c);
+	publish(c, now);
+	pthread_mutex_unlock(&lock);
+	return found;
+}
+
+void nta_rt_foreach(int64_t now, void (*fn)(const struct cfg_nta *n, void *arg),
+		    void *arg)
+{
+	const struct nta_set *s = get();
+
+	for (size_t i = 0; s && i < s->n; i++)
+		if (in_force(&s->nta[i], now))
+			fn(&s->nta[i], arg);
+}
