@@ -185,12 +185,19 @@ static size_t make_opts(uint8_t opts[OPTS_MAXLEN], const struct qinfo *q,
 	return olen;
 }
 
+/* Whether a reply to q echoes a question: always for an answer; an error
+ * about a message without one (root, type 0) has none. */
+static bool has_question(const struct qinfo *q, bool answer)
+{
+	return answer || q->qname[0] || q->qtype;
+}
+
 /* Header, question and the OPT's room: what every reply needs. */
-static size_t fixed_len(const struct qinfo *q)
+static size_t fixed_len(const struct qinfo *q, bool answer)
 {
 	size_t len = DT_MSG_HDRLEN;
 
-	if (q->qname[0] || q->qtype)
+	if (has_question(q, answer))
 		len += wire_dname_len(q->qname) + 4;
 	return len + (q->edns ? OPT_FIXED : 0);
 }
@@ -203,17 +210,17 @@ struct opt_plan {
 /* Starts a reply: header and question, with room kept for the OPT.
  * Returns 0, or DT_ESPACE when they do not fit in cap. */
 static int start(struct render *r, const struct qinfo *q, uint16_t flags,
-		 uint8_t *buf, size_t cap, const struct opt_plan *p)
+		 uint8_t *buf, size_t cap, const struct opt_plan *p, bool answer)
 {
 	size_t keep = q->edns ? OPT_FIXED + p->olen : 0;
 	int e;
 
-	if (cap < fixed_len(q) + p->olen)
+	if (cap < fixed_len(q, answer) + p->olen)
 		return DT_ESPACE;
 	if ((e = wire_build_init(&r->b, buf, cap, q->id, flags)) < 0)
 		return e;
 	r->b.cap = cap - keep;
-	if (q->qname[0] || q->qtype)
+	if (has_question(q, answer))
 		return wire_build_question(&r->b, q->qname, q->qtype,
 					   q->qclass);
 	return 0;
@@ -265,13 +272,13 @@ size_t reply_build(struct render *r, const struct answer *a,
 	pflags |= a->upstream_fail ? DT_PROTO_FLAG_UPSTREAM_FAIL : 0;
 	pflags |= a->nta ? DT_PROTO_FLAG_NTA : 0;
 	pflags |= a->permissive ? DT_PROTO_FLAG_PERMISSIVE : 0;
+	size_t fixed = fixed_len(q, true);
 	p.olen = make_opts(p.opts, q, a->ede, a->reason, proto_status(a),
-			   pflags, cap > fixed_len(q) ? cap - fixed_len(q) : 0,
-			   &p.status_at);
+			   pflags, cap > fixed ? cap - fixed : 0, &p.status_at);
 	r->truncated = false;
 	r->nttl = 0;
 	r->status_off = 0;
-	if (start(r, q, flags, buf, cap, &p) < 0)
+	if (start(r, q, flags, buf, cap, &p, true) < 0)
 		return 0;
 	if (data) {
 		struct wire_builder after_question = r->b;
@@ -323,10 +330,10 @@ size_t reply_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
 	struct opt_plan p;
 
 	cap = reply_cap(q, cap);
+	size_t fixed = fixed_len(q, false);
 	p.olen = make_opts(p.opts, q, ede, text, DT_PROTO_STATUS_NONE, 0,
-			   cap > fixed_len(q) ? cap - fixed_len(q) : 0,
-			   &p.status_at);
-	if (start(&r, q, flags, buf, cap, &p) < 0)
+			   cap > fixed ? cap - fixed : 0, &p.status_at);
+	if (start(&r, q, flags, buf, cap, &p, false) < 0)
 		return header_only(q, rcode, buf);
 	finish_opt(&r, q, &p, cap);
 	return wire_build_finish(&r.b);
