@@ -191,9 +191,9 @@ bool dtlib_chain_keeps(const struct dtlib_chain *c, const struct wire_msg *m,
 	if (rr->rclass != m->qclass)
 		return false;
 	if (rr->type == WIRE_TYPE_RRSIG)
-		return qtype != WIRE_TYPE_RRSIG ? chain_sig(c, rr, qtype)
-						: dtlib_chain_final(c, m,
-								    qtype, i);
+		return qtype != WIRE_TYPE_RRSIG
+			       ? chain_sig(c, rr, qtype)
+			       : dtlib_chain_final(c, m, qtype, i);
 	for (size_t k = 0; k < c->nlinks; k++)
 		if (rr == c->link[k] || rr == c->dname[k])
 			return true;

@@ -72,14 +72,14 @@ static int build_refused(struct wire_builder *b, const struct wire_msg *m)
 	size_t olen = 0;
 	int err;
 
-	err = wire_opt_put_ede(opts, sizeof(opts), &olen,
-			       WIRE_EDE_DNSSEC_BOGUS, REFUSED_TEXT);
+	err = wire_opt_put_ede(opts, sizeof(opts), &olen, WIRE_EDE_DNSSEC_BOGUS,
+			       REFUSED_TEXT);
 	if (!err)
 		err = wire_opt_put(opts, sizeof(opts), &olen,
 				   DT_PROTO_OPT_STATUS, st, sizeof(st));
 	if (!err)
-		err = wire_build_opt(b, m->edns.udp_size, 0, 0,
-				     m->edns.flags, opts, olen);
+		err = wire_build_opt(b, m->edns.udp_size, 0, 0, m->edns.flags,
+				     opts, olen);
 	return err;
 }
 

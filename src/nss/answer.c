@@ -55,7 +55,8 @@ static int follow(struct walk *w, const dt_rr_t *rr, size_t i)
 /* One record, in the daemon's order. */
 static int walk_rr(struct walk *w, const dt_rr_t *rr, size_t i)
 {
-	if (rr->rclass != DTNSS_CLASS_IN || !dtnss_owner_is(rr->owner, w->c.end))
+	if (rr->rclass != DTNSS_CLASS_IN ||
+	    !dtnss_owner_is(rr->owner, w->c.end))
 		return 0;
 	if (rr->type == w->qtype) {
 		w->finals++;
@@ -115,8 +116,7 @@ bool dtnss_chain_next(const dt_result_t *res, const struct dtnss_chain *chain,
 	size_t n = dt_result_count(res, DT_SECTION_ANSWER);
 	dt_rr_t rr;
 
-	for (size_t i = *pos > chain->start ? *pos : chain->start; i < n;
-	     i++) {
+	for (size_t i = *pos > chain->start ? *pos : chain->start; i < n; i++) {
 		if (dt_result_rr(res, DT_SECTION_ANSWER, i, &rr) != 0 ||
 		    rr.type != type || rr.rclass != DTNSS_CLASS_IN ||
 		    !dtnss_owner_is(rr.owner, chain->end))

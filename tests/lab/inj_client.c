@@ -73,12 +73,12 @@ static void print_gai(const char *name)
 
 	printf("gai rc=%d", rc);
 	for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
-		void *p = ai->ai_family == AF_INET
-				  ? (void *)&((struct sockaddr_in *)ai->ai_addr)
-					    ->sin_addr
-				  : (void *)&((struct sockaddr_in6 *)
-						      ai->ai_addr)
-					    ->sin6_addr;
+		void *p =
+			ai->ai_family == AF_INET
+				? (void *)&((struct sockaddr_in *)ai->ai_addr)
+					  ->sin_addr
+				: (void *)&((struct sockaddr_in6 *)ai->ai_addr)
+					  ->sin6_addr;
 		printf(" %s", inet_ntop(ai->ai_family, p, a, sizeof(a)));
 	}
 	printf("\n");

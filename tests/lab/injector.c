@@ -116,7 +116,8 @@ static size_t out_build(const struct out *o, const struct wire_msg *m,
 
 /* --- injected records, from zone-file text --- */
 
-static const char ee[] = "EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE";
+static const char ee[] =
+	"EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE";
 
 /* Evil RDATA of type (text); types without a form get TXT. */
 static const char *evil_data(uint16_t type, const char **tname)
@@ -162,8 +163,12 @@ static void expand(const char *t, const char *q, uint16_t type, char *buf,
 	for (; *t && o + 1 < cap; t++) {
 		const char *r = NULL;
 		if (t[0] == '{' && t[1] && t[2] == '}') {
-			r = t[1] == 'Q' ? q : t[1] == 'U' ? up : t[1] == 'P' ? pre
-			  : t[1] == 'T' ? tn : t[1] == 'D' ? d : NULL;
+			r = t[1] == 'Q'	  ? q
+			    : t[1] == 'U' ? up
+			    : t[1] == 'P' ? pre
+			    : t[1] == 'T' ? tn
+			    : t[1] == 'D' ? d
+					  : NULL;
 		}
 		if (r) {
 			o += (size_t)snprintf(buf + o, cap - o, "%s", r);
@@ -210,12 +215,12 @@ enum when { ALWAYS, NXDOMAIN_ONLY, NODATA_ONLY };
 struct icase {
 	const char *name;
 	enum when when;
-	long pos;	   /* where in the answer: -1 end, 0 first, 2 mid */
-	const char *an;	   /* zone-file templates per section */
+	long pos;	/* where in the answer: -1 end, 0 first, 2 mid */
+	const char *an; /* zone-file templates per section */
 	const char *ns;
 	const char *ar;
-	int rcode;	   /* -1: keep */
-	bool skip_qtype;   /* the answer's own type left out */
+	int rcode;	 /* -1: keep */
+	bool skip_qtype; /* the answer's own type left out */
 };
 
 #define EVIL_CNAME "{Q} 300 IN CNAME evil.plain.\nevil.plain. 300 IN {T} {D}\n"
@@ -373,7 +378,7 @@ static void mutate(struct out *o, const struct wire_msg *m)
 	case 1: mutate_copy(o); break;
 	case 2: drop_sigs(o); break;
 	case 3: apply_case(o, m, &cases[rnd(2)]); break; /* CNAME */
-	case 4: apply_case(o, m, &cases[2]); break;	/* DNAME */
+	case 4: apply_case(o, m, &cases[2]); break;	 /* DNAME */
 	default: apply_case(o, m, &cases[5 + rnd(10)]); break;
 	}
 }
@@ -573,10 +578,9 @@ static void tcp_client(struct proxy *p)
 
 	if (fd < 0)
 		return;
-	while (!frame_read(fd, q, &qlen) &&
-	       (n = tcp_ask(p, q, qlen, in)) >= 12)
-		if (frame_write(fd, out, rewrite(p, in, (size_t)n, out,
-						 sizeof(out))))
+	while (!frame_read(fd, q, &qlen) && (n = tcp_ask(p, q, qlen, in)) >= 12)
+		if (frame_write(fd, out,
+				rewrite(p, in, (size_t)n, out, sizeof(out))))
 			break;
 	close(fd);
 }
@@ -621,7 +625,8 @@ static void serve(struct proxy *p)
 		for (size_t i = 0; i < MAX_PENDING; i++)
 			if (pend[i].fd >= 0) {
 				map[n - 2] = i;
-				pf[n++] = (struct pollfd){pend[i].fd, POLLIN, 0};
+				pf[n++] =
+					(struct pollfd){pend[i].fd, POLLIN, 0};
 			}
 		if (poll(pf, n, 200) < 0 && errno != EINTR)
 			break;
@@ -658,7 +663,9 @@ int main(int argc, char **argv)
 		case 'p': port = (unsigned)atoi(optarg); break;
 		case 'c': p.control = optarg; break;
 		case 'm': p.percent = (unsigned)atoi(optarg); break;
-		case 's': rng ^= strtoull(optarg, NULL, 10) * 2654435761u; break;
+		case 's':
+			rng ^= strtoull(optarg, NULL, 10) * 2654435761u;
+			break;
 		case 'S': p.stats = optarg; break;
 		default: return 2;
 		}

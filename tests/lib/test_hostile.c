@@ -28,11 +28,11 @@ static const struct {
 	const char *name;
 	bool genuine;
 } cases[] = {
-	{"ibeside", false}, {"ibefore", false}, {"ioff", true},
-	{"iclass", true},   {"icase", false},	{"idname", true},
-	{"idnamecn", false}, {"iloop", false},	{"itypes", true},
-	{"isect", true},    {"itwo", false},	{"isplit", false},
-	{"ilong", false},   {"inx", false},
+	{"ibeside", false},  {"ibefore", false}, {"ioff", true},
+	{"iclass", true},    {"icase", false},	 {"idname", true},
+	{"idnamecn", false}, {"iloop", false},	 {"itypes", true},
+	{"isect", true},     {"itwo", false},	 {"isplit", false},
+	{"ilong", false},    {"inx", false},
 };
 
 /* Whether len octets at p hold anything injected: the name evil, the
@@ -122,13 +122,12 @@ static void check_gai(const char *name, bool genuine)
 	int err = dt_getaddrinfo(name, "80", &hints, &res);
 
 	for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
-		const void *p = ai->ai_family == AF_INET
-					? (void *)&((struct sockaddr_in *)
-							    ai->ai_addr)
-						  ->sin_addr
-					: (void *)&((struct sockaddr_in6 *)
-							    ai->ai_addr)
-						  ->sin6_addr;
+		const void *p =
+			ai->ai_family == AF_INET
+				? (void *)&((struct sockaddr_in *)ai->ai_addr)
+					  ->sin_addr
+				: (void *)&((struct sockaddr_in6 *)ai->ai_addr)
+					  ->sin6_addr;
 		inet_ntop(ai->ai_family, p, a, sizeof(a));
 		snprintf(list + strlen(list), sizeof(list) - strlen(list),
 			 "%s%s", list[0] ? " " : "", a);

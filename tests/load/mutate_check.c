@@ -113,7 +113,8 @@ static struct wire_msg *ask_sync(const struct sockaddr_in *addr,
 	ssize_t n;
 
 	if (fd >= 0 && !connect(fd, (const void *)addr, sizeof(*addr)) &&
-	    send(fd, q, ql, 0) == (ssize_t)ql && poll(&pf, 1, TIMEOUT_MS) == 1 &&
+	    send(fd, q, ql, 0) == (ssize_t)ql &&
+	    poll(&pf, 1, TIMEOUT_MS) == 1 &&
 	    (n = recv(fd, a, sizeof(a), 0)) >= 12)
 		m = wire_msg_parse(a, (size_t)n, 0, &err);
 	if (fd >= 0)
@@ -191,8 +192,9 @@ static void judge(struct run *r, const struct slot *s, const struct wire_msg *m)
 	    has_evil(m)) {
 		r->wrong++;
 		wire_dname_to_str(s->qname, name, sizeof(name));
-		fprintf(stderr, "WRONG %s type %u: rcode %u (reference %d)\n%s"
-				"-- reference:\n%s",
+		fprintf(stderr,
+			"WRONG %s type %u: rcode %u (reference %d)\n%s"
+			"-- reference:\n%s",
 			name, s->qtype, m->rcode, ref ? ref->rcode : -1, mine,
 			theirs ? theirs : "(none)\n");
 	}
@@ -206,8 +208,8 @@ static void receive(struct run *r, struct slot *s)
 	uint8_t a[65535];
 	ssize_t n = recv(s->fd, a, sizeof(a), 0);
 	int err;
-	struct wire_msg *m = n >= 12 ? wire_msg_parse(a, (size_t)n, 0, &err)
-				     : NULL;
+	struct wire_msg *m =
+		n >= 12 ? wire_msg_parse(a, (size_t)n, 0, &err) : NULL;
 
 	r->answered++;
 	if (!m)
