@@ -873,6 +873,11 @@ static const struct cfg_key cfg_keys[] = {
 	 .off = offsetof(struct cfg, user),
 	 .max = sizeof(((struct cfg *)0)->user) - 1,
 	 .doc = "Run as this user after binding; unset: stay as started."},
+	KEY_UINT("max-connections-per-user", "N", max_conns_per_user, 1,
+		 DT_DMN_MAX_CONNS, 1,
+		 "Open socket connections one user may hold (TCP clients "
+		 "together count as one user); root and the daemon's user "
+		 "are not limited."),
 	{.name = "log-level",
 	 .usage = "LEVEL",
 	 .parse = parse_level,
@@ -1096,6 +1101,7 @@ void cfg_default(struct cfg *c)
 	c->clock_skew = DT_VAL_SKEW;
 	c->max_cache_ttl = CFG_MAX_CACHE_TTL;
 	c->bogus_ttl = CFG_BOGUS_TTL;
+	c->max_conns_per_user = DT_DMN_CONNS_PER_USER;
 	c->auto_trust_add_holddown = DT_AT_HOLDDOWN;
 	c->auto_trust_remove_holddown = DT_AT_HOLDDOWN;
 }

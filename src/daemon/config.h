@@ -83,6 +83,7 @@ struct cfg {
 	unsigned clock_skew;		/* clock-skew SECONDS */
 	unsigned max_cache_ttl;		/* max-cache-ttl SECONDS */
 	unsigned bogus_ttl;		/* bogus-ttl SECONDS (default 60) */
+	unsigned max_conns_per_user;	/* max-connections-per-user N */
 	/* policy */
 	enum cfg_mode mode;		/* mode enforce|permissive */
 	bool insecure_reject;		/* insecure accept|reject */

@@ -83,6 +83,10 @@ struct worker {
 	size_t ntasks, nfetches;
 	struct conn *conns;		/* open client connections */
 	size_t nconns;
+	size_t nlimited;		/* of them, counted per user */
+	size_t nrejecting;		/* over a limit, answered EDE 14 */
+	struct loop_timer accept_timer;	/* accepting paused (EMFILE) */
+	int64_t accept_logged;		/* when that was last logged */
 	struct wstats stats;
 };
 
