@@ -872,7 +872,8 @@ static const struct cfg_key cfg_keys[] = {
 	 KEY_ONE,
 	 .off = offsetof(struct cfg, user),
 	 .max = sizeof(((struct cfg *)0)->user) - 1,
-	 .doc = "Run as this user after binding; unset: stay as started."},
+	 .doc = "Run as this user after binding, without capabilities; "
+		"unset: _dnstrust (or nobody); root: stay root."},
 	KEY_UINT("max-connections-per-user", "N", max_conns_per_user, 1,
 		 DT_DMN_MAX_CONNS, 1,
 		 "Open socket connections one user may hold (TCP clients "

@@ -74,7 +74,8 @@ struct cfg {
 	unsigned auto_trust_remove_holddown; /* auto-trust-remove-holddown S */
 	size_t cache_size;		/* cache-size SIZE (K, M, G) */
 	unsigned threads;		/* threads N; 0: number of cores */
-	char user[64];			/* user NAME; empty: stay as started */
+	char user[64];			/* user NAME; empty: _dnstrust (or
+					   nobody); "root": stay root */
 	enum cfg_log_level log_level;	/* log-level LEVEL */
 	unsigned query_timeout_ms;	/* query-timeout SECONDS (default 5):
 					   every client question is answered

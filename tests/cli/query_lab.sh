@@ -303,14 +303,16 @@ wait_log() { # a fixed string the daemon must log within 5 s
 out=$(dt reload); rc=$?
 that "reload: exit 0, and the daemon reloads" \
 	'[ $rc = 0 ] && has "^reload requested" && wait_log "configuration reloaded"'
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-out=$(as_nobody "$DNSTRUST" flush --socket "$sock" 2>&1); rc=$?
+# Another user than root and the daemon's (nobody where _dnstrust does
+# not exist): a fixed uid that no account has.
+as_other() { setpriv --reuid=4242 --regid=4242 --clear-groups "$@"; }
+out=$(as_other "$DNSTRUST" flush --socket "$sock" 2>&1); rc=$?
 that "flush by another user: refused (EDE 18), exit $UNAVAILABLE" \
 	'[ $rc = $UNAVAILABLE ] && has "REFUSED, EDE 18"'
-out=$(as_nobody "$DNSTRUST" reload --socket "$sock" 2>&1); rc=$?
+out=$(as_other "$DNSTRUST" reload --socket "$sock" 2>&1); rc=$?
 that "reload by another user: refused, exit $UNAVAILABLE" \
 	'[ $rc = $UNAVAILABLE ] && has "REFUSED, EDE 18"'
-out=$(as_nobody "$DNSTRUST" query www.secure.lab. A --socket "$sock" 2>&1); rc=$?
+out=$(as_other "$DNSTRUST" query www.secure.lab. A --socket "$sock" 2>&1); rc=$?
 that "another user may query" '[ $rc = 0 ]'
 
 # --- an impostor on a socket: not trusted ---

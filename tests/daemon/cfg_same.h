@@ -28,7 +28,8 @@ static inline bool cfg_same(const struct cfg *a, const struct cfg *b)
 	    a->nsec3_max_iterations != b->nsec3_max_iterations ||
 	    a->clock_skew != b->clock_skew ||
 	    a->max_cache_ttl != b->max_cache_ttl ||
-	    a->bogus_ttl != b->bogus_ttl)
+	    a->bogus_ttl != b->bogus_ttl ||
+	    a->max_conns_per_user != b->max_conns_per_user)
 		return false;
 	for (size_t i = 0; i < a->nlisten; i++) {
 		if (!up_server_equal(&a->listen[i], &b->listen[i]))
