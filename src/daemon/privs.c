@@ -136,7 +136,7 @@ int privs_unix_listen(const char *path)
 			log_err("%s: another dnstrustd is running", path);
 			return -1;
 		}
-		unlink(path);
+		/* A stale one: the new socket is renamed over it. */
 	}
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
