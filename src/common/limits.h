@@ -204,6 +204,16 @@
 /* `listen` lines: a loopback listener or two per address family is what
  * anyone needs; 16 bounds the sockets a typo loop could open. */
 #define DT_CFG_MAX_LISTEN 16
+/* allow-remote networks: a site's client networks, a few per family. */
+#define DT_CFG_MAX_ALLOW 32
+/* Default of ratelimit: questions per second one remote client address
+ * (an IPv4 /32, an IPv6 /64) may ask; a host asks a few dozen at most,
+ * a reflection attack thousands. */
+#define DT_DMN_RATELIMIT 100
+/* Remote client addresses whose rate is followed per worker: a hash
+ * table of this many buckets; a new address takes the slot of the one it
+ * collides with, so memory is fixed whatever the number of sources. */
+#define DT_DMN_RATE_SLOTS 4096
 /* dnstrust.conf size: policy for thousands of domains fits in 1 MiB. */
 #define DT_CFG_MAXSIZE (1024 * 1024)
 /* Entries of each policy list (negative trust anchors, require-secure,

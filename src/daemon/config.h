@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "common/limits.h"
 #include "upstream/resolvconf.h"
@@ -59,11 +60,32 @@ struct cfg_domain {
 					   unvalidated, indeterminate */
 };
 
+/* allow-remote NET...: a client network, ADDR/PREFIX (or one address). */
+struct cfg_net {
+	int family;			/* AF_INET or AF_INET6 */
+	uint8_t addr[16];		/* network order; bits past prefix 0 */
+	unsigned prefix;		/* 0..32 or 0..128 */
+};
+
+/* Whether addr (sockaddr_in, sockaddr_in6 or an IPv4-mapped IPv6
+ * address) is a loopback address. */
+bool cfg_addr_loopback(const struct sockaddr *addr);
+
+/* Whether addr is in one of the n networks. */
+bool cfg_nets_match(const struct cfg_net *nets, size_t n,
+		    const struct sockaddr *addr);
+
 struct cfg {
 	char socket[PATH_MAX];		/* socket PATH */
 	struct up_server listen[DT_CFG_MAX_LISTEN]; /* listen ADDR@PORT,
 						       repeatable */
 	size_t nlisten;
+	struct cfg_net allow[DT_CFG_MAX_ALLOW]; /* allow-remote NET...:
+						   listen may then be other
+						   than loopback */
+	size_t nallow;
+	unsigned ratelimit;		/* ratelimit N: questions per second
+					   of one remote client address */
 	char resolv_conf[PATH_MAX];	/* resolv-conf PATH */
 	char trust_anchor_file[PATH_MAX]; /* trust-anchor-file PATH; empty:
 					     the built-in root anchors */

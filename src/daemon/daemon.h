@@ -33,6 +33,7 @@ struct val_anchors;
 struct wire_msg;
 struct task;
 struct conn;
+struct ratelimit;
 
 /* What the configuration and the trust anchors say; immutable. */
 struct dstate {
@@ -87,6 +88,8 @@ struct worker {
 	size_t nrejecting;		/* over a limit, answered EDE 14 */
 	struct loop_timer accept_timer;	/* accepting paused (EMFILE) */
 	int64_t accept_logged;		/* when that was last logged */
+	struct ratelimit *rate;		/* remote clients' rates, made at the
+					   first remote question */
 	struct wstats stats;
 };
 

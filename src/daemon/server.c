@@ -19,6 +19,7 @@
 #include "common/errcode.h"
 #include "common/protocol.h"
 #include "daemon/log.h"
+#include "daemon/ratelimit.h"
 #include "daemon/server.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
@@ -43,6 +44,7 @@ struct conn {
 	bool limited;			/* counted against its user's limit */
 	bool reject;			/* over a limit: every question is
 					   answered SERVFAIL, EDE 14 */
+	bool remote;			/* TCP from another than loopback */
 	bool closed;
 	unsigned refs;			/* 1 while open + 1 per waiter + 1
 					   while an event is handled */
@@ -414,6 +416,7 @@ struct origin {
 	const struct sockaddr_storage *peer;
 	socklen_t peerlen;
 	struct udp_batch *batch;	/* replies queued here when set */
+	bool remote;			/* the client is not on loopback */
 };
 
 static void send_now(struct worker *w, const struct origin *o,
@@ -531,6 +534,26 @@ static void resolve(struct worker *w, const struct origin *o,
 	task_submit(w, wt);
 }
 
+/* A datagram from another address than loopback: from a network of
+ * allow-remote, and within its rate; dropped otherwise (an answer would
+ * serve a reflection). */
+static bool remote_admit(struct worker *w, const struct sockaddr_storage *peer)
+{
+	const struct cfg *cfg = &w->st->cfg;
+
+	if (!cfg_nets_match(cfg->allow, cfg->nallow,
+			    (const struct sockaddr *)peer))
+		return false;
+	if (!w->rate && !(w->rate = ratelimit_new()))
+		return false;
+	if (!ratelimit_take(w->rate, (const struct sockaddr *)peer,
+			    cfg->ratelimit, loop_now_ms(w->loop))) {
+		STAT_INC(w, refused);
+		return false;
+	}
+	return true;
+}
+
 static void handle(struct worker *w, const struct origin *o,
 		   const uint8_t *pkt, size_t len, bool admin)
 {
@@ -540,6 +563,8 @@ static void handle(struct worker *w, const struct origin *o,
 
 	if (len < DT_MSG_HDRLEN || (pkt[2] & 0x80))
 		return; /* not a query: nothing sensible to answer */
+	if (udp && o->remote && !remote_admit(w, o->peer))
+		return;
 	struct wire_msg *m = wire_msg_parse(pkt, len, 0, &err);
 	if (!m || !m->has_question) {
 		wire_msg_free(m);
@@ -562,6 +587,10 @@ static void handle(struct worker *w, const struct origin *o,
 	}
 	if (opcode != WIRE_OPCODE_QUERY) {
 		rcode = WIRE_RCODE_NOTIMP;
+	} else if (q.qclass == WIRE_CLASS_CH && o->remote) {
+		rcode = WIRE_RCODE_REFUSED;
+		why = "administrative names are for local clients";
+		STAT_INC(w, refused);
 	} else if (q.qclass == WIRE_CLASS_CH) {
 		send_now(w, o, reply_buf,
 			 admin_answer(w, &q, reply_buf, sizeof(reply_buf)));
@@ -574,10 +603,12 @@ static void handle(struct worker *w, const struct origin *o,
 		why = "query type not supported";
 	}
 	if (rcode != WIRE_RCODE_NOERROR) {
+		uint16_t ede = !why ? VAL_EDE_NONE
+			       : q.qclass == WIRE_CLASS_CH ? WIRE_EDE_PROHIBITED
+							   : WIRE_EDE_NOT_SUPPORTED;
 		send_now(w, o, reply_buf,
-			 reply_error(&q, rcode,
-				     why ? WIRE_EDE_NOT_SUPPORTED : VAL_EDE_NONE,
-				     why, reply_buf, sizeof(reply_buf)));
+			 reply_error(&q, rcode, ede, why, reply_buf,
+				     sizeof(reply_buf)));
 		return;
 	}
 	resolve(w, o, &q);
@@ -595,7 +626,7 @@ static void conn_timeout(struct loop_timer *t)
 static void conn_frames(struct conn *c)
 {
 	size_t off = 0;
-	struct origin o = {.conn = c, .udp_fd = -1};
+	struct origin o = {.conn = c, .udp_fd = -1, .remote = c->remote};
 
 	c->refs++;
 	while (!c->closed && c->inlen - off >= 2 && conn_may_take(c)) {
@@ -662,6 +693,7 @@ struct peer {
 	uid_t uid;		/* CONN_UID_TCP for TCP clients */
 	bool admin;		/* may flush and reload */
 	bool exempt;		/* root or the daemon's user: never limited */
+	bool remote;		/* TCP from another than loopback */
 };
 
 static void conn_new(struct worker *w, int fd, const struct peer *p)
@@ -695,6 +727,7 @@ static void conn_new(struct worker *w, int fd, const struct peer *p)
 	c->uid = p->uid;
 	c->limited = limited;
 	c->reject = reject;
+	c->remote = p->remote;
 	c->refs = 1;
 	c->io.cb = conn_event;
 	c->io.arg = c;
@@ -778,7 +811,9 @@ static void accept_event(struct loop_io *io, uint32_t ev)
 
 	(void)ev;
 	for (int i = 0; i < 16; i++) {
-		int fd = accept4(io->fd, NULL, NULL,
+		struct sockaddr_storage sa;
+		socklen_t salen = sizeof(sa);
+		int fd = accept4(io->fd, (struct sockaddr *)&sa, &salen,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0) {
 			if (errno == EMFILE || errno == ENFILE ||
@@ -790,6 +825,15 @@ static void accept_event(struct loop_io *io, uint32_t ev)
 			return;
 		}
 		peer_of(w, fd, is_unix, &p);
+		if (!is_unix && !cfg_addr_loopback((struct sockaddr *)&sa)) {
+			const struct cfg *cfg = &w->st->cfg;
+			if (!cfg_nets_match(cfg->allow, cfg->nallow,
+					    (struct sockaddr *)&sa)) {
+				close(fd);
+				continue;
+			}
+			p.remote = true;
+		}
 		conn_new(w, fd, &p);
 	}
 }
@@ -810,6 +854,7 @@ static void udp_event_single(struct worker *w, int fd)
 			return;
 		struct origin o = {
 			.udp_fd = fd, .peer = &peer, .peerlen = plen,
+			.remote = !cfg_addr_loopback((struct sockaddr *)&peer),
 		};
 		handle(w, &o, pkt, (size_t)n, false);
 	}
@@ -847,6 +892,8 @@ static void udp_event(struct loop_io *io, uint32_t ev)
 				.peer = &b->peer[i],
 				.peerlen = b->in[i].msg_hdr.msg_namelen,
 				.batch = b,
+				.remote = !cfg_addr_loopback(
+					(struct sockaddr *)&b->peer[i]),
 			};
 			handle(w, &o, b->pkt[i], b->in[i].msg_len, false);
 		}
@@ -899,6 +946,8 @@ void server_detach(struct worker *w)
 	}
 	free(udp_batch);
 	udp_batch = NULL;
+	ratelimit_free(w->rate);
+	w->rate = NULL;
 	task_shutdown(w);
 	while (w->conns)
 		conn_close(w->conns);

@@ -143,6 +143,13 @@ check "status names the upstream and the anchor" \
 	bash -c "echo '$out' | grep -q 'txt=upstream=$LAB_RESOLVER' &&
 		 echo '$out' | grep -q 'txt=trust-anchor=. DS:'"
 
+out=$(dig @"$listen" +tries=1 +time=5 +bufsize=512 +ignore CH TXT status.dnstrust. 2>&1)
+check "status over UDP within 512 octets: TC, no answer (no amplification)" \
+	bash -c "echo '$out' | grep -q '^;; flags: qr aa tc rd; QUERY: 1, ANSWER: 0,'"
+out=$(dig @"$listen" +tries=1 +time=5 +tcp CH TXT status.dnstrust. 2>&1)
+check "and whole over TCP" \
+	bash -c "echo '$out' | grep -q '^;; flags: qr aa rd; QUERY: 1, ANSWER: [1-9]'"
+
 # --- identical questions in flight share an upstream query ---
 
 : >"$work/par"
