@@ -250,6 +250,19 @@
 /* Questions one stream connection may have pending; more are read only
  * when answers have gone out (backpressure, not loss). */
 #define DT_DMN_MAX_PENDING 64
+/* Questions under way (not answered from the cache) for the socket
+ * connections of one user, root's and the daemon user's not counted:
+ * a quarter of a worker's DT_DMN_MAX_TASKS, so that one user asking slow
+ * names leaves room for the others; more get SERVFAIL, EDE 14. */
+#define DT_DMN_QUESTIONS_PER_USER 1024
+/* Client questions waiting for an answer per worker, UDP included: each
+ * holds about 400 octets until its answer or query-timeout; 16,384 is
+ * four per task slot and bounds a flood of questions for slow names to
+ * a few MiB. More get SERVFAIL, EDE 14. */
+#define DT_DMN_MAX_WAITERS 16384
+/* Clients waiting for one question under way: more identical questions
+ * from everywhere are one flood; they get SERVFAIL, EDE 14. */
+#define DT_DMN_WAITERS_PER_TASK 256
 /* A client connection with nothing pending is closed after this. */
 #define DT_DMN_IDLE_MS 30000
 /* A frame begun must be complete within this: a local client writes a

@@ -82,6 +82,7 @@ struct worker {
 	struct task **tasks;
 	struct wfetch **fetches;
 	size_t ntasks, nfetches;
+	size_t nwaiters;		/* client questions waiting (server.c) */
 	struct conn *conns;		/* open client connections */
 	size_t nconns;
 	size_t nlimited;		/* of them, counted per user */

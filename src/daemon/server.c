@@ -49,7 +49,9 @@ struct conn {
 	unsigned refs;			/* 1 while open + 1 per waiter + 1
 					   while an event is handled */
 	unsigned pending;		/* questions not yet answered */
-	uid_t uid;			/* the peer's user (users table key) */
+	struct user_conns *user;	/* its user's entry while counted
+					   (until freed: questions under way
+					   still count) */
 	size_t inlen;
 	uint8_t *in;			/* 2 + DT_MSG_MAXLEN octets */
 	uint8_t *out;			/* framed replies not yet written */
@@ -77,10 +79,12 @@ static pthread_mutex_t users_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct user_conns {
 	uid_t uid;
 	unsigned n;			/* 0: free entry */
+	unsigned pending;		/* their questions under way (atomic) */
 } users[DT_DMN_MAX_USERS];
 
-/* Counts one more connection of uid if it stays within limit. */
-static bool user_take(uid_t uid, unsigned limit)
+/* Counts one more connection of uid if it stays within limit; returns its
+ * entry, valid until the matching user_put(), or NULL. */
+static struct user_conns *user_take(uid_t uid, unsigned limit)
 {
 	struct user_conns *free_slot = NULL, *u = NULL;
 	bool ok = false;
@@ -101,19 +105,26 @@ static bool user_take(uid_t uid, unsigned limit)
 		ok = true;
 	}
 	pthread_mutex_unlock(&users_lock);
-	return ok;
+	return ok ? u : NULL;
 }
 
-static void user_put(uid_t uid)
+static void user_put(struct user_conns *u)
 {
 	pthread_mutex_lock(&users_lock);
-	for (size_t i = 0; i < DT_DMN_MAX_USERS; i++) {
-		if (users[i].n && users[i].uid == uid) {
-			users[i].n--;
-			break;
-		}
-	}
+	u->n--;
 	pthread_mutex_unlock(&users_lock);
+}
+
+/* Counts one more question under way for u, if within
+ * DT_DMN_QUESTIONS_PER_USER. */
+static bool user_question_take(struct user_conns *u)
+{
+	unsigned n = __atomic_add_fetch(&u->pending, 1, __ATOMIC_RELAXED);
+
+	if (n <= DT_DMN_QUESTIONS_PER_USER)
+		return true;
+	__atomic_sub_fetch(&u->pending, 1, __ATOMIC_RELAXED);
+	return false;
 }
 
 /* --- connections --- */
@@ -122,6 +133,8 @@ static void conn_unref(struct conn *c)
 {
 	if (--c->refs)
 		return;
+	if (c->user)
+		user_put(c->user);
 	free(c->in);
 	free(c->out);
 	free(c);
@@ -148,10 +161,8 @@ static void conn_close(struct conn *c)
 		w->nrejecting--;
 	else
 		w->nconns--;
-	if (c->limited) {
+	if (c->limited)
 		w->nlimited--;
-		user_put(c->uid);
-	}
 	conn_unref(c);
 }
 
@@ -333,14 +344,19 @@ static struct waiter *waiter_new(struct worker *w, const struct qinfo *q)
 	wt->udp_fd = -1;
 	wt->deadline.cb = waiter_deadline;
 	wt->deadline.arg = wt;
+	w->nwaiters++;
 	return wt;
 }
 
 void waiter_free(struct waiter *wt)
 {
 	loop_timer_stop(wt->w->loop, &wt->deadline);
+	wt->w->nwaiters--;
 	struct conn *c = wt->conn;
 	if (c) {
+		if (c->user)
+			__atomic_sub_fetch(&c->user->pending, 1,
+					   __ATOMIC_RELAXED);
 		/* Frames held back while the connection was at its limit
 		 * are taken up from the loop, not from inside this call. */
 		bool could_take = conn_may_take(c);
@@ -513,8 +529,27 @@ static void resolve(struct worker *w, const struct origin *o,
 		send_now(w, o, reply_buf, len);
 		return;
 	}
+	/* Questions under way: bounded per worker (each holds a waiter until
+	 * its answer or query-timeout) and per user of the socket, so that
+	 * slow names asked by one cannot take the others' turn. */
+	const char *busy = NULL;
+	if (w->nwaiters >= DT_DMN_MAX_WAITERS)
+		busy = "too many questions under way";
+	else if (o->conn && o->conn->user &&
+		 !user_question_take(o->conn->user))
+		busy = "too many questions under way from this user";
+	if (busy) {
+		STAT_INC(w, refused);
+		send_now(w, o, reply_buf,
+			 reply_error(q, WIRE_RCODE_SERVFAIL, WIRE_EDE_NOT_READY,
+				     busy, reply_buf, sizeof(reply_buf)));
+		return;
+	}
 	struct waiter *wt = waiter_new(w, q);
 	if (!wt) {
+		if (o->conn && o->conn->user)
+			__atomic_sub_fetch(&o->conn->user->pending, 1,
+					   __ATOMIC_RELAXED);
 		send_now(w, o, reply_buf,
 			 reply_error(q, WIRE_RCODE_SERVFAIL, WIRE_EDE_OTHER,
 				     "out of memory", reply_buf,
@@ -698,12 +733,13 @@ struct peer {
 
 static void conn_new(struct worker *w, int fd, const struct peer *p)
 {
+	struct user_conns *user = NULL;
 	bool limited = false, reject = false;
 
 	if (!p->exempt) {
 		unsigned per_user = w->st->cfg.max_conns_per_user;
 		reject = w->nlimited >= DT_DMN_MAX_CONNS ||
-			 !user_take(p->uid, per_user);
+			 !(user = user_take(p->uid, per_user));
 		limited = !reject;
 	}
 	if (reject && w->nrejecting >= DT_DMN_MAX_REJECTING) {
@@ -717,14 +753,14 @@ static void conn_new(struct worker *w, int fd, const struct peer *p)
 		if (c)
 			free(c->in);
 		free(c);
-		if (limited)
-			user_put(p->uid);
+		if (user)
+			user_put(user);
 		close(fd);
 		return;
 	}
 	c->w = w;
 	c->admin = p->admin;
-	c->uid = p->uid;
+	c->user = user;
 	c->limited = limited;
 	c->reject = reject;
 	c->remote = p->remote;
@@ -738,8 +774,8 @@ static void conn_new(struct worker *w, int fd, const struct peer *p)
 	if (loop_io_add(w->loop, &c->io, fd, LOOP_READ) < 0) {
 		free(c->in);
 		free(c);
-		if (limited)
-			user_put(p->uid);
+		if (user)
+			user_put(user);
 		close(fd);
 		return;
 	}

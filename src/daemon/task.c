@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
+#include "cache/siphash.h"
 #include "common/errcode.h"
 #include "daemon/log.h"
 #include "daemon/policy.h"
@@ -37,22 +39,34 @@ static void finish_result(struct task *t, struct wire_msg *main,
 			  const struct val_result *res);
 static struct wire_msg *take_main(struct task *t);
 
+/* The task and fetch tables' SipHash key: random per worker, so that
+ * nobody can choose names that all land in one bucket. */
+static __thread uint64_t hash_k0, hash_k1;
+
 static unsigned name_hash(const uint8_t *name, uint16_t type)
 {
-	uint32_t h = 2166136261u ^ type;
+	uint8_t key[2 + DT_NAME_MAXLEN];
 	size_t len = wire_dname_len(name);
 
+	key[0] = (uint8_t)(type >> 8);
+	key[1] = (uint8_t)type;
 	for (size_t i = 0; i < len; i++) {
 		uint8_t c = name[i];
-		if (c >= 'A' && c <= 'Z')
-			c += 32;
-		h = (h ^ c) * 16777619u;
+		key[2 + i] = c >= 'A' && c <= 'Z' ? (uint8_t)(c + 32) : c;
 	}
-	return h % TABLE_SIZE;
+	return (unsigned)(cache_siphash13(hash_k0, hash_k1, key, 2 + len) %
+			  TABLE_SIZE);
 }
 
 static bool tables_ready(struct worker *w)
 {
+	if (!w->tasks) {
+		uint64_t seed[2];
+		if (getrandom(seed, sizeof(seed), 0) != sizeof(seed))
+			return false;
+		hash_k0 = seed[0];
+		hash_k1 = seed[1];
+	}
 	if (!w->tasks)
 		w->tasks = calloc(TABLE_SIZE, sizeof(*w->tasks));
 	if (!w->fetches)
@@ -634,6 +648,12 @@ void task_submit(struct worker *w, struct waiter *wt)
 		goto overload;
 	slot = task_slot(w, lname, wt->q.qtype, wt->q.qclass);
 	if (*slot) {
+		size_t n = 0;
+		for (struct waiter *o = (*slot)->waiters;
+		     o && n < DT_DMN_WAITERS_PER_TASK; o = o->next)
+			n++;
+		if (n >= DT_DMN_WAITERS_PER_TASK)
+			goto overload;
 		STAT_INC(w, joined);
 		wt->task = *slot;
 		wt->next = (*slot)->waiters;

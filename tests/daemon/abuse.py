@@ -13,6 +13,10 @@
                                     CONNS connections that send nothing
   abuse.py ask SOCKET NAME TYPE CLASS  one question: "rcode=N ede=N"
   abuse.py trickle SOCKET           one octet, then wait: "closed after N s"
+  abuse.py flood SOCKET CONNS PER SECONDS
+                                    CONNS connections asking PER distinct
+                                    names each at once; the answers read
+                                    for SECONDS: "answers=N ede14=N"
   abuse.py gai LIBDNSTRUST SOCKET NAME COUNT SECONDS
                                     dt_getaddrinfo_ex of NAME COUNT times,
                                     spread over SECONDS: "secure=N other=..."
@@ -185,6 +189,35 @@ def trickle(path):
           'not closed')
 
 
+def flood(path, conns, per, seconds):
+    raise_nofile()
+    socks = []
+    for c in range(conns):
+        s = connect(path)
+        s.sendall(b''.join(query(i, 'q%d-%d.flood.example.' % (c, i), 'A',
+                                 'IN', True) for i in range(per)))
+        socks.append([s, b''])
+    answers = ede14 = 0
+    end = time.time() + seconds
+    for entry in socks:
+        entry[0].settimeout(max(0.01, end - time.time()))
+        try:
+            while True:
+                b = entry[0].recv(65536)
+                if not b:
+                    break
+                entry[1] += b
+        except OSError:
+            pass
+        buf = entry[1]
+        while len(buf) >= 2 and len(buf) >= 2 + struct.unpack('!H', buf[:2])[0]:
+            n = struct.unpack('!H', buf[:2])[0]
+            answers += 1
+            ede14 += buf[5] & 0xf == 2 and ede_of(buf[2:2 + n]) == '14'
+            buf = buf[2 + n:]
+    print('answers=%d ede14=%d' % (answers, ede14))
+
+
 def gai(lib_path, path, name, count, seconds):
     lib = ctypes.CDLL(lib_path)
     lib.dt_ctx_new.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
@@ -226,6 +259,9 @@ elif cmd == 'hold':
     hold(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]))
 elif cmd == 'ask':
     ask(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
+elif cmd == 'flood':
+    flood(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
+          float(sys.argv[5]))
 elif cmd == 'gai':
     gai(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]),
         float(sys.argv[6]))

@@ -12,6 +12,8 @@
 #   - slot exhaustion: 1,100 connections held open: root's
 #     dt_getaddrinfo keeps getting secure answers, and the holder's own
 #     questions get SERVFAIL with EDE 14, never silence;
+#   - 1,280 questions for names an upstream never answers: the user's
+#     1,025th question under way and later ones get SERVFAIL, EDE 14;
 #   - a frame never finished is dropped at the frame timeout.
 #
 # The attacker is uid 4242, an account-less user: nobody is the daemon's
@@ -27,10 +29,11 @@ ABUSE=$(cd "$(dirname "$0")" && pwd)/abuse.py
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3)
 lab_start lab-abuse
+cp "$LAB_RESOLV_CONF" "$work/resolv.conf"
 cat >"$conf" <<EOF
 # written by lab_abuse.sh
 socket $sock
-resolv-conf $LAB_RESOLV_CONF
+resolv-conf $work/resolv.conf
 trust-anchor-file $LAB_ANCHOR
 threads 1
 log-level info
@@ -99,6 +102,31 @@ sleep 2.5 # the turned-away connections' two seconds
 out=$(attacker "$PY" "$ABUSE" ask "$sock" www.secure.lab. A IN 2>&1)
 check "once they are gone the attacker is served again ($out)" \
 	test "$out" = "rcode=0 ede=- tc=0"
+
+# --- questions under way ---
+
+# An upstream that never answers: every question waits for query-timeout.
+python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((sys.argv[1], 53))
+open(sys.argv[2], "w").close()
+time.sleep(60)' "$LAB_NET.98" "$work/sink.ready" &
+extra_pids=$!
+for _ in $(seq 50); do [ -e "$work/sink.ready" ] && break; sleep 0.1; done
+printf 'nameserver %s.98\n' "$LAB_NET" >"$work/silent.conf"
+mv "$work/silent.conf" "$work/resolv.conf"
+for _ in $(seq 50); do grep -qF "upstreams $LAB_NET.98" "$dlog" && break; sleep 0.1; done
+sleep 0.3
+out=$(attacker "$PY" "$ABUSE" flood "$sock" 20 64 2 2>&1)
+check "1,280 questions for slow names at once: the 256 past 1,024 under way get SERVFAIL, EDE 14 at once ($out)" \
+	test "$out" = "answers=256 ede14=256"
+out=$(q -c CH status.dnstrust. TXT | field rcode)
+check "root is still answered meanwhile ($out)" test "$out" = NOERROR
+kill "$extra_pids" 2>/dev/null
+extra_pids=""
+cp "$LAB_RESOLV_CONF" "$work/resolv.conf.new"
+mv "$work/resolv.conf.new" "$work/resolv.conf"
 
 # --- a frame never finished ---
 
