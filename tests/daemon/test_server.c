@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * src/daemon/server.c on its own: a worker's loop serving a Unix socket
+ * in a thread, with resolution, the cache and the admin names replaced by
+ * fakes (below), and clients in the main thread. Framing (frames split at
+ * every octet, pipelined, too short), the output cap counting cached
+ * answers, and connections closed by clients while answers are queued or
+ * questions are under way (the use after free of conn_event: run it under
+ * ASan).
+ *
+ * The fakes: a question for a name under "big." is a cache hit with a
+ * 4,000-octet reply; one under "slow." goes to a task answered 50 ms
+ * later; any other is a cache hit with a header-only reply.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "../tap.h"
+#include "daemon/server.h"
+#include "wire/dname.h"
+#include "wire/msg.h"
+
+/* --- fakes of reply.c, task.c and admin.c --- */
+
+static unsigned cache_calls;		/* reply_from_cache() so far */
+static struct waiter *slow;		/* questions under way */
+static struct loop_timer slow_timer;
+
+size_t reply_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
+		   const char *text, uint8_t *buf, size_t cap)
+{
+	(void)ede;
+	(void)text;
+	(void)cap;
+	memset(buf, 0, DT_MSG_HDRLEN);
+	buf[0] = (uint8_t)(q->id >> 8);
+	buf[1] = (uint8_t)q->id;
+	buf[2] = 0x80;
+	buf[3] = (uint8_t)rcode;
+	return DT_MSG_HDRLEN;
+}
+
+static bool under(const uint8_t *name, const char *zone)
+{
+	uint8_t z[DT_NAME_MAXLEN];
+
+	wire_dname_from_str(zone, strlen(zone), NULL, z);
+	return wire_dname_is_subdomain(name, z);
+}
+
+bool reply_from_cache(struct worker *w, const struct qinfo *q, uint8_t *buf,
+		      size_t cap, size_t *len)
+{
+	(void)w;
+	if (under(q->qname, "slow."))
+		return false;
+	__atomic_fetch_add(&cache_calls, 1, __ATOMIC_RELAXED);
+	*len = reply_error(q, 0, 0, NULL, buf, cap);
+	if (under(q->qname, "big.")) {
+		memset(buf + *len, 0, 4000 - *len);
+		*len = 4000;
+	}
+	return true;
+}
+
+size_t admin_answer(struct worker *w, const struct qinfo *q, uint8_t *buf,
+		    size_t cap)
+{
+	(void)w;
+	return reply_error(q, 5, 0, NULL, buf, cap);
+}
+
+static void slow_answer(struct loop_timer *t)
+{
+	static uint8_t buf[DT_MSG_HDRLEN];
+
+	(void)t;
+	while (slow) {
+		struct waiter *wt = slow;
+		slow = wt->next;
+		wt->task = NULL;
+		waiter_reply(wt, buf,
+			     reply_error(&wt->q, 0, 0, NULL, buf, sizeof(buf)));
+	}
+}
+
+void task_submit(struct worker *w, struct waiter *wt)
+{
+	wt->next = slow;
+	wt->task = (struct task *)&slow; /* any non-NULL mark */
+	slow = wt;
+	slow_timer.cb = slow_answer;
+	loop_timer_start(w->loop, &slow_timer, 50);
+}
+
+void task_detach(struct waiter *wt)
+{
+	for (struct waiter **p = &slow; *p; p = &(*p)->next) {
+		if (*p == wt) {
+			*p = wt->next;
+			break;
+		}
+	}
+	wt->task = NULL;
+}
+
+void task_shutdown(struct worker *w)
+{
+	loop_timer_stop(w->loop, &slow_timer);
+	while (slow) {
+		struct waiter *wt = slow;
+		slow = wt->next;
+		waiter_free(wt);
+	}
+}
+
+void daemon_request_reload(struct daemon *d)
+{
+	(void)d;
+}
+
+/* --- a worker serving a socket --- */
+
+static struct daemon d;
+static struct dstate st;
+static struct worker w;
+static pthread_t thread;
+static char path[108];
+
+static void *run(void *arg)
+{
+	(void)arg;
+	loop_run(w.loop);
+	return NULL;
+}
+
+static void stop(void *arg)
+{
+	(void)arg;
+	server_detach(&w);
+	loop_stop(w.loop);
+}
+
+static int serve(void)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+
+	snprintf(path, sizeof(path), "/tmp/dt-test-server.%d", (int)getpid());
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	unlink(path);
+	d.unix_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	if (d.unix_fd < 0 ||
+	    bind(d.unix_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(d.unix_fd, 128) < 0)
+		return -1;
+	cfg_default(&st.cfg);
+	st.refs = 1;
+	d.st = &st;
+	d.admin_uid = (uid_t)-1;
+	w.d = &d;
+	w.st = &st;
+	w.loop = loop_new();
+	if (!w.loop || server_attach(&w, NULL) < 0)
+		return -1;
+	return pthread_create(&thread, NULL, run, NULL) == 0 ? 0 : -1;
+}
+
+/* --- clients --- */
+
+static int client(void)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	struct timeval tv = {.tv_sec = 3};
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	return fd;
+}
+
+/* A framed query for name, type A, ID id, into buf; returns its length. */
+static size_t frame(uint16_t id, const char *name, uint8_t *buf)
+{
+	uint8_t q[DT_NAME_MAXLEN];
+	struct wire_builder b;
+
+	wire_dname_from_str(name, strlen(name), NULL, q);
+	wire_build_init(&b, buf + 2, 512, id, 0x0100);
+	wire_build_question(&b, q, 1, 1);
+	size_t len = wire_build_finish(&b);
+	buf[0] = (uint8_t)(len >> 8);
+	buf[1] = (uint8_t)len;
+	return 2 + len;
+}
+
+/* Reads n framed replies; returns how many came (IDs into ids, when not
+ * NULL), stopping at end of stream or after 3 s of silence. */
+static size_t replies(int fd, size_t n, uint16_t *ids)
+{
+	static uint8_t buf[2 + DT_MSG_MAXLEN];
+	size_t got = 0;
+
+	while (got < n) {
+		uint8_t hdr[2];
+		if (recv(fd, hdr, 2, MSG_WAITALL) != 2)
+			break;
+		size_t len = (size_t)hdr[0] << 8 | hdr[1];
+		if (recv(fd, buf, len, MSG_WAITALL) != (ssize_t)len)
+			break;
+		if (ids)
+			ids[got] = (uint16_t)(buf[0] << 8 | buf[1]);
+		got++;
+	}
+	return got;
+}
+
+/* Whether the daemon closed fd (end of stream within 3 s). */
+static bool closed_by_server(int fd)
+{
+	uint8_t b[512];
+	ssize_t n;
+
+	while ((n = recv(fd, b, sizeof(b), 0)) > 0)
+		;
+	return n == 0 || (n < 0 && errno == ECONNRESET);
+}
+
+/* --- tests --- */
+
+static void test_framing(void)
+{
+	uint8_t buf[4 * 600];
+	uint16_t ids[4];
+	size_t len = 0;
+	int fd = client();
+
+	ok(fd >= 0, "a client connects");
+	for (uint16_t i = 0; i < 4; i++)
+		len += frame(i + 1, "www.example.", buf + len);
+	/* One octet at a time: every split of a frame. */
+	for (size_t i = 0; i < len; i++) {
+		if (send(fd, buf + i, 1, 0) != 1)
+			break;
+		if (i % 7 == 0)
+			usleep(200);
+	}
+	is_int(replies(fd, 4, ids), 4, "4 frames sent an octet at a time: 4 "
+				      "replies");
+	ok(ids[0] == 1 && ids[3] == 4, "in order, IDs kept");
+	send(fd, buf, len, 0);
+	is_int(replies(fd, 4, NULL), 4, "4 frames in one write: 4 replies");
+	len = frame(9, "a.slow.", buf);
+	len += frame(10, "www.example.", buf + len);
+	send(fd, buf, len, 0);
+	is_int(replies(fd, 2, ids), 2, "a slow and a cached question: both");
+	ok(ids[0] == 10 && ids[1] == 9, "the cached one first");
+	uint8_t shortframe[2 + 11] = {0, 11};
+	send(fd, shortframe, sizeof(shortframe), 0);
+	ok(closed_by_server(fd), "a frame shorter than a header: closed");
+	close(fd);
+}
+
+/* Answers from the cache are counted against the output cap before each
+ * frame: a client that does not read is not read either. */
+static void test_output_cap(void)
+{
+	static uint8_t buf[1000 * 32];
+	size_t len = 0;
+	int fd = client();
+
+	for (uint16_t i = 0; i < 1000; i++)
+		len += frame(i, "x.big.", buf + len);
+	unsigned before = __atomic_load_n(&cache_calls, __ATOMIC_RELAXED);
+	ok(send(fd, buf, len, 0) == (ssize_t)len, "1,000 questions for a "
+						 "4,000-octet answer sent");
+	usleep(300 * 1000);
+	unsigned taken = __atomic_load_n(&cache_calls, __ATOMIC_RELAXED) -
+			 before;
+	/* The cap (128 KiB) plus what the kernel's socket buffers took. */
+	ok(taken < 200, "not reading: %u questions taken of 1,000", taken);
+	is_int(replies(fd, 1000, NULL), 1000,
+	       "reading: every one answered in the end");
+	close(fd);
+}
+
+/* Connections closed by the client with answers queued, with questions
+ * under way, or both: nothing is used after it is freed (ASan), and the
+ * worker goes on. */
+static void test_close_unread(void)
+{
+	static uint8_t buf[2000 * 32];
+
+	for (int round = 0; round < 20; round++) {
+		size_t len = 0;
+		int fd = client();
+		for (uint16_t i = 0; i < 2000; i++)
+			len += frame(i, i % 50 == 0 ? "x.slow." : "x.big.",
+				     buf + len);
+		struct pollfd p = {.fd = fd, .events = POLLOUT};
+		size_t off = 0;
+		while (off < len && poll(&p, 1, 100) == 1) {
+			ssize_t n = send(fd, buf + off, len - off,
+					 MSG_DONTWAIT);
+			if (n <= 0)
+				break;
+			off += (size_t)n;
+		}
+		usleep(round % 2 ? 60 * 1000 : 1000);
+		close(fd);
+	}
+	usleep(200 * 1000);
+	int fd = client();
+	size_t len = frame(7, "www.example.", buf);
+	send(fd, buf, len, 0);
+	is_int(replies(fd, 1, NULL), 1,
+	       "20 clients gone with answers unread: the worker still serves");
+	close(fd);
+}
+
+int main(void)
+{
+	if (serve() < 0) {
+		ok(0, "a worker serves a socket");
+		return done_testing();
+	}
+	test_framing();
+	test_output_cap();
+	test_close_unread();
+	loop_post(w.loop, stop, NULL);
+	pthread_join(thread, NULL);
+	loop_free(w.loop);
+	close(d.unix_fd);
+	unlink(path);
+	return done_testing();
+}
