@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -329,6 +330,47 @@ static void test_close_unread(void)
 	close(fd);
 }
 
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+/* Out of file descriptors: accepting pauses instead of spinning on the
+ * readable listener, and resumes when descriptors are back. */
+static void test_emfile(void)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	struct timeval tv = {.tv_sec = 3};
+	struct rlimit old, low;
+	uint8_t buf[64];
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	int lowest = dup(0);
+
+	close(lowest);
+	getrlimit(RLIMIT_NOFILE, &old);
+	low = old;
+	low.rlim_cur = (rlim_t)lowest;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	ok(setrlimit(RLIMIT_NOFILE, &low) == 0 &&
+		   connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0,
+	   "no descriptor left, and a client connects");
+	double cpu = cpu_seconds();
+	usleep(500 * 1000);
+	cpu = cpu_seconds() - cpu;
+	ok(cpu < 0.2, "half a second unable to accept: %.3f s of CPU, no spin",
+	   cpu);
+	setrlimit(RLIMIT_NOFILE, &old);
+	size_t len = frame(3, "www.example.", buf);
+	send(fd, buf, len, 0);
+	is_int(replies(fd, 1, NULL), 1, "descriptors back: it is served");
+	close(fd);
+}
+
 int main(void)
 {
 	if (serve() < 0) {
@@ -338,6 +380,7 @@ int main(void)
 	test_framing();
 	test_output_cap();
 	test_close_unread();
+	test_emfile();
 	loop_post(w.loop, stop, NULL);
 	pthread_join(thread, NULL);
 	loop_free(w.loop);
