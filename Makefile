@@ -17,7 +17,7 @@ FUZZ_TIME ?= 60
 BUILD     := build
 ASAN      := build-asan
 FUZZB     := build-fuzz
-FUZZERS   := msg zone validator resolvconf config autotrust nsswitch
+FUZZERS   := msg zone validator resolvconf config autotrust nsswitch stream
 
 .PHONY: all deps build check check-load test test-asan demo fuzz bench \
 	install clean
