@@ -286,6 +286,11 @@
  * along the chain of trust: about 2 per zone cut; a 127-label name under
  * an insecure cut needs one DS probe per label). */
 #define DT_DMN_FETCHES_PER_TASK 64
+/* Memory the parsed upstream responses of one question may hold: a real
+ * chain of trust is a few KiB per zone cut; a crafted 64 KiB response
+ * decompresses to a few MiB, and DT_DMN_FETCHES_PER_TASK of them would be
+ * hundreds. Past it a response counts as not received. */
+#define DT_DMN_BYTES_PER_TASK (8u * 1024 * 1024)
 /* Seconds an answer that failed because no upstream answered is kept:
  * long enough to stop a retry storm, short enough to recover at once. */
 #define DT_DMN_FAIL_TTL 5

@@ -158,9 +158,38 @@ static struct fetched *fetched_find(struct task *t, const uint8_t *name,
 	return NULL;
 }
 
+/* What a parsed message holds in memory: its records with their names and
+ * RDATA decompressed, and the raw copy. */
+static size_t msg_bytes(const struct wire_msg *m)
+{
+	size_t n = sizeof(*m) + m->rawlen;
+
+	for (int s = 0; s < WIRE_SEC_COUNT; s++)
+		for (size_t i = 0; i < m->count[s]; i++)
+			n += sizeof(struct wire_rr) +
+			     wire_dname_len(m->sec[s][i].owner) +
+			     m->sec[s][i].rdlen;
+	return n;
+}
+
+/* Records a fetched response (or its failure err). Past
+ * DT_DMN_BYTES_PER_TASK the response is dropped and recorded as failed
+ * with DT_ELIMIT, which is returned. */
 static int fetched_add(struct task *t, const uint8_t *name, uint16_t type,
 		       struct wire_msg *msg, int err)
 {
+	int r = 0;
+
+	if (msg) {
+		size_t bytes = msg_bytes(msg);
+		if (t->bytes + bytes > DT_DMN_BYTES_PER_TASK) {
+			wire_msg_free(msg);
+			msg = NULL;
+			err = r = DT_ELIMIT;
+		} else {
+			t->bytes += bytes;
+		}
+	}
 	if (t->nf == t->capf) {
 		size_t cap = t->capf ? 2 * t->capf : 4;
 		struct fetched *n = realloc(t->f, cap * sizeof(*n));
@@ -176,7 +205,7 @@ static int fetched_add(struct task *t, const uint8_t *name, uint16_t type,
 	f->type = type;
 	f->msg = msg;
 	f->err = err;
-	return 0;
+	return r;
 }
 
 const struct wire_msg *task_fetched(struct task *t, const uint8_t *name,
@@ -190,8 +219,13 @@ const struct wire_msg *task_fetched(struct task *t, const uint8_t *name,
 		return f->msg;
 	}
 	struct wire_msg *m = response_cached(t->w, name, type);
-	if (m && fetched_add(t, name, type, m, 0) == 0)
+	int r = m ? fetched_add(t, name, type, m, 0) : -ENOENT;
+	if (r == 0)
 		return m;
+	if (r == DT_ELIMIT) {
+		*err = r;
+		return NULL;
+	}
 	if (!t->want) {
 		t->want = true;
 		wire_dname_copy(t->want_name, name);
@@ -253,7 +287,8 @@ static void fetch_done(void *arg, int err, const struct up_answer *ans,
 		if (m && !(copy = wire_msg_parse(m->raw, m->rawlen, 0, &e)))
 			e = -ENOMEM;
 		t->fetching = false;
-		if (fetched_add(t, f->name, f->type, copy, e) < 0)
+		int r = fetched_add(t, f->name, f->type, copy, e);
+		if (r < 0 && r != DT_ELIMIT)
 			t->fail_err = -ENOMEM;
 		task_run(t);
 	}

@@ -36,6 +36,7 @@ struct task {
 	struct waiter *waiters;
 	struct fetched *f;
 	size_t nf, capf;
+	size_t bytes;			/* held by f's messages (parsed) */
 	bool fetching;
 	int64_t now;			/* wall clock of this run */
 	struct val_ctx tmpl;		/* time, limits (budgets unused) */
