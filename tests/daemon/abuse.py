@@ -17,11 +17,7 @@
                                     CONNS connections asking PER distinct
                                     names each at once; the answers read
                                     for SECONDS: "answers=N ede14=N"
-  abuse.py gai LIBDNSTRUST SOCKET NAME COUNT SECONDS
-                                    dt_getaddrinfo_ex of NAME COUNT times,
-                                    spread over SECONDS: "secure=N other=..."
 """
-import ctypes
 import os
 import resource
 import socket
@@ -218,37 +214,6 @@ def flood(path, conns, per, seconds):
     print('answers=%d ede14=%d' % (answers, ede14))
 
 
-def gai(lib_path, path, name, count, seconds):
-    lib = ctypes.CDLL(lib_path)
-    lib.dt_ctx_new.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
-    lib.dt_ctx_set_socket.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
-    lib.dt_getaddrinfo_ex.argtypes = [
-        ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p,
-        ctypes.c_uint, ctypes.POINTER(ctypes.c_void_p),
-        ctypes.POINTER(ctypes.c_int)]
-    lib.dt_freeaddrinfo.argtypes = [ctypes.c_void_p]
-    ctx = ctypes.c_void_p()
-    if lib.dt_ctx_new(ctypes.byref(ctx)) != 0 or \
-            lib.dt_ctx_set_socket(ctx, path.encode()) != 0:
-        print('no context')
-        return
-    secure = 0
-    other = []
-    for _ in range(count):
-        res = ctypes.c_void_p()
-        status = ctypes.c_int(0)
-        r = lib.dt_getaddrinfo_ex(ctx, name.encode(), None, None, 0,
-                                  ctypes.byref(res), ctypes.byref(status))
-        if r == 0:
-            lib.dt_freeaddrinfo(res)
-        if r == 0 and status.value == 1:
-            secure += 1
-        else:
-            other.append('%d/%d' % (r, status.value))
-        time.sleep(seconds / count)
-    print('secure=%d other=%s' % (secure, ','.join(other) or '-'))
-
-
 cmd = sys.argv[1]
 if cmd == 'uaf':
     uaf(sys.argv[2], int(sys.argv[3]))
@@ -262,8 +227,5 @@ elif cmd == 'ask':
 elif cmd == 'flood':
     flood(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
           float(sys.argv[5]))
-elif cmd == 'gai':
-    gai(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]),
-        float(sys.argv[6]))
 elif cmd == 'trickle':
     trickle(sys.argv[2])

@@ -19,10 +19,10 @@
 # The attacker is uid 4242, an account-less user: nobody is the daemon's
 # own user where the system has no _dnstrust, and it is never limited.
 #
-# usage: lab_abuse.sh DNSTRUSTD DTQ LAB_SH LIBDNSTRUST   (TAP on stdout)
+# usage: lab_abuse.sh DNSTRUSTD DTQ LAB_SH GAIQ   (TAP on stdout)
 set -u
 
-DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3 LIBDNSTRUST=$4
+DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3 GAIQ=$4
 . "$(dirname "$0")/harness.sh"
 ABUSE=$(cd "$(dirname "$0")" && pwd)/abuse.py
 # The system's python3: a per-user one (pyenv) may not run as another user.
@@ -89,7 +89,7 @@ extra_pids=$hold
 for _ in $(seq 100); do grep -q held "$work/hold.out" && break; sleep 0.1; done
 check "the attacker holds 1,100 connections ($(head -1 "$work/hold.out"))" \
 	grep -q '^held 1100$' "$work/hold.out"
-out=$("$PY" "$ABUSE" gai "$LIBDNSTRUST" "$sock" www.secure.lab 20 5 2>&1)
+out=$("$GAIQ" "$sock" www.secure.lab 20 5 2>&1)
 check "meanwhile root's dt_getaddrinfo: 20 of 20 secure ($out)" \
 	test "$out" = "secure=20 other=-"
 out=$(attacker "$PY" "$ABUSE" ask "$sock" www.secure.lab. A IN 2>&1)
