@@ -60,6 +60,15 @@ no_caps() { # PID: no capability in any set, and no_new_privs
 		awk '{print $2}' | sort -u | tr '\n' ' ')" = "0000000000000000 1 " ]
 }
 check "no capability left, no_new_privs set" no_caps "$dpid"
+peer_uid() { # the socket's peer uid (SO_PEERCRED), as clients check it
+	python3 -c '
+import socket, struct, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+print(struct.unpack("3i", s.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))[1])' "$sock"
+}
+check "yet clients see uid 0 on the socket (made before dropping root)" \
+	test "$(peer_uid)" = 0
 # Another user than root and the daemon's: a fixed uid that no account has.
 other() { setpriv --reuid=4242 --regid=4242 --clear-groups "$@"; }
 
