@@ -20,7 +20,8 @@ FUZZ_TIME ?= 60
 BUILD     := build
 ASAN      := build-asan
 FUZZB     := build-fuzz
-FUZZERS   := msg zone validator resolvconf config autotrust nsswitch render
+FUZZERS   := msg zone validator resolvconf config autotrust nsswitch render \
+	     stream
 
 .PHONY: all deps build check check-deb check-load test test-asan demo fuzz \
 	bench install deb clean

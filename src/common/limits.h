@@ -204,6 +204,16 @@
 /* `listen` lines: a loopback listener or two per address family is what
  * anyone needs; 16 bounds the sockets a typo loop could open. */
 #define DT_CFG_MAX_LISTEN 16
+/* allow-remote networks: a site's client networks, a few per family. */
+#define DT_CFG_MAX_ALLOW 32
+/* Default of ratelimit: questions per second one remote client address
+ * (an IPv4 /32, an IPv6 /64) may ask; a host asks a few dozen at most,
+ * a reflection attack thousands. */
+#define DT_DMN_RATELIMIT 100
+/* Remote client addresses whose rate is followed per worker: a hash
+ * table of this many buckets; a new address takes the slot of the one it
+ * collides with, so memory is fixed whatever the number of sources. */
+#define DT_DMN_RATE_SLOTS 4096
 /* dnstrust.conf size: policy for thousands of domains fits in 1 MiB. */
 #define DT_CFG_MAXSIZE (1024 * 1024)
 /* Entries of each policy list (negative trust anchors, require-secure,
@@ -218,22 +228,80 @@
  * question is answered SERVFAIL at once (EDE 14, Not Ready) rather than
  * queued without bound when the upstream is slow or under attack. */
 #define DT_DMN_MAX_TASKS 4096
-/* Client connections (socket and TCP) per worker. */
+/* Client connections (socket and TCP) per worker, root's and the
+ * daemon user's not counted: they always get one. */
 #define DT_DMN_MAX_CONNS 1024
+/* Default of max-connections-per-user: connections one peer user (by
+ * SO_PEERCRED; all TCP clients together are one) may hold across the
+ * daemon, so that one user cannot take every slot and leave the others'
+ * resolvers "unavailable". A busy multi-threaded program opens a few
+ * dozen at once; 128 of them pin at most 128 x DT_DMN_MAX_OUTBUF_HARD. */
+#define DT_DMN_CONNS_PER_USER 128
+/* Users with open connections counted at once: more than any host has
+ * logged in; the next user is answered as over its limit. */
+#define DT_DMN_MAX_USERS 1024
+/* Connections over a limit kept open per worker just long enough to
+ * answer SERVFAIL with EDE 14 (Not Ready), so that the client retries
+ * rather than fall back to unvalidated DNS; past this many they are
+ * closed at once. */
+#define DT_DMN_MAX_REJECTING 64
+/* How long such a connection is kept to read its question. */
+#define DT_DMN_REJECT_MS 2000
 /* Questions one stream connection may have pending; more are read only
  * when answers have gone out (backpressure, not loss). */
 #define DT_DMN_MAX_PENDING 64
+/* Questions under way (not answered from the cache) for the socket
+ * connections of one user, root's and the daemon user's not counted:
+ * a quarter of a worker's DT_DMN_MAX_TASKS, so that one user asking slow
+ * names leaves room for the others; more get SERVFAIL, EDE 14. */
+#define DT_DMN_QUESTIONS_PER_USER 1024
+/* Client questions waiting for an answer per worker, UDP included: each
+ * holds about 400 octets until its answer or query-timeout; 16,384 is
+ * four per task slot and bounds a flood of questions for slow names to
+ * a few MiB. More get SERVFAIL, EDE 14. */
+#define DT_DMN_MAX_WAITERS 16384
+/* Clients waiting for one question under way: more identical questions
+ * from everywhere are one flood; they get SERVFAIL, EDE 14. */
+#define DT_DMN_WAITERS_PER_TASK 256
 /* A client connection with nothing pending is closed after this. */
 #define DT_DMN_IDLE_MS 30000
+/* A frame begun must be complete within this: a local client writes a
+ * frame in one call, a remote one in a few round trips; a client
+ * trickling octets to hold a connection loses it. */
+#define DT_DMN_FRAME_MS 5000
+/* Replies waiting this long without the client reading
+ * DT_DMN_WRITE_PROGRESS octets of them close the connection. */
+#define DT_DMN_WRITE_STALL_MS 10000
+#define DT_DMN_WRITE_PROGRESS 4096
+/* Accepting is paused this long when the process is out of file
+ * descriptors (EMFILE, ENFILE): the listener would stay readable and spin
+ * the loop; closing connections make room meanwhile. */
+#define DT_DMN_ACCEPT_PAUSE_MS 100
+/* RLIMIT_NOFILE raised to at least this at start (the usual soft limit,
+ * 1024, is less than one worker's connections): each worker holds up to
+ * DT_DMN_MAX_CONNS + DT_DMN_MAX_REJECTING client sockets, root's and
+ * upstream sockets beside them. */
+#define DT_DMN_NOFILE 65536
 /* Upstream queries one question may cause (the answer, and DS and DNSKEY
  * along the chain of trust: about 2 per zone cut; a 127-label name under
  * an insecure cut needs one DS probe per label). */
 #define DT_DMN_FETCHES_PER_TASK 64
+/* Memory the parsed upstream responses of one question may hold: a real
+ * chain of trust is a few KiB per zone cut; a crafted 64 KiB response
+ * decompresses to a few MiB, and DT_DMN_FETCHES_PER_TASK of them would be
+ * hundreds. Past it a response counts as not received. */
+#define DT_DMN_BYTES_PER_TASK (8u * 1024 * 1024)
 /* Seconds an answer that failed because no upstream answered is kept:
  * long enough to stop a retry storm, short enough to recover at once. */
 #define DT_DMN_FAIL_TTL 5
 /* Octets of replies waiting to be written to one connection before we
- * stop reading from it. */
-#define DT_DMN_MAX_OUTBUF (256 * 1024)
+ * stop reading questions from it (answers from the cache count as soon
+ * as they are made): pipelining keeps going, a client that does not
+ * read pins at most this plus one reply. */
+#define DT_DMN_MAX_OUTBUF (128 * 1024)
+/* Replies to questions already taken may still come past
+ * DT_DMN_MAX_OUTBUF (up to DT_DMN_MAX_PENDING of them, each up to 64 KiB);
+ * past this the client is not reading and its connection is closed. */
+#define DT_DMN_MAX_OUTBUF_HARD (1024 * 1024)
 
 #endif

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Administrative questions: class CH, type TXT, under dnstrust. (like
- * version.bind). version and status are for anyone; flush and reload only
- * for root or the daemon's user on the Unix socket (SO_PEERCRED).
+ * version.bind). version and status are for any local client (the Unix
+ * socket and loopback: server.c refuses the others); flush and reload
+ * only for root or the daemon's user on the Unix socket (SO_PEERCRED).
+ * Over UDP an answer larger than the client's payload size is truncated.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,6 +31,7 @@
 struct txt {
 	struct wire_builder b;
 	const struct qinfo *q;
+	bool cut;			/* a record did not fit */
 };
 
 __attribute__((format(printf, 2, 3))) static void line(struct txt *t,
@@ -52,7 +56,8 @@ __attribute__((format(printf, 2, 3))) static void line(struct txt *t,
 		.rdlen = (uint16_t)(n + 1),
 		.rdata = rdata,
 	};
-	wire_build_rr(&t->b, WIRE_SEC_ANSWER, &rr);
+	if (wire_build_rr(&t->b, WIRE_SEC_ANSWER, &rr) < 0)
+		t->cut = true;
 }
 
 /* One TXT record holding text of any length, as consecutive
@@ -76,7 +81,8 @@ static void long_line(struct txt *t, const char *text)
 		.rdlen = (uint16_t)w,
 		.rdata = rdata,
 	};
-	wire_build_rr(&t->b, WIRE_SEC_ANSWER, &rr);
+	if (wire_build_rr(&t->b, WIRE_SEC_ANSWER, &rr) < 0)
+		t->cut = true;
 }
 
 static bool name_is(const struct qinfo *q, const char *text)
@@ -299,10 +305,14 @@ size_t admin_answer(struct worker *w, const struct qinfo *q, uint8_t *buf,
 				   "Unix socket",
 				   buf, cap);
 	}
-	wire_build_init(&t.b, buf, cap,
+	/* Over UDP the answer fits the client's payload size (RFC 6891
+	 * §7), or is truncated: no amplification. 64 octets are kept for
+	 * the OPT record. */
+	size_t lim = q->udp_size && q->udp_size < cap ? q->udp_size : cap;
+	wire_build_init(&t.b, buf, lim,
 			q->id, WIRE_FLAG_QR | WIRE_FLAG_AA |
 				       (q->flags & WIRE_FLAG_RD));
-	t.b.cap = cap - 64;
+	t.b.cap = lim - 64;
 	wire_build_question(&t.b, q->qname, q->qtype, q->qclass);
 	if (name_is(q, DT_PROTO_ADMIN_VERSION) || name_is(q, "version.bind."))
 		line(&t, "dnstrustd %s", DT_VERSION);
@@ -319,8 +329,17 @@ size_t admin_answer(struct worker *w, const struct qinfo *q, uint8_t *buf,
 		line(&t, "reload=requested id=%u", id);
 	} else if (!admin_ops_answer(w, q, &t.b, &rcode))
 		rcode = WIRE_RCODE_NXDOMAIN;
+	if (t.cut && q->udp_size) {
+		/* No partial list: TC and the question alone, the client asks
+		 * again over TCP. */
+		wire_build_init(&t.b, buf, lim,
+				q->id, WIRE_FLAG_QR | WIRE_FLAG_AA |
+					       WIRE_FLAG_TC |
+					       (q->flags & WIRE_FLAG_RD));
+		wire_build_question(&t.b, q->qname, q->qtype, q->qclass);
+	}
 	wire_build_set_flags(&t.b, rcode, 0);
-	t.b.cap = cap;
+	t.b.cap = lim;
 	if (q->edns)
 		wire_build_opt(&t.b, DT_UP_EDNS_BUFSIZE, 0, 0, 0, NULL, 0);
 	return wire_build_finish(&t.b);

@@ -71,6 +71,7 @@
 struct cfg_ctx {
 	const char *name; /* file name, for messages */
 	unsigned line;	  /* 1-based; 0 for the file as a whole */
+	unsigned remote_line; /* the first listen line not on loopback */
 	char *err;	  /* message buffer, errlen octets */
 	size_t errlen;
 };
@@ -523,7 +524,135 @@ static int parse_listen(const struct cfg_key *k, const struct cfg_line *l,
 					show(w, sh));
 	}
 	c->listen[c->nlisten++] = s;
+	if (!x->remote_line && !cfg_addr_loopback((struct sockaddr *)&s.addr))
+		x->remote_line = x->line;
 	return 0;
+}
+
+/* --- values: client networks --- */
+
+bool cfg_addr_loopback(const struct sockaddr *addr)
+{
+	static const uint8_t v6loop[16] = {[15] = 1};
+	static const uint8_t mapped[12] = {[10] = 0xff, [11] = 0xff};
+
+	if (addr->sa_family == AF_INET)
+		return ((const uint8_t *)&((const struct sockaddr_in *)addr)
+				->sin_addr)[0] == 127;
+	if (addr->sa_family != AF_INET6)
+		return false;
+	const uint8_t *a =
+		((const struct sockaddr_in6 *)addr)->sin6_addr.s6_addr;
+	return memcmp(a, v6loop, 16) == 0 ||
+	       (memcmp(a, mapped, 12) == 0 && a[12] == 127);
+}
+
+static bool net_match(const struct cfg_net *n, int family, const uint8_t *a)
+{
+	unsigned full = n->prefix / 8, rest = n->prefix % 8;
+
+	if (n->family != family || memcmp(n->addr, a, full) != 0)
+		return false;
+	return !rest ||
+	       ((a[full] ^ n->addr[full]) & (uint8_t)(0xff << (8 - rest))) == 0;
+}
+
+bool cfg_nets_match(const struct cfg_net *nets, size_t n,
+		    const struct sockaddr *addr)
+{
+	static const uint8_t mapped[12] = {[10] = 0xff, [11] = 0xff};
+	const uint8_t *a;
+	int family = addr->sa_family;
+
+	if (family == AF_INET) {
+		a = (const uint8_t *)&((const struct sockaddr_in *)addr)->sin_addr;
+	} else if (family == AF_INET6) {
+		a = ((const struct sockaddr_in6 *)addr)->sin6_addr.s6_addr;
+		if (memcmp(a, mapped, 12) == 0) {
+			family = AF_INET;
+			a += 12;
+		}
+	} else {
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (net_match(&nets[i], family, a))
+			return true;
+	return false;
+}
+
+/* ADDR/PREFIX, or ADDR alone (the whole address); host bits must be 0. */
+static int net_parse(const char *w, struct cfg_net *n)
+{
+	char addr[INET6_ADDRSTRLEN + 1];
+	const char *slash = strchr(w, '/');
+	size_t alen = slash ? (size_t)(slash - w) : strlen(w);
+	unsigned long long prefix;
+
+	if (alen >= sizeof(addr))
+		return -1;
+	memcpy(addr, w, alen);
+	addr[alen] = 0;
+	memset(n, 0, sizeof(*n));
+	if (inet_pton(AF_INET, addr, n->addr) == 1) {
+		n->family = AF_INET;
+		n->prefix = 32;
+	} else if (inet_pton(AF_INET6, addr, n->addr) == 1) {
+		n->family = AF_INET6;
+		n->prefix = 128;
+	} else {
+		return -1;
+	}
+	if (slash) {
+		if (digits_parse(slash + 1, strlen(slash + 1), n->prefix,
+				 &prefix) < 0)
+			return -1;
+		n->prefix = (unsigned)prefix;
+	}
+	for (unsigned bit = n->prefix; bit < (n->family == AF_INET ? 32u : 128u);
+	     bit++)
+		if (n->addr[bit / 8] & (0x80 >> (bit % 8)))
+			return -1;
+	return 0;
+}
+
+static int parse_allow(const struct cfg_key *k, const struct cfg_line *l,
+		       struct cfg *c, struct cfg_ctx *x)
+{
+	char sh[CFG_SHOW_MAX + 4];
+
+	for (size_t i = 1; i < l->nword; i++) {
+		struct cfg_net n;
+		if (c->nallow == DT_CFG_MAX_ALLOW)
+			return cfg_fail(x, "%s: more than %d networks",
+					k->name, DT_CFG_MAX_ALLOW);
+		if (net_parse(l->word[i], &n) < 0)
+			return cfg_fail(x,
+					"%s: '%s' is not ADDR/PREFIX with the "
+					"host bits zero (e.g. 192.0.2.0/24, "
+					"2001:db8::/32)",
+					k->name, show(l->word[i], sh));
+		c->allow[c->nallow++] = n;
+	}
+	return 0;
+}
+
+static void format_allow(const struct cfg_key *k, const struct cfg *c,
+			 struct cfg_out *o)
+{
+	char text[INET6_ADDRSTRLEN];
+
+	if (!c->nallow) {
+		out_unset(o, k);
+		return;
+	}
+	out_printf(o, "%s", k->name);
+	for (size_t i = 0; i < c->nallow; i++) {
+		inet_ntop(c->allow[i].family, c->allow[i].addr, text,
+			  sizeof(text));
+		out_printf(o, " %s/%u", text, c->allow[i].prefix);
+	}
+	out_printf(o, "\n");
 }
 
 static void format_listen(const struct cfg_key *k, const struct cfg *c,
@@ -838,6 +967,19 @@ static const struct cfg_key cfg_keys[] = {
 	 KEY_ONE,
 	 .doc = "A loopback DNS listener, UDP and TCP; repeatable; "
 		"default none."},
+	{.name = "allow-remote",
+	 .usage = "NET...",
+	 .parse = parse_allow,
+	 .format = format_allow,
+	 .repeatable = true,
+	 .nmin = 1,
+	 .nmax = DT_CFG_MAX_ALLOW,
+	 .doc = "Client networks (ADDR/PREFIX) a listener on another than "
+		"a loopback address serves; repeatable; default none: "
+		"loopback listeners only."},
+	KEY_UINT("ratelimit", "N", ratelimit, 1, 1000000, 1,
+		 "Questions per second one remote client address may ask; "
+		 "loopback clients are not limited."),
 	KEY_PATH("resolv-conf", resolv_conf, PATH_MAX - 1,
 		 "Where the upstream nameservers are listed; followed live."),
 	KEY_PATH("trust-anchor-file", trust_anchor_file, PATH_MAX - 1,
@@ -872,7 +1014,13 @@ static const struct cfg_key cfg_keys[] = {
 	 KEY_ONE,
 	 .off = offsetof(struct cfg, user),
 	 .max = sizeof(((struct cfg *)0)->user) - 1,
-	 .doc = "Run as this user after binding; unset: stay as started."},
+	 .doc = "Run as this user after binding, without capabilities; "
+		"unset: _dnstrust (or nobody); root: stay root."},
+	KEY_UINT("max-connections-per-user", "N", max_conns_per_user, 1,
+		 DT_DMN_MAX_CONNS, 1,
+		 "Open socket connections one user may hold (TCP clients "
+		 "together count as one user); root and the daemon's user "
+		 "are not limited."),
 	{.name = "log-level",
 	 .usage = "LEVEL",
 	 .parse = parse_level,
@@ -1096,6 +1244,8 @@ void cfg_default(struct cfg *c)
 	c->clock_skew = DT_VAL_SKEW;
 	c->max_cache_ttl = CFG_MAX_CACHE_TTL;
 	c->bogus_ttl = CFG_BOGUS_TTL;
+	c->max_conns_per_user = DT_DMN_CONNS_PER_USER;
+	c->ratelimit = DT_DMN_RATELIMIT;
 	c->auto_trust_add_holddown = DT_AT_HOLDDOWN;
 	c->auto_trust_remove_holddown = DT_AT_HOLDDOWN;
 }
@@ -1122,6 +1272,13 @@ int cfg_parse(const char *text, size_t len, const char *name, struct cfg *ret,
 		if (r < 0)
 			return r;
 		p = nl ? nl + 1 : end;
+	}
+	if (x.remote_line && !c.nallow) {
+		x.line = x.remote_line;
+		return cfg_fail(&x, "listen: not a loopback address: anyone "
+				    "who reaches it could use the daemon; "
+				    "write allow-remote with the client "
+				    "networks to serve");
 	}
 	*ret = c;
 	if (err && errlen)

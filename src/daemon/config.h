@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "common/limits.h"
 #include "upstream/resolvconf.h"
@@ -59,11 +60,32 @@ struct cfg_domain {
 					   unvalidated, indeterminate */
 };
 
+/* allow-remote NET...: a client network, ADDR/PREFIX (or one address). */
+struct cfg_net {
+	int family;			/* AF_INET or AF_INET6 */
+	uint8_t addr[16];		/* network order; bits past prefix 0 */
+	unsigned prefix;		/* 0..32 or 0..128 */
+};
+
+/* Whether addr (sockaddr_in, sockaddr_in6 or an IPv4-mapped IPv6
+ * address) is a loopback address. */
+bool cfg_addr_loopback(const struct sockaddr *addr);
+
+/* Whether addr is in one of the n networks. */
+bool cfg_nets_match(const struct cfg_net *nets, size_t n,
+		    const struct sockaddr *addr);
+
 struct cfg {
 	char socket[PATH_MAX];		/* socket PATH */
 	struct up_server listen[DT_CFG_MAX_LISTEN]; /* listen ADDR@PORT,
 						       repeatable */
 	size_t nlisten;
+	struct cfg_net allow[DT_CFG_MAX_ALLOW]; /* allow-remote NET...:
+						   listen may then be other
+						   than loopback */
+	size_t nallow;
+	unsigned ratelimit;		/* ratelimit N: questions per second
+					   of one remote client address */
 	char resolv_conf[PATH_MAX];	/* resolv-conf PATH */
 	char trust_anchor_file[PATH_MAX]; /* trust-anchor-file PATH; empty:
 					     the built-in root anchors */
@@ -74,7 +96,8 @@ struct cfg {
 	unsigned auto_trust_remove_holddown; /* auto-trust-remove-holddown S */
 	size_t cache_size;		/* cache-size SIZE (K, M, G) */
 	unsigned threads;		/* threads N; 0: number of cores */
-	char user[64];			/* user NAME; empty: stay as started */
+	char user[64];			/* user NAME; empty: _dnstrust (or
+					   nobody); "root": stay root */
 	enum cfg_log_level log_level;	/* log-level LEVEL */
 	unsigned query_timeout_ms;	/* query-timeout SECONDS (default 5):
 					   every client question is answered
@@ -83,6 +106,7 @@ struct cfg {
 	unsigned clock_skew;		/* clock-skew SECONDS */
 	unsigned max_cache_ttl;		/* max-cache-ttl SECONDS */
 	unsigned bogus_ttl;		/* bogus-ttl SECONDS (default 60) */
+	unsigned max_conns_per_user;	/* max-connections-per-user N */
 	/* policy */
 	enum cfg_mode mode;		/* mode enforce|permissive */
 	bool insecure_reject;		/* insecure accept|reject */

@@ -34,6 +34,7 @@ struct val_used;
 struct wire_msg;
 struct task;
 struct conn;
+struct ratelimit;
 
 /* What the configuration and the trust anchors say; immutable. */
 struct dstate {
@@ -82,8 +83,15 @@ struct worker {
 	struct task **tasks;
 	struct wfetch **fetches;
 	size_t ntasks, nfetches;
+	size_t nwaiters;		/* client questions waiting (server.c) */
 	struct conn *conns;		/* open client connections */
 	size_t nconns;
+	size_t nlimited;		/* of them, counted per user */
+	size_t nrejecting;		/* over a limit, answered EDE 14 */
+	struct loop_timer accept_timer;	/* accepting paused (EMFILE) */
+	int64_t accept_logged;		/* when that was last logged */
+	struct ratelimit *rate;		/* remote clients' rates, made at the
+					   first remote question */
 	struct wstats stats;
 };
 

@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <sys/stat.h>
-#include <time.h>
+#include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cache/cache.h"
@@ -36,6 +36,7 @@
 #include "daemon/log.h"
 #include "daemon/notify.h"
 #include "daemon/policy.h"
+#include "daemon/privs.h"
 #include "daemon/server.h"
 #include "daemon/task.h"
 #include "upstream/transport.h"
@@ -375,71 +376,6 @@ void daemon_request_reload(struct daemon *d)
 
 /* --- sockets --- */
 
-static int unix_listen(const char *path, uid_t uid, gid_t gid)
-{
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	char dir[PATH_MAX];
-
-	if (strlen(path) >= sizeof(sa.sun_path)) {
-		log_err("socket %s: path too long", path);
-		return -1;
-	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (slash && slash != dir) {
-		*slash = 0;
-		/* Not writable by others: nobody can put a socket of their
-		 * own in our place. */
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-			log_err("mkdir %s: %s", dir, strerror(errno));
-			return -1;
-		}
-		chmod(dir, 0755);
-		if (uid && chown(dir, uid, gid) < 0)
-			log_warn("chown %s: %s", dir, strerror(errno));
-	}
-	memcpy(sa.sun_path, path, strlen(path) + 1);
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	struct stat stt;
-	if (lstat(path, &stt) == 0) {
-		if (!S_ISSOCK(stt.st_mode)) {
-			log_err("%s exists and is not a socket", path);
-			close(fd);
-			return -1;
-		}
-		int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		bool live = probe >= 0 &&
-			    connect(probe, (struct sockaddr *)&sa, sizeof(sa)) == 0;
-		if (probe >= 0)
-			close(probe);
-		if (live) {
-			log_err("%s: another dnstrustd is running", path);
-			close(fd);
-			return -1;
-		}
-		unlink(path);
-	}
-	/* Bound and listening under a temporary name, then renamed: the
-	 * socket appears only when it accepts connections. */
-	struct sockaddr_un tmp = sa;
-	int n = snprintf(tmp.sun_path, sizeof(tmp.sun_path), "%s.%d", path,
-			 (int)getpid());
-	if (n < 0 || (size_t)n >= sizeof(tmp.sun_path))
-		tmp = sa;
-	unlink(tmp.sun_path);
-	if (bind(fd, (struct sockaddr *)&tmp, sizeof(tmp)) < 0 ||
-	    chmod(tmp.sun_path, 0666) < 0 || listen(fd, 128) < 0 ||
-	    rename(tmp.sun_path, path) < 0) {
-		log_err("socket %s: %s", path, strerror(errno));
-		unlink(tmp.sun_path);
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* The Unix socket passed by systemd (dnstrustd.socket), or -1. It stays
  * systemd's: the daemon never removes it. */
 static int inherited_socket(struct daemon *d, const char *path)
@@ -539,30 +475,6 @@ static void signal_event(struct loop_io *io, uint32_t ev)
 
 /* --- start-up --- */
 
-static int drop_privileges(struct daemon *d, const char *user)
-{
-	struct passwd *pw;
-
-	d->admin_uid = getuid();
-	if (!user[0])
-		return 0;
-	pw = getpwnam(user);
-	if (!pw) {
-		log_err("user %s: no such user", user);
-		return -1;
-	}
-	d->admin_uid = pw->pw_uid;
-	if (getuid() == pw->pw_uid)
-		return 0;
-	if (setgroups(0, NULL) < 0 || setgid(pw->pw_gid) < 0 ||
-	    setuid(pw->pw_uid) < 0) {
-		log_err("dropping privileges to %s: %s", user, strerror(errno));
-		return -1;
-	}
-	log_info("running as %s (uid %u)", user, (unsigned)pw->pw_uid);
-	return 0;
-}
-
 static unsigned nthreads(const struct cfg *cfg)
 {
 	long n = cfg->threads ? (long)cfg->threads : sysconf(_SC_NPROCESSORS_ONLN);
@@ -573,16 +485,10 @@ static unsigned nthreads(const struct cfg *cfg)
 static int open_listeners(struct daemon *d)
 {
 	const struct cfg *cfg = &d->st->cfg;
-	struct passwd *pw = cfg->user[0] ? getpwnam(cfg->user) : NULL;
 
-	if (cfg->user[0] && !pw) {
-		log_err("user %s: no such user", cfg->user);
-		return -1;
-	}
 	d->unix_fd = inherited_socket(d, cfg->socket);
 	if (d->unix_fd < 0)
-		d->unix_fd = unix_listen(cfg->socket, pw ? pw->pw_uid : 0,
-					 pw ? pw->pw_gid : 0);
+		d->unix_fd = privs_unix_listen(cfg->socket);
 	if (d->unix_fd < 0)
 		return -1;
 	for (size_t i = 0; i < cfg->nlisten; i++) {
@@ -827,7 +733,9 @@ static int start_failed(struct daemon *d)
  * write the verdict on) and workers. Returns 0 or -1. */
 static int start_serving(struct daemon *d, int *ret_ready_fd)
 {
-	if (open_listeners(d) < 0 || drop_privileges(d, d->st->cfg.user) < 0)
+	privs_raise_nofile();
+	if (open_listeners(d) < 0 ||
+	    privs_drop(d->st->cfg.user, &d->admin_uid) < 0)
 		return -1;
 	if (ret_ready_fd && (*ret_ready_fd = detach()) < 0) {
 		log_err("detaching: %s", strerror(errno));

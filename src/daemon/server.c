@@ -8,6 +8,7 @@
  * worker goes on serving the others.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,31 +20,113 @@
 #include "common/protocol.h"
 #include "daemon/admin_ops.h"
 #include "daemon/log.h"
+#include "daemon/ratelimit.h"
 #include "daemon/server.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
+
+/* What a connection's timer waits for. */
+enum conn_wait {
+	CONN_WAIT_NONE,		/* questions pending: their deadlines */
+	CONN_WAIT_IDLE,		/* nothing asked, nothing owed */
+	CONN_WAIT_FRAME,	/* a frame begun and not finished */
+	CONN_WAIT_WRITE,	/* replies the client does not read */
+};
 
 /* A client connection on a stream socket. */
 struct conn {
 	struct conn *next, *prev;
 	struct worker *w;
 	struct loop_io io;
-	struct loop_timer idle;
+	struct loop_timer timer;	/* idle, frame or write stall */
 	struct loop_timer resume;	/* frames left when pending was full */
+	enum conn_wait wait;		/* what timer is armed for */
 	bool admin;			/* peer may flush and reload */
+	bool limited;			/* counted against its user's limit */
+	bool reject;			/* over a limit: every question is
+					   answered SERVFAIL, EDE 14 */
+	bool remote;			/* TCP from another than loopback */
 	bool closed;
-	bool reading;
-	unsigned refs;			/* 1 while open + 1 per waiter */
+	unsigned refs;			/* 1 while open + 1 per waiter + 1
+					   while an event is handled */
 	unsigned pending;		/* questions not yet answered */
+	struct user_conns *user;	/* its user's entry while counted
+					   (until freed: questions under way
+					   still count) */
 	size_t inlen;
 	uint8_t *in;			/* 2 + DT_MSG_MAXLEN octets */
 	uint8_t *out;			/* framed replies not yet written */
 	size_t outlen, outoff, outcap;
+	size_t stall_mark;		/* octets written when the write-stall
+					   timer was last armed */
 };
 
 static __thread uint8_t reply_buf[DT_MSG_MAXLEN];
 
 static void conn_update(struct conn *c);
+
+/* --- connections per user --- */
+
+/*
+ * Open connections per peer user, for the whole daemon (the workers
+ * accept from the same socket): one user cannot take every connection
+ * and leave the others' resolvers "unavailable". TCP clients have no
+ * user; they share one entry, CONN_UID_TCP. Root and the daemon's own
+ * user are not counted.
+ */
+#define CONN_UID_TCP ((uid_t)-2)
+
+static pthread_mutex_t users_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct user_conns {
+	uid_t uid;
+	unsigned n;			/* 0: free entry */
+	unsigned pending;		/* their questions under way (atomic) */
+} users[DT_DMN_MAX_USERS];
+
+/* Counts one more connection of uid if it stays within limit; returns its
+ * entry, valid until the matching user_put(), or NULL. */
+static struct user_conns *user_take(uid_t uid, unsigned limit)
+{
+	struct user_conns *free_slot = NULL, *u = NULL;
+	bool ok = false;
+
+	pthread_mutex_lock(&users_lock);
+	for (size_t i = 0; i < DT_DMN_MAX_USERS && !u; i++) {
+		if (users[i].n && users[i].uid == uid)
+			u = &users[i];
+		else if (!users[i].n && !free_slot)
+			free_slot = &users[i];
+	}
+	if (!u && free_slot) {
+		u = free_slot;
+		u->uid = uid;
+	}
+	if (u && u->n < limit) {
+		u->n++;
+		ok = true;
+	}
+	pthread_mutex_unlock(&users_lock);
+	return ok ? u : NULL;
+}
+
+static void user_put(struct user_conns *u)
+{
+	pthread_mutex_lock(&users_lock);
+	u->n--;
+	pthread_mutex_unlock(&users_lock);
+}
+
+/* Counts one more question under way for u, if within
+ * DT_DMN_QUESTIONS_PER_USER. */
+static bool user_question_take(struct user_conns *u)
+{
+	unsigned n = __atomic_add_fetch(&u->pending, 1, __ATOMIC_RELAXED);
+
+	if (n <= DT_DMN_QUESTIONS_PER_USER)
+		return true;
+	__atomic_sub_fetch(&u->pending, 1, __ATOMIC_RELAXED);
+	return false;
+}
 
 /* --- connections --- */
 
@@ -51,6 +134,8 @@ static void conn_unref(struct conn *c)
 {
 	if (--c->refs)
 		return;
+	if (c->user)
+		user_put(c->user);
 	free(c->in);
 	free(c->out);
 	free(c);
@@ -64,7 +149,7 @@ static void conn_close(struct conn *c)
 		return;
 	c->closed = true;
 	loop_io_del(w->loop, &c->io);
-	loop_timer_stop(w->loop, &c->idle);
+	loop_timer_stop(w->loop, &c->timer);
 	loop_timer_stop(w->loop, &c->resume);
 	close(c->io.fd);
 	if (c->prev)
@@ -73,12 +158,39 @@ static void conn_close(struct conn *c)
 		w->conns = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
-	w->nconns--;
+	if (c->reject)
+		w->nrejecting--;
+	else
+		w->nconns--;
+	if (c->limited)
+		w->nlimited--;
 	conn_unref(c);
+}
+
+static size_t conn_queued(const struct conn *c)
+{
+	return c->outlen - c->outoff;
+}
+
+/* Whether the input buffer starts with a whole frame. */
+static bool conn_has_frame(const struct conn *c)
+{
+	return c->inlen >= 2 &&
+	       c->inlen - 2 >= ((size_t)c->in[0] << 8 | c->in[1]);
+}
+
+/* Whether another question may be taken: room for its answer among the
+ * pending ones and in the output (cache hits count too). */
+static bool conn_may_take(const struct conn *c)
+{
+	return c->pending < DT_DMN_MAX_PENDING &&
+	       conn_queued(c) < DT_DMN_MAX_OUTBUF;
 }
 
 static void conn_flush(struct conn *c)
 {
+	bool could_take = conn_may_take(c);
+
 	while (c->outoff < c->outlen) {
 		ssize_t n = send(c->io.fd, c->out + c->outoff,
 				 c->outlen - c->outoff, MSG_NOSIGNAL);
@@ -90,13 +202,27 @@ static void conn_flush(struct conn *c)
 		}
 		c->outoff += (size_t)n;
 	}
-	if (c->outoff == c->outlen)
+	if (c->outoff == c->outlen) {
 		c->outoff = c->outlen = 0;
+		c->stall_mark = 0;
+	}
+	/* Frames held back while the output was full are taken up from the
+	 * loop, not from inside this call (a reply may be on its way out of
+	 * a waiter). */
+	if (!could_take && conn_may_take(c) && conn_has_frame(c))
+		loop_timer_start(c->w->loop, &c->resume, 0);
 	conn_update(c);
 }
 
 static int conn_queue(struct conn *c, const uint8_t *msg, size_t len)
 {
+	if (c->outoff && c->outlen + 2 + len > c->outcap) {
+		memmove(c->out, c->out + c->outoff, c->outlen - c->outoff);
+		c->outlen -= c->outoff;
+		c->stall_mark -= c->stall_mark < c->outoff ? c->stall_mark
+							   : c->outoff;
+		c->outoff = 0;
+	}
 	if (c->outlen + 2 + len > c->outcap) {
 		size_t cap = c->outcap ? c->outcap : 4096;
 		while (cap < c->outlen + 2 + len)
@@ -118,11 +244,61 @@ static void conn_reply(struct conn *c, const uint8_t *msg, size_t len)
 {
 	if (c->closed)
 		return;
-	if (conn_queue(c, msg, len) < 0) {
+	/* Answers to questions taken before the output filled up can still
+	 * come; a client that reads none of them loses its connection
+	 * rather than pin memory. */
+	if (conn_queued(c) + 2 + len > DT_DMN_MAX_OUTBUF_HARD ||
+	    conn_queue(c, msg, len) < 0) {
 		conn_close(c);
 		return;
 	}
 	conn_flush(c);
+}
+
+static int64_t conn_wait_ms(enum conn_wait wait)
+{
+	switch (wait) {
+	case CONN_WAIT_IDLE: return DT_DMN_IDLE_MS;
+	case CONN_WAIT_FRAME: return DT_DMN_FRAME_MS;
+	case CONN_WAIT_WRITE: return DT_DMN_WRITE_STALL_MS;
+	default: return 0;
+	}
+}
+
+/* The timer a connection needs: the write stall while replies wait (re-armed
+ * as the client reads), the frame timeout while a frame is incomplete,
+ * idleness when nothing is asked or owed. */
+static void conn_timer(struct conn *c)
+{
+	enum conn_wait want = CONN_WAIT_NONE;
+
+	if (c->reject) { /* one short life, whatever it does */
+		if (c->wait == CONN_WAIT_NONE) {
+			c->wait = CONN_WAIT_IDLE;
+			loop_timer_start(c->w->loop, &c->timer,
+					 DT_DMN_REJECT_MS);
+		}
+		return;
+	}
+	if (conn_queued(c))
+		want = CONN_WAIT_WRITE;
+	else if (c->inlen && !conn_has_frame(c))
+		want = CONN_WAIT_FRAME;
+	else if (!c->pending && !c->inlen)
+		want = CONN_WAIT_IDLE;
+	if (want == CONN_WAIT_WRITE && c->wait == want &&
+	    c->outoff >= c->stall_mark + DT_DMN_WRITE_PROGRESS)
+		c->wait = CONN_WAIT_NONE; /* the client reads: re-armed */
+	if (want == c->wait)
+		return;
+	c->wait = want;
+	if (want == CONN_WAIT_NONE) {
+		loop_timer_stop(c->w->loop, &c->timer);
+		return;
+	}
+	if (want == CONN_WAIT_WRITE)
+		c->stall_mark = c->outoff;
+	loop_timer_start(c->w->loop, &c->timer, conn_wait_ms(want));
 }
 
 /* Reads while the client has room for more questions and our output is
@@ -132,17 +308,13 @@ static void conn_update(struct conn *c)
 	if (c->closed)
 		return;
 	uint32_t ev = 0;
-	if (c->pending < DT_DMN_MAX_PENDING &&
-	    c->outlen - c->outoff < DT_DMN_MAX_OUTBUF)
+	if (conn_may_take(c) && c->inlen < 2 + DT_MSG_MAXLEN)
 		ev |= LOOP_READ;
-	if (c->outlen > c->outoff)
+	if (conn_queued(c))
 		ev |= LOOP_WRITE;
 	if (ev != c->io.events)
 		loop_io_mod(c->w->loop, &c->io, ev);
-	if (!c->pending && !c->outlen)
-		loop_timer_start(c->w->loop, &c->idle, DT_DMN_IDLE_MS);
-	else
-		loop_timer_stop(c->w->loop, &c->idle);
+	conn_timer(c);
 }
 
 /* --- waiters --- */
@@ -173,18 +345,25 @@ static struct waiter *waiter_new(struct worker *w, const struct qinfo *q)
 	wt->udp_fd = -1;
 	wt->deadline.cb = waiter_deadline;
 	wt->deadline.arg = wt;
+	w->nwaiters++;
 	return wt;
 }
 
 void waiter_free(struct waiter *wt)
 {
 	loop_timer_stop(wt->w->loop, &wt->deadline);
+	wt->w->nwaiters--;
 	struct conn *c = wt->conn;
 	if (c) {
+		if (c->user)
+			__atomic_sub_fetch(&c->user->pending, 1,
+					   __ATOMIC_RELAXED);
 		/* Frames held back while the connection was at its limit
 		 * are taken up from the loop, not from inside this call. */
-		if (c->pending-- == DT_DMN_MAX_PENDING && !c->closed &&
-		    c->inlen >= 2)
+		bool could_take = conn_may_take(c);
+		c->pending--;
+		if (!could_take && conn_may_take(c) && !c->closed &&
+		    conn_has_frame(c))
 			loop_timer_start(c->w->loop, &c->resume, 0);
 		conn_update(c);
 		conn_unref(c);
@@ -254,6 +433,7 @@ struct origin {
 	const struct sockaddr_storage *peer;
 	socklen_t peerlen;
 	struct udp_batch *batch;	/* replies queued here when set */
+	bool remote;			/* the client is not on loopback */
 };
 
 static void send_now(struct worker *w, const struct origin *o,
@@ -351,8 +531,27 @@ static void resolve(struct worker *w, const struct origin *o,
 		send_now(w, o, reply_buf, len);
 		return;
 	}
+	/* Questions under way: bounded per worker (each holds a waiter until
+	 * its answer or query-timeout) and per user of the socket, so that
+	 * slow names asked by one cannot take the others' turn. */
+	const char *busy = NULL;
+	if (w->nwaiters >= DT_DMN_MAX_WAITERS)
+		busy = "too many questions under way";
+	else if (o->conn && o->conn->user &&
+		 !user_question_take(o->conn->user))
+		busy = "too many questions under way from this user";
+	if (busy) {
+		STAT_INC(w, refused);
+		send_now(w, o, reply_buf,
+			 reply_error(q, WIRE_RCODE_SERVFAIL, WIRE_EDE_NOT_READY,
+				     busy, reply_buf, sizeof(reply_buf)));
+		return;
+	}
 	struct waiter *wt = waiter_new(w, q);
 	if (!wt) {
+		if (o->conn && o->conn->user)
+			__atomic_sub_fetch(&o->conn->user->pending, 1,
+					   __ATOMIC_RELAXED);
 		send_now(w, o, reply_buf,
 			 reply_error(q, WIRE_RCODE_SERVFAIL, WIRE_EDE_OTHER,
 				     "out of memory", reply_buf,
@@ -372,6 +571,26 @@ static void resolve(struct worker *w, const struct origin *o,
 	task_submit(w, wt);
 }
 
+/* A datagram from another address than loopback: from a network of
+ * allow-remote, and within its rate; dropped otherwise (an answer would
+ * serve a reflection). */
+static bool remote_admit(struct worker *w, const struct sockaddr_storage *peer)
+{
+	const struct cfg *cfg = &w->st->cfg;
+
+	if (!cfg_nets_match(cfg->allow, cfg->nallow,
+			    (const struct sockaddr *)peer))
+		return false;
+	if (!w->rate && !(w->rate = ratelimit_new()))
+		return false;
+	if (!ratelimit_take(w->rate, (const struct sockaddr *)peer,
+			    cfg->ratelimit, loop_now_ms(w->loop))) {
+		STAT_INC(w, refused);
+		return false;
+	}
+	return true;
+}
+
 static void handle(struct worker *w, const struct origin *o,
 		   const uint8_t *pkt, size_t len, bool admin)
 {
@@ -381,6 +600,8 @@ static void handle(struct worker *w, const struct origin *o,
 
 	if (len < DT_MSG_HDRLEN || (pkt[2] & 0x80))
 		return; /* not a query: nothing sensible to answer */
+	if (udp && o->remote && !remote_admit(w, o->peer))
+		return;
 	struct wire_msg *m = wire_msg_parse(pkt, len, 0, &err);
 	if (!m || !m->has_question) {
 		wire_msg_free(m);
@@ -393,8 +614,20 @@ static void handle(struct worker *w, const struct origin *o,
 	wire_msg_free(m);
 	uint16_t rcode = WIRE_RCODE_NOERROR;
 	const char *why = NULL;
+	if (o->conn && o->conn->reject) {
+		STAT_INC(w, refused);
+		send_now(w, o, reply_buf,
+			 reply_error(&q, WIRE_RCODE_SERVFAIL, WIRE_EDE_NOT_READY,
+				     "too many connections; try again",
+				     reply_buf, sizeof(reply_buf)));
+		return;
+	}
 	if (opcode != WIRE_OPCODE_QUERY) {
 		rcode = WIRE_RCODE_NOTIMP;
+	} else if (q.qclass == WIRE_CLASS_CH && o->remote) {
+		rcode = WIRE_RCODE_REFUSED;
+		why = "administrative names are for local clients";
+		STAT_INC(w, refused);
 	} else if (q.qclass == WIRE_CLASS_CH) {
 		send_now(w, o, reply_buf,
 			 admin_answer(w, &q, reply_buf, sizeof(reply_buf)));
@@ -407,10 +640,12 @@ static void handle(struct worker *w, const struct origin *o,
 		why = "query type not supported";
 	}
 	if (rcode != WIRE_RCODE_NOERROR) {
+		uint16_t ede = !why ? VAL_EDE_NONE
+			       : q.qclass == WIRE_CLASS_CH ? WIRE_EDE_PROHIBITED
+							   : WIRE_EDE_NOT_SUPPORTED;
 		send_now(w, o, reply_buf,
-			 reply_error(&q, rcode,
-				     why ? WIRE_EDE_NOT_SUPPORTED : VAL_EDE_NONE,
-				     why, reply_buf, sizeof(reply_buf)));
+			 reply_error(&q, rcode, ede, why, reply_buf,
+				     sizeof(reply_buf)));
 		return;
 	}
 	resolve(w, o, &q);
@@ -418,20 +653,20 @@ static void handle(struct worker *w, const struct origin *o,
 
 /* --- stream connections --- */
 
-static void conn_idle(struct loop_timer *t)
+static void conn_timeout(struct loop_timer *t)
 {
 	conn_close(t->arg);
 }
 
-/* Handles every complete frame in the input buffer. */
+/* Handles every complete frame in the input buffer while the connection
+ * may take questions. */
 static void conn_frames(struct conn *c)
 {
 	size_t off = 0;
-	struct origin o = {.conn = c, .udp_fd = -1};
+	struct origin o = {.conn = c, .udp_fd = -1, .remote = c->remote};
 
 	c->refs++;
-	while (!c->closed && c->inlen - off >= 2 &&
-	       c->pending < DT_DMN_MAX_PENDING) {
+	while (!c->closed && c->inlen - off >= 2 && conn_may_take(c)) {
 		size_t len = (size_t)c->in[off] << 8 | c->in[off + 1];
 		if (len < DT_MSG_HDRLEN) {
 			conn_close(c); /* not DNS: stop listening to it */
@@ -445,6 +680,8 @@ static void conn_frames(struct conn *c)
 	if (!c->closed && off) {
 		memmove(c->in, c->in + off, c->inlen - off);
 		c->inlen -= off;
+		if (c->wait == CONN_WAIT_FRAME)
+			c->wait = CONN_WAIT_NONE; /* a new frame: its own time */
 	}
 	conn_update(c);
 	conn_unref(c);
@@ -458,16 +695,15 @@ static void conn_resume(struct loop_timer *t)
 		conn_frames(c);
 }
 
-static void conn_event(struct loop_io *io, uint32_t ev)
+static void conn_io(struct conn *c, uint32_t ev)
 {
-	struct conn *c = io->arg;
 	size_t room = 2 + DT_MSG_MAXLEN - c->inlen;
 
 	if (ev & LOOP_WRITE)
 		conn_flush(c);
 	if (c->closed || !(ev & (LOOP_READ | LOOP_ERROR)) || !room)
 		return;
-	ssize_t n = recv(io->fd, c->in + c->inlen, room, 0);
+	ssize_t n = recv(c->io.fd, c->in + c->inlen, room, 0);
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
 		conn_close(c);
 		return;
@@ -478,31 +714,70 @@ static void conn_event(struct loop_io *io, uint32_t ev)
 	}
 }
 
-static void conn_new(struct worker *w, int fd, bool admin)
+/* The event holds a reference: a failed write closes the connection,
+ * and the waiters' references may be all that kept it. */
+static void conn_event(struct loop_io *io, uint32_t ev)
 {
-	struct conn *c = calloc(1, sizeof(*c));
+	struct conn *c = io->arg;
 
+	c->refs++;
+	conn_io(c, ev);
+	conn_unref(c);
+}
+
+/* How an accepted connection is to be served. */
+struct peer {
+	uid_t uid;		/* CONN_UID_TCP for TCP clients */
+	bool admin;		/* may flush and reload */
+	bool exempt;		/* root or the daemon's user: never limited */
+	bool remote;		/* TCP from another than loopback */
+};
+
+static void conn_new(struct worker *w, int fd, const struct peer *p)
+{
+	struct user_conns *user = NULL;
+	bool limited = false, reject = false;
+
+	if (!p->exempt) {
+		unsigned per_user = w->st->cfg.max_conns_per_user;
+		reject = w->nlimited >= DT_DMN_MAX_CONNS ||
+			 !(user = user_take(p->uid, per_user));
+		limited = !reject;
+	}
+	if (reject && w->nrejecting >= DT_DMN_MAX_REJECTING) {
+		close(fd); /* past every limit: nothing better to do */
+		return;
+	}
+	struct conn *c = calloc(1, sizeof(*c));
 	if (c)
 		c->in = malloc(2 + DT_MSG_MAXLEN);
-	if (!c || !c->in || w->nconns >= DT_DMN_MAX_CONNS) {
+	if (!c || !c->in) {
 		if (c)
 			free(c->in);
 		free(c);
+		if (user)
+			user_put(user);
 		close(fd);
 		return;
 	}
 	c->w = w;
-	c->admin = admin;
+	c->admin = p->admin;
+	c->user = user;
+	c->limited = limited;
+	c->reject = reject;
+	c->remote = p->remote;
 	c->refs = 1;
 	c->io.cb = conn_event;
 	c->io.arg = c;
-	c->idle.cb = conn_idle;
-	c->idle.arg = c;
+	c->timer.cb = conn_timeout;
+	c->timer.arg = c;
 	c->resume.cb = conn_resume;
 	c->resume.arg = c;
 	if (loop_io_add(w->loop, &c->io, fd, LOOP_READ) < 0) {
 		free(c->in);
 		free(c);
+		if (user)
+			user_put(user);
 		close(fd);
 		return;
 	}
@@ -510,38 +785,94 @@ static void conn_new(struct worker *w, int fd, bool admin)
 	if (w->conns)
 		w->conns->prev = c;
 	w->conns = c;
-	w->nconns++;
-	loop_timer_start(w->loop, &c->idle, DT_DMN_IDLE_MS);
+	if (reject)
+		w->nrejecting++;
+	else
+		w->nconns++;
+	if (limited)
+		w->nlimited++;
+	conn_update(c);
 }
 
-/* The Unix socket's peer may use administrative names when it is root or
- * the daemon's own user (SO_PEERCRED). */
-static bool peer_is_admin(struct worker *w, int fd)
+/* Who is on the other end (SO_PEERCRED on the Unix socket): root and the
+ * daemon's own user may use administrative names and are never limited. */
+static void peer_of(struct worker *w, int fd, bool is_unix, struct peer *p)
 {
 	struct ucred cr;
 	socklen_t len = sizeof(cr);
 
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0)
-		return false;
-	return cr.uid == 0 || cr.uid == w->d->admin_uid;
+	*p = (struct peer){.uid = CONN_UID_TCP};
+	if (!is_unix)
+		return;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0) {
+		p->uid = (uid_t)-1;
+		return;
+	}
+	p->uid = cr.uid;
+	p->admin = p->exempt = cr.uid == 0 || cr.uid == w->d->admin_uid;
+}
+
+static void accept_resume(struct loop_timer *t)
+{
+	struct worker *w = t->arg;
+
+	loop_io_mod(w->loop, &w->unix_io, LOOP_READ);
+	for (size_t i = 0; i < w->d->ntcp; i++)
+		loop_io_mod(w->loop, &w->tcp_io[i], LOOP_READ);
+}
+
+/* Out of file descriptors (or kernel memory): the pending connection
+ * cannot be taken, and the listener would stay readable and spin the
+ * loop. Stop accepting for a while; connections closing make room. */
+static void accept_pause(struct worker *w, int err)
+{
+	int64_t now = loop_now_ms(w->loop);
+
+	loop_io_mod(w->loop, &w->unix_io, 0);
+	for (size_t i = 0; i < w->d->ntcp; i++)
+		loop_io_mod(w->loop, &w->tcp_io[i], 0);
+	w->accept_timer.cb = accept_resume;
+	w->accept_timer.arg = w;
+	loop_timer_start(w->loop, &w->accept_timer, DT_DMN_ACCEPT_PAUSE_MS);
+	if (now - w->accept_logged >= 60000 || !w->accept_logged) {
+		w->accept_logged = now;
+		log_warn("accept: %s; not accepting for %d ms", strerror(err),
+			 DT_DMN_ACCEPT_PAUSE_MS);
+	}
 }
 
 static void accept_event(struct loop_io *io, uint32_t ev)
 {
 	struct worker *w = io->arg;
 	bool is_unix = io == &w->unix_io;
+	struct peer p;
 
 	(void)ev;
 	for (int i = 0; i < 16; i++) {
-		int fd = accept4(io->fd, NULL, NULL,
+		struct sockaddr_storage sa;
+		socklen_t salen = sizeof(sa);
+		int fd = accept4(io->fd, (struct sockaddr *)&sa, &salen,
 				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0) {
-			if (errno != EAGAIN && errno != EINTR &&
-			    errno != ECONNABORTED)
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM)
+				accept_pause(w, errno);
+			else if (errno != EAGAIN && errno != EINTR &&
+				 errno != ECONNABORTED)
 				log_warn("accept: %s", strerror(errno));
 			return;
 		}
-		conn_new(w, fd, is_unix && peer_is_admin(w, fd));
+		peer_of(w, fd, is_unix, &p);
+		if (!is_unix && !cfg_addr_loopback((struct sockaddr *)&sa)) {
+			const struct cfg *cfg = &w->st->cfg;
+			if (!cfg_nets_match(cfg->allow, cfg->nallow,
+					    (struct sockaddr *)&sa)) {
+				close(fd);
+				continue;
+			}
+			p.remote = true;
+		}
+		conn_new(w, fd, &p);
 	}
 }
 
@@ -561,6 +892,7 @@ static void udp_event_single(struct worker *w, int fd)
 			return;
 		struct origin o = {
 			.udp_fd = fd, .peer = &peer, .peerlen = plen,
+			.remote = !cfg_addr_loopback((struct sockaddr *)&peer),
 		};
 		handle(w, &o, pkt, (size_t)n, false);
 	}
@@ -598,6 +930,8 @@ static void udp_event(struct loop_io *io, uint32_t ev)
 				.peer = &b->peer[i],
 				.peerlen = b->in[i].msg_hdr.msg_namelen,
 				.batch = b,
+				.remote = !cfg_addr_loopback(
+					(struct sockaddr *)&b->peer[i]),
 			};
 			handle(w, &o, b->pkt[i], b->in[i].msg_len, false);
 		}
@@ -640,6 +974,7 @@ void server_detach(struct worker *w)
 {
 	struct daemon *d = w->d;
 
+	loop_timer_stop(w->loop, &w->accept_timer);
 	loop_io_del(w->loop, &w->unix_io);
 	for (size_t i = 0; i < d->ntcp; i++)
 		loop_io_del(w->loop, &w->tcp_io[i]);
@@ -649,6 +984,8 @@ void server_detach(struct worker *w)
 	}
 	free(udp_batch);
 	udp_batch = NULL;
+	ratelimit_free(w->rate);
+	w->rate = NULL;
 	task_shutdown(w);
 	while (w->conns)
 		conn_close(w->conns);

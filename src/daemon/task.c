@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
+#include "cache/siphash.h"
 #include "common/errcode.h"
 #include "daemon/admin_ops.h"
 #include "daemon/log.h"
@@ -41,22 +43,34 @@ static struct wire_msg *take_main(struct task *t);
 static struct fetched *fetched_find(struct task *t, const uint8_t *name,
 				    uint16_t type);
 
+/* The task and fetch tables' SipHash key: random per worker, so that
+ * nobody can choose names that all land in one bucket. */
+static __thread uint64_t hash_k0, hash_k1;
+
 static unsigned name_hash(const uint8_t *name, uint16_t type)
 {
-	uint32_t h = 2166136261u ^ type;
+	uint8_t key[2 + DT_NAME_MAXLEN];
 	size_t len = wire_dname_len(name);
 
+	key[0] = (uint8_t)(type >> 8);
+	key[1] = (uint8_t)type;
 	for (size_t i = 0; i < len; i++) {
 		uint8_t c = name[i];
-		if (c >= 'A' && c <= 'Z')
-			c += 32;
-		h = (h ^ c) * 16777619u;
+		key[2 + i] = c >= 'A' && c <= 'Z' ? (uint8_t)(c + 32) : c;
 	}
-	return h % TABLE_SIZE;
+	return (unsigned)(cache_siphash13(hash_k0, hash_k1, key, 2 + len) %
+			  TABLE_SIZE);
 }
 
 static bool tables_ready(struct worker *w)
 {
+	if (!w->tasks) {
+		uint64_t seed[2];
+		if (getrandom(seed, sizeof(seed), 0) != sizeof(seed))
+			return false;
+		hash_k0 = seed[0];
+		hash_k1 = seed[1];
+	}
 	if (!w->tasks)
 		w->tasks = calloc(TABLE_SIZE, sizeof(*w->tasks));
 	if (!w->fetches)
@@ -191,9 +205,38 @@ static struct fetched *fetched_find(struct task *t, const uint8_t *name,
 	return NULL;
 }
 
+/* What a parsed message holds in memory: its records with their names and
+ * RDATA decompressed, and the raw copy. */
+static size_t msg_bytes(const struct wire_msg *m)
+{
+	size_t n = sizeof(*m) + m->rawlen;
+
+	for (int s = 0; s < WIRE_SEC_COUNT; s++)
+		for (size_t i = 0; i < m->count[s]; i++)
+			n += sizeof(struct wire_rr) +
+			     wire_dname_len(m->sec[s][i].owner) +
+			     m->sec[s][i].rdlen;
+	return n;
+}
+
+/* Records a fetched response (or its failure err). Past
+ * DT_DMN_BYTES_PER_TASK the response is dropped and recorded as failed
+ * with DT_ELIMIT, which is returned. */
 static int fetched_add(struct task *t, const uint8_t *name, uint16_t type,
 		       struct wire_msg *msg, int err, const char *from)
 {
+	int r = 0;
+
+	if (msg) {
+		size_t bytes = msg_bytes(msg);
+		if (t->bytes + bytes > DT_DMN_BYTES_PER_TASK) {
+			wire_msg_free(msg);
+			msg = NULL;
+			err = r = DT_ELIMIT;
+		} else {
+			t->bytes += bytes;
+		}
+	}
 	if (t->nf == t->capf) {
 		size_t cap = t->capf ? 2 * t->capf : 4;
 		struct fetched *n = realloc(t->f, cap * sizeof(*n));
@@ -211,7 +254,7 @@ static int fetched_add(struct task *t, const uint8_t *name, uint16_t type,
 	f->err = err;
 	f->kept = false;
 	snprintf(f->from, sizeof(f->from), "%s", from);
-	return 0;
+	return r;
 }
 
 const struct wire_msg *task_fetched(struct task *t, const uint8_t *name,
@@ -225,9 +268,14 @@ const struct wire_msg *task_fetched(struct task *t, const uint8_t *name,
 		return f->msg;
 	}
 	struct wire_msg *m = response_cached(t->w, name, type);
-	if (m && fetched_add(t, name, type, m, 0, "cache") == 0) {
+	int r = m ? fetched_add(t, name, type, m, 0, "cache") : -ENOENT;
+	if (r == 0) {
 		t->f[t->nf - 1].kept = true;
 		return m;
+	}
+	if (r == DT_ELIMIT) {
+		*err = r;
+		return NULL;
 	}
 	if (!t->want) {
 		t->want = true;
@@ -291,7 +339,8 @@ static void fetch_done(void *arg, int err, const struct up_answer *ans,
 		if (m && !(copy = wire_msg_parse(m->raw, m->rawlen, 0, &e)))
 			e = -ENOMEM;
 		t->fetching = false;
-		if (fetched_add(t, f->name, f->type, copy, e, from) < 0)
+		int r = fetched_add(t, f->name, f->type, copy, e, from);
+		if (r < 0 && r != DT_ELIMIT)
 			t->fail_err = -ENOMEM;
 		task_run(t);
 	}
@@ -777,6 +826,12 @@ void task_submit(struct worker *w, struct waiter *wt)
 		goto overload;
 	slot = task_slot(w, lname, wt->q.qtype, wt->q.qclass);
 	if (*slot) {
+		size_t n = 0;
+		for (struct waiter *o = (*slot)->waiters;
+		     o && n < DT_DMN_WAITERS_PER_TASK; o = o->next)
+			n++;
+		if (n >= DT_DMN_WAITERS_PER_TASK)
+			goto overload;
 		STAT_INC(w, joined);
 		wt->task = *slot;
 		wt->next = (*slot)->waiters;

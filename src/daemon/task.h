@@ -43,6 +43,7 @@ struct task {
 	struct waiter *waiters;
 	struct fetched *f;
 	size_t nf, capf;
+	size_t bytes;			/* held by f's messages (parsed) */
 	bool fetching;
 	int64_t now;			/* wall clock of this run */
 	int64_t started_ms;		/* monotonic, when it was created */

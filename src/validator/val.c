@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,41 +125,76 @@ static uint16_t group_type(const struct wire_rr *rr)
 	return rr->type == WIRE_TYPE_RRSIG ? val_rrsig_covered(rr) : rr->type;
 }
 
-static bool same_set(const struct val_rrset *s, const struct wire_rr *rr)
+/* The RRset key of two records compared: class, grouped type, owner in
+ * canonical order (case ignored). */
+static int key_cmp(const struct wire_rr *a, const struct wire_rr *b)
 {
-	return s->type == group_type(rr) && s->rclass == rr->rclass &&
-	       wire_dname_equal(s->owner, rr->owner);
+	uint16_t ta = group_type(a), tb = group_type(b);
+
+	if (ta != tb)
+		return ta < tb ? -1 : 1;
+	if (a->rclass != b->rclass)
+		return a->rclass < b->rclass ? -1 : 1;
+	return wire_dname_canon_cmp(a->owner, b->owner);
 }
 
-/* Counts, per RRset, records and RRSIGs; fills owner/type/class. */
-static size_t index_sets(const struct wire_rr *rrs, size_t n,
-			 struct val_rrset *sets, size_t *which)
+/* Record positions by RRset key, then by position. */
+static int position_cmp(const void *x, const void *y, void *arg)
 {
-	size_t nsets = 0;
+	const struct wire_rr *rrs = arg;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	int c = key_cmp(&rrs[i], &rrs[j]);
 
+	if (c)
+		return c;
+	return i < j ? -1 : i > j;
+}
+
+/* Which RRset each record belongs to (which[i]), RRsets numbered in order
+ * of first appearance, with their owner, type, class and counts filled.
+ * A sort of the positions, not a search of the RRsets per record: O(n log
+ * n) whatever a response holds (thousands of RRsets of one record each
+ * would otherwise cost millions of comparisons, and every re-validation
+ * pays it again). Returns the number of RRsets or -ENOMEM. */
+static int index_sets(const struct wire_rr *rrs, size_t n, struct arena *a,
+		      struct val_rrset *sets, size_t *which)
+{
+	size_t *ord = arena_alloc(a, (n ? n : 1) * sizeof(*ord));
+	size_t *rank = arena_alloc(a, (n ? n : 1) * sizeof(*rank));
+	size_t ngroups = 0, nsets = 0;
+
+	if (!ord || !rank)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		ord[i] = i;
+	qsort_r(ord, n, sizeof(*ord), position_cmp, (void *)rrs);
 	for (size_t i = 0; i < n; i++) {
-		size_t k;
-		for (k = 0; k < nsets && !same_set(&sets[k], &rrs[i]); k++)
-			;
-		if (k == nsets) {
-			sets[k] = (struct val_rrset){
+		if (i == 0 || key_cmp(&rrs[ord[i - 1]], &rrs[ord[i]]) != 0)
+			rank[ngroups++] = SIZE_MAX;
+		which[ord[i]] = ngroups - 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t *k = &rank[which[i]];
+		if (*k == SIZE_MAX) {
+			*k = nsets++;
+			sets[*k] = (struct val_rrset){
 				.owner = rrs[i].owner,
 				.type = group_type(&rrs[i]),
 				.rclass = rrs[i].rclass,
 				.ttl = UINT32_MAX,
 			};
-			nsets++;
 		}
-		which[i] = k;
+		which[i] = *k;
+		struct val_rrset *s = &sets[*k];
 		if (rrs[i].type == WIRE_TYPE_RRSIG) {
-			sets[k].nsigs++;
+			s->nsigs++;
 		} else {
-			sets[k].n++;
-			if (rrs[i].ttl < sets[k].ttl)
-				sets[k].ttl = rrs[i].ttl;
+			s->n++;
+			if (rrs[i].ttl < s->ttl)
+				s->ttl = rrs[i].ttl;
 		}
 	}
-	return nsets;
+	return (int)nsets;
 }
 
 int val_rrsets_collect(const struct wire_rr *rrs, size_t n, struct arena *a,
@@ -169,7 +205,10 @@ int val_rrsets_collect(const struct wire_rr *rrs, size_t n, struct arena *a,
 
 	if (!sets || !which)
 		return -ENOMEM;
-	size_t nsets = index_sets(rrs, n, sets, which);
+	int r = index_sets(rrs, n, a, sets, which);
+	if (r < 0)
+		return r;
+	size_t nsets = (size_t)r;
 	for (size_t k = 0; k < nsets; k++) {
 		sets[k].rrs = arena_alloc(a, (sets[k].n + 1) * sizeof(void *));
 		sets[k].sigs =

@@ -107,6 +107,8 @@ start_daemon() {
 stop_daemon() {
 	stop_pid "$dpid"
 	dpid=""
+	# No longer root, the daemon could not remove its socket.
+	rm -f /run/dnstrust/socket
 }
 
 good_host() {

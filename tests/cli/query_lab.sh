@@ -64,12 +64,20 @@ log-level info
 EOF
 
 mkdir -p "$work/state"
+# Runtime NTAs are saved there by the daemon, which runs as _dnstrust
+# (nobody where that does not exist).
+duser=nobody
+getent passwd _dnstrust >/dev/null && duser=_dnstrust
+chown "$duser" "$work/state"
 start_daemon() {
+	local old
+	old=$(stat -c %i "$sock" 2>/dev/null)
 	STATE_DIRECTORY=$work/state "$DNSTRUSTD" -c "$conf" -f \
 		2>>"$work/dnstrustd.log" &
 	dpid=$!
+	# A socket left by a daemon that had given up root is replaced.
 	for _ in $(seq 50); do
-		[ -S "$sock" ] && return 0
+		[ -S "$sock" ] && [ "$(stat -c %i "$sock")" != "$old" ] && return 0
 		sleep 0.1
 	done
 	return 1
@@ -357,7 +365,9 @@ wait_log() { # a fixed string the daemon must log within 5 s
 out=$(dt reload); rc=$?
 that "reload: exit 0, and the daemon reloads" \
 	'[ $rc = 0 ] && has "^reloaded" && wait_log "configuration reloaded"'
-as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+# Another user than root and the daemon's (nobody where _dnstrust does
+# not exist): a fixed uid that no account has.
+as_nobody() { setpriv --reuid=4242 --regid=4242 --clear-groups "$@"; }
 out=$(as_nobody "$DNSTRUST" flush --socket "$sock" 2>&1); rc=$?
 that "flush by another user: refused (EDE 18), exit $REFUSED" \
 	'[ $rc = $REFUSED ] && has "REFUSED, EDE 18"'

@@ -50,10 +50,13 @@ lab_cleanup() {
 # start_daemon [OPTION...]: dnstrustd -f on $conf, stderr appended to
 # $dlog; returns once its socket accepts connections (5 s at most).
 start_daemon() {
+	local old
+	old=$(stat -c %i "$sock" 2>/dev/null)
 	"$DNSTRUSTD" -c "$conf" -f "$@" 2>>"$dlog" &
 	dpid=$!
+	# A socket left by a daemon that had given up root is replaced.
 	for _ in $(seq 50); do
-		[ -S "$sock" ] && return 0
+		[ -S "$sock" ] && [ "$(stat -c %i "$sock")" != "$old" ] && return 0
 		sleep 0.1
 	done
 	return 1

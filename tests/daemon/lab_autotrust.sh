@@ -62,6 +62,11 @@ conf=$work/dnstrust.conf
 state=$work/state/root.autotrust
 log=$work/dnstrustd.log
 mkdir -p "$work/state"
+# The daemon runs as _dnstrust (nobody where that does not exist) and
+# writes its state there, as in /var/lib/dnstrust.
+duser=nobody
+getent passwd _dnstrust >/dev/null && duser=_dnstrust
+chown "$duser" "$work/state"
 : >"$log"
 cat >"$conf" <<EOF
 # written by lab_autotrust.sh

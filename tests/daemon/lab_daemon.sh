@@ -45,8 +45,32 @@ wait_log() { # a fixed string the daemon must log within 5 s
 }
 
 check "dnstrustd starts and creates its socket" start_daemon
-check "socket is mode 0666 and its directory 0755" \
-	test "$(stat -c %a "$sock") $(stat -c %a "$(dirname "$sock")")" = "666 755"
+check "socket is mode 0666 and its directory 0755, both root's" \
+	test "$(stat -c '%a %U' "$sock" "$(dirname "$sock")" | tr '\n' ' ')" = "666 root 755 root "
+# No `user` written: _dnstrust, or nobody with a notice where the system
+# has no _dnstrust.
+duser=nobody
+getent passwd _dnstrust >/dev/null && duser=_dnstrust
+check "with no user written it runs as $duser, not root" \
+	test "$(ps -o user= -p "$dpid" | tr -d ' ')" = "$duser"
+[ "$duser" = nobody ] &&
+	check "and says why not _dnstrust" wait_log "user _dnstrust does not exist: running as nobody"
+no_caps() { # PID: no capability in any set, and no_new_privs
+	[ "$(grep -E '^(Cap(Inh|Prm|Eff|Bnd|Amb)|NoNewPrivs):' "/proc/$1/status" |
+		awk '{print $2}' | sort -u | tr '\n' ' ')" = "0000000000000000 1 " ]
+}
+check "no capability left, no_new_privs set" no_caps "$dpid"
+peer_uid() { # the socket's peer uid (SO_PEERCRED), as clients check it
+	python3 -c '
+import socket, struct, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+print(struct.unpack("3i", s.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))[1])' "$sock"
+}
+check "yet clients see uid 0 on the socket (made before dropping root)" \
+	test "$(peer_uid)" = 0
+# Another user than root and the daemon's: a fixed uid that no account has.
+other() { setpriv --reuid=4242 --regid=4242 --clear-groups "$@"; }
 
 # --- the truth table, through the socket and through UDP ---
 
@@ -127,6 +151,13 @@ out=$(q -c CH status.dnstrust. TXT)
 check "status names the upstream and the anchor" \
 	bash -c "echo '$out' | grep -q 'txt=upstream=$LAB_RESOLVER' &&
 		 echo '$out' | grep -q 'txt=trust-anchor=. DS:'"
+
+out=$(dig @"$listen" +tries=1 +time=5 +bufsize=512 +ignore CH TXT status.dnstrust. 2>&1)
+check "status over UDP within 512 octets: TC, no answer (no amplification)" \
+	bash -c "echo '$out' | grep -q '^;; flags: qr aa tc rd; QUERY: 1, ANSWER: 0,'"
+out=$(dig @"$listen" +tries=1 +time=5 +tcp CH TXT status.dnstrust. 2>&1)
+check "and whole over TCP" \
+	bash -c "echo '$out' | grep -q '^;; flags: qr aa rd; QUERY: 1, ANSWER: [1-9]'"
 
 # --- identical questions in flight share an upstream query ---
 
@@ -222,10 +253,10 @@ check "the daemon process is alive" kill -0 "$dpid"
 
 out=$(q -c CH flush.dnstrust. TXT)
 check "root may flush" bash -c "echo '$out' | grep -q 'txt=flushed='"
-out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$DTQ" -s "$sock" -c CH flush.dnstrust. TXT 2>&1)
+out=$(other "$DTQ" -s "$sock" -c CH flush.dnstrust. TXT 2>&1)
 check "another user may not flush (REFUSED, EDE 18)" \
 	test "$(echo "$out" | field rcode)/$(echo "$out" | field ede)" = "REFUSED/18"
-out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$DTQ" -s "$sock" www.secure.lab. A 2>&1)
+out=$(other "$DTQ" -s "$sock" www.secure.lab. A 2>&1)
 check "another user may resolve" test "$(echo "$out" | field status)" = secure
 out=$("$DTQ" -u "$listen" -c CH flush.dnstrust. TXT)
 check "flush over UDP is refused" test "$(echo "$out" | field rcode)" = REFUSED
@@ -314,7 +345,24 @@ rc=$?
 dpid=""
 check "SIGTERM stops the daemon within 3 s, exit 0" \
 	test "$stopped/$rc" = "0/0"
-check "the socket is removed" test ! -e "$sock"
+# Without root it cannot remove its socket from root's directory: the
+# socket is left, nobody listens on it, and the next start replaces it.
+check "nobody listens on the socket any more" \
+	test "$(q www.secure.lab. A 2>&1 | field status)" = ""
+
+# --- user root: root kept, capabilities not ---
+
+write_conf 3
+echo "user root" >>"$conf"
+check "started with user root" start_daemon
+check "the stale socket was replaced; it runs as root" \
+	test "$(ps -o user= -p "$dpid" | tr -d ' ')" = root
+check "as root too: no capability, no_new_privs" no_caps "$dpid"
+check "and it validates" test "$(q www.ed.lab. A | field status)" = secure
+kill -TERM "$dpid"
+wait "$dpid"
+dpid=""
+check "as root it removes its socket at exit" test ! -e "$sock"
 
 # --- privileges dropped to `user` ---
 
@@ -325,8 +373,8 @@ check "started as root with user nobody" start_daemon
 sleep 0.2
 check "the daemon runs as nobody" \
 	test "$(ps -o user= -p "$dpid" | tr -d ' ')" = nobody
-check "its socket directory belongs to nobody" \
-	test "$(stat -c %U "$(dirname "$sock")")" = nobody
+check "its socket and the directory still belong to root" \
+	test "$(stat -c %U "$sock" "$(dirname "$sock")" | tr '\n' ' ')" = "root root "
 check "and it validates" test "$(q www.ed.lab. A | field status)" = secure
 out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$DTQ" -s "$sock" -c CH flush.dnstrust. TXT 2>&1)
 check "the daemon's own user may flush" \

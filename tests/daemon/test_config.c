@@ -174,6 +174,8 @@ static void listen_is(const struct cfg *c, size_t i, const char *addr,
 	is_int(got_scope, scope, "listen %zu scope", i);
 }
 
+static void round_trip(const struct cfg *c, const char *what);
+
 static void test_listen(void)
 {
 	char text[2048];
@@ -181,7 +183,8 @@ static void test_listen(void)
 	struct cfg c;
 
 	if (good("listen 127.0.0.1@5353\nlisten ::1@53\nlisten 127.0.0.2\n"
-		 "listen fe80::1%1@53\nlisten 2001:db8::1%7@1053\n",
+		 "listen fe80::1%1@53\nlisten 2001:db8::1%7@1053\n"
+		 "allow-remote fe80::/10 2001:db8::/32\n",
 		 &c, "five listeners")) {
 		is_int(c.nlisten, 5, "five listeners kept in order");
 		listen_is(&c, 0, "127.0.0.1", 5353, 0);
@@ -212,6 +215,51 @@ static void test_listen(void)
 	    "ADDR@PORT)");
 	bad("listen 127.0.0.1@53\nlisten 127.0.0.1",
 	    "t.conf:2: listen: 127.0.0.1 given twice");
+	bad("listen ::1@53\nlisten 0.0.0.0@53\nlisten 192.0.2.1",
+	    "t.conf:2: listen: not a loopback address: anyone who reaches "
+	    "it could use the daemon; write allow-remote with the client "
+	    "networks to serve");
+	bad("allow-remote 192.0.2.1/24",
+	    "t.conf:1: allow-remote: '192.0.2.1/24' is not ADDR/PREFIX with "
+	    "the host bits zero (e.g. 192.0.2.0/24, 2001:db8::/32)");
+	bad("allow-remote 192.0.2.0/33",
+	    "t.conf:1: allow-remote: '192.0.2.0/33' is not ADDR/PREFIX with "
+	    "the host bits zero (e.g. 192.0.2.0/24, 2001:db8::/32)");
+	bad("allow-remote", "t.conf:1: allow-remote: missing value (usage: "
+			    "allow-remote NET...)");
+	if (good("listen 192.0.2.53\nallow-remote 192.0.2.0/24 10.0.0.0/8\n"
+		 "allow-remote 2001:db8:1::/48 192.0.2.77\n",
+		 &c, "allow-remote")) {
+		struct sockaddr_in a4 = {.sin_family = AF_INET};
+		struct sockaddr_in6 a6 = {.sin6_family = AF_INET6};
+		is_int(c.nallow, 4, "four networks on two lines");
+		inet_pton(AF_INET, "192.0.2.200", &a4.sin_addr);
+		ok(cfg_nets_match(c.allow, c.nallow, (struct sockaddr *)&a4),
+		   "192.0.2.200 is in 192.0.2.0/24");
+		inet_pton(AF_INET, "192.0.3.1", &a4.sin_addr);
+		ok(!cfg_nets_match(c.allow, c.nallow, (struct sockaddr *)&a4),
+		   "192.0.3.1 is in none");
+		inet_pton(AF_INET6, "::ffff:10.1.2.3", &a6.sin6_addr);
+		ok(cfg_nets_match(c.allow, c.nallow, (struct sockaddr *)&a6),
+		   "IPv4-mapped ::ffff:10.1.2.3 is in 10.0.0.0/8");
+		inet_pton(AF_INET6, "2001:db8:1:ffff::1", &a6.sin6_addr);
+		ok(cfg_nets_match(c.allow, c.nallow, (struct sockaddr *)&a6),
+		   "2001:db8:1:ffff::1 is in 2001:db8:1::/48");
+		inet_pton(AF_INET6, "2001:db8:2::1", &a6.sin6_addr);
+		ok(!cfg_nets_match(c.allow, c.nallow, (struct sockaddr *)&a6),
+		   "2001:db8:2::1 is in none");
+		ok(!cfg_addr_loopback((struct sockaddr *)&a6),
+		   "2001:db8:2::1 is not loopback");
+		inet_pton(AF_INET6, "::1", &a6.sin6_addr);
+		inet_pton(AF_INET, "127.3.2.1", &a4.sin_addr);
+		ok(cfg_addr_loopback((struct sockaddr *)&a6) &&
+			   cfg_addr_loopback((struct sockaddr *)&a4),
+		   "::1 and 127.3.2.1 are loopback");
+		inet_pton(AF_INET6, "::ffff:127.0.0.1", &a6.sin6_addr);
+		ok(cfg_addr_loopback((struct sockaddr *)&a6),
+		   "::ffff:127.0.0.1 is loopback");
+		round_trip(&c, "allow-remote");
+	}
 	for (int i = 0; i < DT_CFG_MAX_LISTEN; i++)
 		n += (size_t)snprintf(text + n, sizeof(text) - n,
 				      "listen 127.0.0.1@%d\n", 1000 + i);
@@ -650,6 +698,9 @@ static const char full_text[] = "# every key, values away from the defaults\n"
 				"clock-skew 0\n"
 				"max-cache-ttl 2147483647\n"
 				"bogus-ttl 3600\n"
+				"max-connections-per-user 16\n"
+				"allow-remote 2001:db8::/32 192.0.2.0/24\n"
+				"ratelimit 20\n"
 				"mode permissive\n"
 				"insecure reject\n"
 				"negative-trust-anchor broken.example. until 2027-02-28\n"
@@ -669,7 +720,8 @@ static void test_format(void)
 		"#user NAME\n",	     "log-level notice\n",
 		"query-timeout 5\n", "nsec3-max-iterations 50\n",
 		"clock-skew 300\n",  "max-cache-ttl 86400\n",
-		"bogus-ttl 60\n",
+		"bogus-ttl 60\n",   "max-connections-per-user 128\n",
+		"#allow-remote NET...\n", "ratelimit 100\n",
 	};
 	char text[8192], small[16];
 	struct cfg c;
@@ -703,7 +755,9 @@ static void test_format(void)
 		ok(strstr(text, "\nresolv-conf \"/etc/my#resolv.conf\"\n"),
 		   "'#' quoted");
 	}
-	if (good("cache-size 2049K\nthreads 1\nlisten 0.0.0.0@1", &c,
+	if (good("cache-size 2049K\nthreads 1\nlisten 0.0.0.0@1\n"
+		 "allow-remote 0.0.0.0/0 ::/0",
+		 &c,
 		 "odd values")) {
 		round_trip(&c, "odd values");
 		cfg_format(&c, text, sizeof(text));
@@ -750,6 +804,8 @@ static void test_example(void)
 	ok(c.trust_anchor_file[0] && c.user[0] && c.auto_trust_anchor_file[0],
 	   "example anchors, state file and user");
 	c.nlisten = 0;
+	is_int(c.nallow, 2, "example client networks");
+	c.nallow = 0;
 	c.trust_anchor_file[0] = c.user[0] = '\0';
 	c.auto_trust_anchor_file[0] = '\0';
 	ok(cfg_same(&c, &d), "every other commented value is the default");

@@ -68,10 +68,13 @@ log-level info
 EOF
 
 start_daemon() {
+	local old
+	old=$(stat -c %i "$sock" 2>/dev/null)
 	"$DNSTRUSTD" -c "$conf" -f 2>>"$work/dnstrustd.log" &
 	dpid=$!
+	# A socket left by a daemon that had given up root is replaced.
 	for _ in $(seq 50); do
-		[ -S "$sock" ] && return 0
+		[ -S "$sock" ] && [ "$(stat -c %i "$sock")" != "$old" ] && return 0
 		sleep 0.1
 	done
 	return 1

@@ -88,6 +88,11 @@ rand_names() { # COUNT ZONE TYPE: dnsperf/loadclient input, fresh names
 	od -An -tx4 -N$(($1 * 4)) /dev/urandom | tr -s ' ' '\n' | sed '/^$/d' |
 		head -n "$1" | sed "s/\$/.$2 $3/"
 }
+# The daemon runs as _dnstrust (nobody where that does not exist): its
+# RFC 5011 state directory is that user's, as /var/lib/dnstrust is.
+daemon_user() {
+	if getent passwd _dnstrust >/dev/null; then echo _dnstrust; else echo nobody; fi
+}
 val() { sed -n "s/.* $1=\([^ ]*\).*/\1/p; s/^$1=\([^ ]*\).*/\1/p" | head -1; }
 
 # --- flood ---
@@ -227,11 +232,18 @@ if want clock; then
 		write_conf "$LAB_RESOLVER" \
 			"auto-trust-anchor-file $work/state/root.key"
 		mkdir -p "$work/state"
+		chown "$(daemon_user)" "$work/state"
+		old=$(stat -c %i "$sock" 2>/dev/null)
 		LD_PRELOAD=$faketime_lib FAKETIME_TIMESTAMP_FILE=$work/faketime \
 		FAKETIME_NO_CACHE=1 FAKETIME_DONT_FAKE_MONOTONIC=1 \
 			"$DNSTRUSTD" -c "$conf" -f 2>>"$dlog" &
 		dpid=$!
-		for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+		# (the socket left by the last daemon, no longer root, is
+		# replaced: wait for the new one)
+		for _ in $(seq 50); do
+			[ -S "$sock" ] && [ "$(stat -c %i "$sock")" != "$old" ] && break
+			sleep 0.1
+		done
 		check "clock: dnstrustd starts under libfaketime" test -S "$sock"
 		check "clock: secure before the jumps" secure_now www.secure.lab.
 		for j in +1d -1d +0; do
@@ -269,9 +281,10 @@ fi
 state_sh() {
 	cat <<'EOF'
 set -e
-work=$1 daemon=$2 conf=$3 how=$4
+work=$1 daemon=$2 conf=$3 how=$4 duser=$5
 mount -t tmpfs -o size=64k dtload-state "$work/st"
 cp "$work/root.key.saved" "$work/st/root.key"
+chown "$duser" "$work/st" "$work/st/root.key" # the daemon's, as packaged
 if [ "$how" = full ]; then
 	dd if=/dev/zero of="$work/st/fill" bs=4k 2>/dev/null || true
 else
@@ -284,7 +297,9 @@ sha256sum <"$work/st/root.key" >"$work/sum.$how"
 EOF
 }
 if want state; then
+	duser=$(daemon_user)
 	mkdir -p "$work/st"
+	chown "$duser" "$work/st"
 	write_conf "$LAB_RESOLVER" "auto-trust-anchor-file $work/st/root.key"
 	check "state: a first daemon writes the state file" start_daemon
 	for _ in $(seq 50); do [ -s "$work/st/root.key" ] && break; sleep 0.1; done
@@ -297,7 +312,7 @@ if want state; then
 		: >"$dlog"
 		rm -f "$work/inner.pid"
 		unshare --mount --propagation private -- /bin/bash \
-			"$work/state.sh" "$work" "$DNSTRUSTD" "$conf" "$how" \
+			"$work/state.sh" "$work" "$DNSTRUSTD" "$conf" "$how" "$duser" \
 			2>>"$dlog" &
 		wrapper=$!
 		for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdalign.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,6 +239,39 @@ out:
 	arena_free(&a);
 }
 
+/* Many RRsets, their records interleaved (a response an attacker shaped):
+ * each RRset still whole, in order of first appearance. */
+static void test_collect_many(void)
+{
+	static struct wire_rr rr[4000];
+	static uint8_t names[1000][32];
+	struct val_rrset *sets;
+	struct arena a;
+	bool good = true;
+
+	for (int i = 0; i < 1000; i++) {
+		char t[32];
+		snprintf(t, sizeof(t), "N%d.example.", i);
+		wire_dname_from_str(t, strlen(t), NULL, names[i]);
+	}
+	for (int i = 0; i < 4000; i++)
+		rr[i] = (struct wire_rr){.owner = names[(i * 7) % 1000],
+					 .type = WIRE_TYPE_A,
+					 .rclass = WIRE_CLASS_IN,
+					 .ttl = (uint32_t)(4000 - i)};
+	arena_init(&a, 0);
+	int n = val_rrsets_collect(rr, 4000, &a, &sets);
+	is_int(n, 1000, "collect: 4,000 records interleaved: 1,000 RRsets");
+	for (int k = 0; k < n && good; k++) {
+		good = sets[k].owner == names[(k * 7) % 1000] &&
+		       sets[k].n == 4 && sets[k].rrs[0] == &rr[k] &&
+		       sets[k].rrs[3] == &rr[k + 3000] &&
+		       sets[k].ttl == (uint32_t)(4000 - (k + 3000));
+	}
+	ok(good, "collect: each whole, in input order, first appearance first");
+	arena_free(&a);
+}
+
 static void test_keyset_free(void)
 {
 	static const char key[] =
@@ -321,6 +355,7 @@ int main(void)
 	test_verdict();
 	test_ctx();
 	test_collect();
+	test_collect_many();
 	test_keyset_free();
 	test_arena();
 	return done_testing();
