@@ -1,16 +1,35 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "daemon/log.h"
 
 static bool log_stderr = true;
+static bool log_journal;	/* stderr is systemd's journal stream */
 static int log_level = LOG_NOTICE;
+
+/* Whether stderr is the stream systemd connected to the journal: its
+ * device and inode are those of $JOURNAL_STREAM (systemd.exec(5)). Then
+ * each line carries its priority as "<N>" (sd-daemon(3)) and no time,
+ * which the journal adds. */
+static bool journal_stream(void)
+{
+	const char *e = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	return e && sscanf(e, "%llu:%llu", &dev, &ino) == 2 &&
+	       fstat(2, &st) == 0 && (unsigned long long)st.st_dev == dev &&
+	       (unsigned long long)st.st_ino == ino;
+}
 
 void log_setup(bool to_stderr, int level)
 {
 	log_stderr = to_stderr;
+	log_journal = to_stderr && journal_stream();
 	__atomic_store_n(&log_level, level, __ATOMIC_RELAXED);
 	if (!to_stderr)
 		openlog("dnstrustd", LOG_PID | LOG_NDELAY, LOG_DAEMON);
@@ -47,6 +66,10 @@ void log_msg(int prio, const char *fmt, ...)
 	va_end(ap);
 	if (!log_stderr) {
 		syslog(prio, "%s", line);
+		return;
+	}
+	if (log_journal) {
+		fprintf(stderr, "<%d>%s\n", prio, line);
 		return;
 	}
 	struct timespec ts;

@@ -264,6 +264,28 @@ else
 fi
 wait "$npid" 2>/dev/null
 
+# --- stderr connected to the journal ---
+
+# systemd names the stream it connected stderr to in $JOURNAL_STREAM
+# (device:inode); lines then carry their priority as "<N>", no time.
+conf "$work/journal.conf"
+: >"$work/journal.err"
+JOURNAL_STREAM=$(stat -c %d:%i "$work/journal.err") \
+	"$D" -f -c "$work/journal.conf" 2>>"$work/journal.err" &
+jpid=$!
+pids="$pids $jpid"
+wait_for grep -q started "$work/journal.err"
+kill "$jpid"
+wait "$jpid" 2>/dev/null
+if grep -q '^<5>dnstrustd .* started' "$work/journal.err" &&
+	! grep -qv '^<[0-7]>' "$work/journal.err"; then
+	ok "journal stream: every line with its priority, <5> for notice"
+else
+	not_ok "journal stream: every line with its priority, <5> for notice" \
+		"$(head -5 "$work/journal.err")"
+fi
+rm -f "$sock"
+
 # --- the socket passed by the service manager ---
 
 if command -v systemd-socket-activate >/dev/null; then
