@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -51,9 +52,31 @@ static void pause_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* The next pause before connecting again: random in [max/2, max], max
+ * doubling from DTLIB_CONNECT_RETRY_MS to DTLIB_CONNECT_RETRY_MAX_MS
+ * (xorshift on a seed of the caller's; no quality needed, only spread). */
+static int backoff_ms(int *max, uint32_t *seed)
+{
+	int ms;
+
+	*seed ^= *seed << 13;
+	*seed ^= *seed >> 17;
+	*seed ^= *seed << 5;
+	ms = *max / 2 + (int)(*seed % (uint32_t)(*max / 2 + 1));
+	if (*max < DTLIB_CONNECT_RETRY_MAX_MS)
+		*max = *max * 2 > DTLIB_CONNECT_RETRY_MAX_MS
+			       ? DTLIB_CONNECT_RETRY_MAX_MS
+			       : *max * 2;
+	return ms < 1 ? 1 : ms;
+}
+
 /* connect() until it succeeds, fails for good, or the deadline passes. */
 static int connect_until(int fd, const struct sockaddr_un *sa, int64_t deadline)
 {
+	int max = DTLIB_CONNECT_RETRY_MS;
+	uint32_t seed = (uint32_t)dtlib_now_ms() * 2654435761u ^
+			(uint32_t)(uintptr_t)&max ^ (uint32_t)fd;
+
 	for (;;) {
 		if (connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) == 0)
 			return 0;
@@ -62,7 +85,7 @@ static int connect_until(int fd, const struct sockaddr_un *sa, int64_t deadline)
 		case EAGAIN: /* the accept queue is full: no way to wait */
 			if (dtlib_now_ms() >= deadline)
 				return DT_ERR_TIMEOUT;
-			pause_ms(DTLIB_CONNECT_RETRY_MS);
+			pause_ms(backoff_ms(&max, &seed));
 			continue;
 		case EINPROGRESS: {
 			int err = 0;

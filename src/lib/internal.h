@@ -47,8 +47,13 @@ struct wire_msg;
 #define DTLIB_MAX_QUESTIONS 2
 /* While the daemon's accept queue is full, a non-blocking connect to a
  * Unix socket fails with EAGAIN and cannot be waited for: it is retried
- * after this pause, until the deadline. */
+ * after a pause, until the deadline. The pause starts at the first value
+ * and doubles up to the second, each drawn at random between half and
+ * all of it: thousands of clients retrying every 2 ms kept the daemon
+ * from the CPU it needed to empty the queue (10,000 at once through NSS
+ * on 2 cores: most timed out). */
 #define DTLIB_CONNECT_RETRY_MS 2
+#define DTLIB_CONNECT_RETRY_MAX_MS 100
 /* What a stream query's OPT record advertises: a stream carries whole
  * messages (RFC 7766 §8), so the largest. */
 #define DTLIB_EDNS_SIZE 65535

@@ -107,7 +107,7 @@ if want flood; then
 	dnsperf -s "$listen" -d "$work/flood.names" -l "$secs" -c 8 -q 200 \
 		-t 3 >"$work/dnsperf.out" 2>&1 &
 	perf=$!
-	"$LOADCLIENT" -m lib -s "$sock" -c 1 -n $((secs * 80)) -i 10 \
+	"$LOADCLIENT" -m lib -s "$sock" -c 1 -n $((secs * 100)) -i 10 -T "$secs" \
 		www.secure.lab >"$work/probe.out" 2>&1 &
 	probe=$!
 	max=0

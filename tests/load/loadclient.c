@@ -4,7 +4,8 @@
  * Each of C threads resolves names one after another until N lookups are
  * done, all starting together, and the program prints one line:
  *
- *   total=N ok=N fail=N unavailable=N other=N p50_ms=X p99_ms=X max_ms=X
+ *   total=N ok=N fail=N unavailable=N other=N hung=N p50_ms=X p99_ms=X
+ *   max_ms=X
  *
  *   ok           an address (secure or insecure: dt_getaddrinfo's 0)
  *   fail         EAI_FAIL / EAI_NONAME / EAI_NODATA / EAI_AGAIN: an answer
@@ -15,13 +16,16 @@
  *   other        anything else
  *
  * usage: loadclient -m lib|nss [-s SOCKET] [-c THREADS] [-n LOOKUPS]
- *                   [-t TIMEOUT_MS] [-d DEADLINE_MS] [-i PAUSE_MS] NAME...
+ *                   [-t TIMEOUT_MS] [-d DEADLINE_MS] [-i PAUSE_MS]
+ *                   [-T SECONDS] NAME...
  *
  *   -m lib   dt_getaddrinfo_ex on SOCKET with TIMEOUT_MS (libdnstrust)
  *   -m nss   getaddrinfo(3): whatever nsswitch.conf says (the NSS module)
  *   -d       the whole run must end within DEADLINE_MS: a lookup still
  *            running then is reported as "hung=N" and the exit status is 3
  *   -i       each thread pauses PAUSE_MS after each lookup
+ *   -T       no lookup starts after SECONDS from the start: N is then an
+ *            upper bound, and total= counts the lookups made
  *
  * Names are taken in turn. Exit 0 when the run ended in time.
  */
@@ -45,6 +49,7 @@ struct run {
 	const char *socket;
 	unsigned timeout_ms;
 	unsigned interval_ms;	/* pause after each lookup */
+	double stop_at;		/* no lookup starts after (0: none) */
 	char **names;
 	int nnames;
 	long total;
@@ -113,6 +118,12 @@ static void *worker(void *arg)
 	pthread_barrier_wait(&r->start);
 	while ((i = atomic_fetch_add(&r->next, 1)) < r->total) {
 		double t0 = now_ms();
+
+		if (r->stop_at && t0 > r->stop_at) {
+			/* Out of time: the rest are not asked at all. */
+			atomic_fetch_add(&r->done, r->total - i);
+			break;
+		}
 		int rc = lookup(r, ctx, r->names[i % r->nnames]);
 
 		r->ms[i] = now_ms() - t0;
@@ -142,9 +153,13 @@ static void report(struct run *r, long hung)
 		if (r->ms[i] >= 0)
 			v[k++] = r->ms[i];
 	qsort(v, k, sizeof(*v), cmp_double);
+	long asked = 0;
+
+	for (int o = 0; o < OUT_N; o++)
+		asked += atomic_load(&r->count[o]);
 	printf("total=%ld ok=%ld fail=%ld unavailable=%ld other=%ld hung=%ld "
 	       "p50_ms=%.1f p99_ms=%.1f max_ms=%.1f\n",
-	       r->total, atomic_load(&r->count[OUT_OK]),
+	       asked + hung, atomic_load(&r->count[OUT_OK]),
 	       atomic_load(&r->count[OUT_FAIL]),
 	       atomic_load(&r->count[OUT_UNAVAILABLE]),
 	       atomic_load(&r->count[OUT_OTHER]), hung,
@@ -158,7 +173,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: loadclient -m lib|nss [-s SOCKET] [-c THREADS]"
 			" [-n LOOKUPS] [-t TIMEOUT_MS] [-d DEADLINE_MS]"
-			" [-i PAUSE_MS]"
+			" [-i PAUSE_MS] [-T SECONDS]"
 			" NAME...\n");
 	return 2;
 }
@@ -168,7 +183,7 @@ static int parse(struct run *r, long *threads, long *deadline, int argc,
 {
 	int o;
 
-	while ((o = getopt(argc, argv, "m:s:c:n:t:d:i:")) != -1) {
+	while ((o = getopt(argc, argv, "m:s:c:n:t:d:i:T:")) != -1) {
 		switch (o) {
 		case 'm': r->nss = strcmp(optarg, "nss") == 0; break;
 		case 's': r->socket = optarg; break;
@@ -177,6 +192,7 @@ static int parse(struct run *r, long *threads, long *deadline, int argc,
 		case 't': r->timeout_ms = (unsigned)atol(optarg); break;
 		case 'd': *deadline = atol(optarg); break;
 		case 'i': r->interval_ms = (unsigned)atol(optarg); break;
+		case 'T': r->stop_at = atol(optarg) * 1e3; break;
 		default: return -1;
 		}
 	}
@@ -216,8 +232,11 @@ int main(int argc, char **argv)
 				strerror(errno));
 			return 2;
 		}
-	pthread_barrier_wait(&r.start);
 	double t0 = now_ms();
+
+	if (r.stop_at)
+		r.stop_at += t0;
+	pthread_barrier_wait(&r.start);
 	while (atomic_load(&r.done) < r.total) {
 		if (deadline && now_ms() - t0 > deadline) {
 			long hung = r.total - atomic_load(&r.done);
