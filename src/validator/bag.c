@@ -352,7 +352,8 @@ static size_t denial_records(struct val_bag *bag, const uint8_t *name,
 
 /*
  * Looks for a proof that name has no DS. Returns 1 and writes *ret when
- * the bag holds one that validates (or fails), 0 when it holds none.
+ * the bag holds one that validates (or fails), 0 when it holds none,
+ * -ELOOP past the recursion bound, -ENOMEM.
  */
 static int ds_denial(struct val_bag *bag, const uint8_t *name,
 		     struct val_result *ret)
@@ -364,6 +365,10 @@ static int ds_denial(struct val_bag *bag, const uint8_t *name,
 
 	if (!n)
 		return 0;
+	/* Proving a DS absent asks name_keys() again, which may ask for
+	 * this proof again: bounded like zone_keys(). */
+	if (bag->depth > DT_NAME_MAXLABELS + 1)
+		return -ELOOP;
 	struct val_response resp = {
 		.qname = name,
 		.qtype = WIRE_TYPE_DS,
@@ -374,9 +379,10 @@ static int ds_denial(struct val_bag *bag, const uint8_t *name,
 	};
 	sub_ctx(bag, &sub);
 	val_bag_keysource(bag, &src);
-	if (val_response_validate(&sub, &resp, &src, ret) < 0)
-		return -ENOMEM;
-	return 1;
+	bag->depth++;
+	int r = val_response_validate(&sub, &resp, &src, ret);
+	bag->depth--;
+	return r < 0 ? -ENOMEM : 1;
 }
 
 static const struct val_keyset *no_ds(struct val_bag *bag, const uint8_t *zone)
