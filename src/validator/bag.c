@@ -21,6 +21,9 @@ struct val_bag {
 	struct val_keyset **ks;	/* built so far */
 	size_t nks, capks;
 	unsigned depth;		/* recursion guard */
+	/* The names whose DS absence is being proven, outermost first. */
+	const uint8_t *proving[DT_VAL_DS_PROOF_NEST_MAX];
+	unsigned nproving;
 	struct val_work work;	/* shared by every key set and denial */
 };
 
@@ -365,10 +368,13 @@ static int ds_denial(struct val_bag *bag, const uint8_t *name,
 
 	if (!n)
 		return 0;
-	/* Proving a DS absent asks name_keys() again, which may ask for
-	 * this proof again: bounded like zone_keys(). */
-	if (bag->depth > DT_NAME_MAXLABELS + 1)
+	/* Proving a DS absent may ask name_keys() again, which may ask for
+	 * this proof again: never the same name twice, never too deep. */
+	if (bag->nproving == DT_VAL_DS_PROOF_NEST_MAX)
 		return -ELOOP;
+	for (unsigned i = 0; i < bag->nproving; i++)
+		if (wire_dname_equal(bag->proving[i], name))
+			return -ELOOP;
 	struct val_response resp = {
 		.qname = name,
 		.qtype = WIRE_TYPE_DS,
@@ -379,9 +385,9 @@ static int ds_denial(struct val_bag *bag, const uint8_t *name,
 	};
 	sub_ctx(bag, &sub);
 	val_bag_keysource(bag, &src);
-	bag->depth++;
+	bag->proving[bag->nproving++] = name;
 	int r = val_response_validate(&sub, &resp, &src, ret);
-	bag->depth--;
+	bag->nproving--;
 	return r < 0 ? -ENOMEM : 1;
 }
 
