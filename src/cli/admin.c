@@ -66,10 +66,8 @@ static int parse_opts(int argc, char **argv, struct admin_opts *o, bool json_ok)
 	return optind;
 }
 
-/* Asks name; prints why and returns the exit code unless the daemon
- * answered NOERROR (then 0 and *ret). */
-static int ask(struct cli_daemon *d, const char *cmd, const char *name,
-	       struct cli_txt *ret)
+int cli_admin_ask(struct cli_daemon *d, const char *cmd, const char *name,
+		  struct cli_txt *ret)
 {
 	int r = cli_txt_get(d, name, ret), code;
 
@@ -282,7 +280,7 @@ int cmd_flush(int argc, char **argv)
 	if (o.kind)
 		snprintf(name, sizeof(name), "%s", o.kind);
 	int r = cli_daemon_open(&d, o.socket);
-	if (r == 0 && (r = ask(&d, "flush", name, &t)) == 0) {
+	if (r == 0 && (r = cli_admin_ask(&d, "flush", name, &t)) == 0) {
 		print_flushed(&t);
 		cli_txt_free(&t);
 	}
@@ -378,7 +376,8 @@ int cmd_reload(int argc, char **argv)
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
 	int r = cli_daemon_open(&d, o.socket);
-	if (r == 0 && (r = ask(&d, "reload", DT_PROTO_ADMIN_RELOAD, &t)) == 0) {
+	if (r == 0 && (r = cli_admin_ask(&d, "reload", DT_PROTO_ADMIN_RELOAD,
+					 &t)) == 0) {
 		unsigned id = reload_id(&t);
 		cli_txt_free(&t);
 		if (id)

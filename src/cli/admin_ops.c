@@ -71,33 +71,6 @@ int cli_admin_refused(const char *cmd, const struct cli_txt *t)
 	return CLI_EXIT_UNAVAILABLE;
 }
 
-/* Asks name; 0 and *ret when the daemon answered NOERROR, else the exit
- * code after saying why. */
-static int ask(struct cli_daemon *d, const char *cmd, const char *name,
-	       struct cli_txt *ret)
-{
-	int r = cli_txt_get(d, name, ret), code;
-
-	if (r < 0)
-		return cli_err_report(d, cmd, r);
-	if (ret->rcode == WIRE_RCODE_NOERROR)
-		return 0;
-	code = cli_admin_refused(cmd, ret);
-	cli_txt_free(ret);
-	return code;
-}
-
-/* The value of key in t's key=value lines, or NULL. */
-static const char *value_of(const struct cli_txt *t, const char *key)
-{
-	size_t n = strlen(key);
-
-	for (size_t i = 0; i < t->n; i++)
-		if (strncmp(t->line[i], key, n) == 0 && t->line[i][n] == '=')
-			return t->line[i] + n + 1;
-	return NULL;
-}
-
 /* "ede-7=3": the code, or -1 for another key. */
 static int ede_code(const char *line)
 {
@@ -127,13 +100,13 @@ static bool parse_upstream(const char *line, struct upstream_line *u)
 
 static void statistics_text(const struct cli_txt *t)
 {
-	const char *since = value_of(t, "since");
+	const char *since = cli_txt_value(t, "since");
 	char when[24];
 
 	if (since)
 		printf("%-24s %s (%s seconds)\n",
 		       "since:", cli_time_str(strtoll(since, NULL, 10), when),
-		       value_of(t, "seconds") ? value_of(t, "seconds") : "?");
+		       cli_txt_value(t, "seconds") ? cli_txt_value(t, "seconds") : "?");
 	for (size_t i = 0; i < t->n; i++) {
 		const char *l = t->line[i], *eq = strchr(l, '=');
 		int ede = ede_code(l);
@@ -229,8 +202,8 @@ int cmd_statistics(int argc, char **argv)
 	}
 	int r = cli_daemon_open(&d, o.socket);
 	if (r == 0 &&
-	    (r = ask(&d, "statistics", o.reset ? OPS_RESET : OPS_STATISTICS,
-		     &t)) == 0) {
+	    (r = cli_admin_ask(&d, "statistics",
+			       o.reset ? OPS_RESET : OPS_STATISTICS, &t)) == 0) {
 		if (o.json)
 			statistics_json(&t);
 		else
@@ -268,8 +241,8 @@ int cmd_log_level(int argc, char **argv)
 	else
 		snprintf(name, sizeof(name), "%s", OPS_LOG_LEVEL);
 	int r = cli_daemon_open(&d, o.socket);
-	if (r == 0 && (r = ask(&d, "log-level", name, &t)) == 0) {
-		const char *level = value_of(&t, "log-level");
+	if (r == 0 && (r = cli_admin_ask(&d, "log-level", name, &t)) == 0) {
+		const char *level = cli_txt_value(&t, "log-level");
 
 		if (o.json) {
 			printf("{\"log-level\":");

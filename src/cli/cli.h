@@ -73,6 +73,13 @@ struct cli_txt;
  * to this user (REFUSED with EDE 18), else CLI_EXIT_UNAVAILABLE. */
 int cli_admin_refused(const char *cmd, const struct cli_txt *t);
 
+struct cli_daemon;
+/* Asks the administrative name for command cmd: 0 and *ret when the
+ * daemon answered NOERROR, else the exit code after saying why on
+ * stderr (cli_err_report, cli_admin_refused). */
+int cli_admin_ask(struct cli_daemon *d, const char *cmd, const char *name,
+		  struct cli_txt *ret);
+
 /* dnstrust verify --zone: checks a whole signed zone. */
 int cli_verify_zone(const char *origin, const char *const *anchor_files,
 		    int nanchors, int64_t now, bool json, int nfiles,

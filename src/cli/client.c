@@ -123,6 +123,16 @@ int cli_txt_get(struct cli_daemon *d, const char *name, struct cli_txt *ret)
 	return 0;
 }
 
+const char *cli_txt_value(const struct cli_txt *t, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (size_t i = 0; i < t->n; i++)
+		if (strncmp(t->line[i], key, n) == 0 && t->line[i][n] == '=')
+			return t->line[i] + n + 1;
+	return NULL;
+}
+
 void cli_txt_free(struct cli_txt *t)
 {
 	for (size_t i = 0; i < t->n; i++)

@@ -61,6 +61,9 @@ int cli_txt_get(struct cli_daemon *d, const char *name, struct cli_txt *ret);
 
 void cli_txt_free(struct cli_txt *t);
 
+/* The value of key in t's key=value lines, or NULL. */
+const char *cli_txt_value(const struct cli_txt *t, const char *key);
+
 /* The character-strings of TXT RDATA joined into a new NUL-terminated
  * string (NULL when out of memory). */
 char *cli_txt_join(const uint8_t *rdata, size_t len);

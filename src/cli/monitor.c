@@ -137,20 +137,12 @@ static int ask(struct cli_daemon *d, unsigned long long from,
 	       struct cli_txt *ret)
 {
 	char name[64];
-	int r, code;
 
 	if (from)
 		snprintf(name, sizeof(name), "%llu.monitor.dnstrust.", from);
 	else
 		snprintf(name, sizeof(name), "monitor.dnstrust.");
-	r = cli_txt_get(d, name, ret);
-	if (r < 0)
-		return cli_err_report(d, "monitor", r);
-	if (ret->rcode == WIRE_RCODE_NOERROR)
-		return 0;
-	code = cli_admin_refused("monitor", ret);
-	cli_txt_free(ret);
-	return code;
+	return cli_admin_ask(d, "monitor", name, ret);
 }
 
 int cmd_monitor(int argc, char **argv)

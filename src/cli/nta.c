@@ -109,31 +109,6 @@ static int domain_text(const char *arg, char *buf, size_t len)
 	return wire_dname_to_str(wire, buf, len) < 0 ? -1 : 0;
 }
 
-/* Asks name; 0 and *ret on NOERROR, else the exit code after saying
- * why. */
-static int ask(struct cli_daemon *d, const char *name, struct cli_txt *ret)
-{
-	int r = cli_txt_get(d, name, ret), code;
-
-	if (r < 0)
-		return cli_err_report(d, "nta", r);
-	if (ret->rcode == WIRE_RCODE_NOERROR)
-		return 0;
-	code = cli_admin_refused("nta", ret);
-	cli_txt_free(ret);
-	return code;
-}
-
-static const char *value_of(const struct cli_txt *t, const char *key)
-{
-	size_t n = strlen(key);
-
-	for (size_t i = 0; i < t->n; i++)
-		if (strncmp(t->line[i], key, n) == 0 && t->line[i][n] == '=')
-			return t->line[i] + n + 1;
-	return NULL;
-}
-
 static const char *when_str(long long until, char buf[24])
 {
 	return until ? cli_time_str(until, buf) : "no end";
@@ -142,10 +117,10 @@ static const char *when_str(long long until, char buf[24])
 /* The exit code of what the daemon said to add or remove. */
 static int change_code(const struct cli_txt *t, bool add)
 {
-	if (value_of(t, "error"))
+	if (cli_txt_value(t, "error"))
 		return CLI_EXIT_INPUT;
-	if (!add && value_of(t, "removed") &&
-	    strtol(value_of(t, "removed"), NULL, 10) == 0)
+	if (!add && cli_txt_value(t, "removed") &&
+	    strtol(cli_txt_value(t, "removed"), NULL, 10) == 0)
 		return CLI_EXIT_NOT_FOUND;
 	return 0;
 }
@@ -176,9 +151,9 @@ static int report_json(const struct cli_txt *t, const char *domain, bool add)
 	else if (add)
 		printf(",\"until\":null");
 	printf(",\"error\":");
-	json_str_or_null(value_of(t, "error"));
+	json_str_or_null(cli_txt_value(t, "error"));
 	printf(",\"warning\":");
-	json_str_or_null(value_of(t, "warning"));
+	json_str_or_null(cli_txt_value(t, "warning"));
 	printf(",\"exit\":%d}\n", code);
 	return code;
 }
@@ -186,15 +161,15 @@ static int report_json(const struct cli_txt *t, const char *domain, bool add)
 /* Prints what the daemon said; returns the exit code. */
 static int report(const struct cli_txt *t, const char *domain, bool add)
 {
-	const char *err = value_of(t, "error"), *warn = value_of(t, "warning");
+	const char *err = cli_txt_value(t, "error"), *warn = cli_txt_value(t, "warning");
 	char when[24];
 
 	if (err) {
 		fprintf(stderr, "dnstrust nta: %s\n", err);
 		return CLI_EXIT_INPUT;
 	}
-	if (!add && value_of(t, "removed") &&
-	    strtol(value_of(t, "removed"), NULL, 10) == 0) {
+	if (!add && cli_txt_value(t, "removed") &&
+	    strtol(cli_txt_value(t, "removed"), NULL, 10) == 0) {
 		fprintf(stderr,
 			"dnstrust nta: no negative trust anchor for %s was "
 			"added at run time\n",
@@ -242,7 +217,7 @@ static int nta_change(struct cli_daemon *d, const char *arg,
 			 domain, NTA_ADD);
 	else
 		snprintf(name, sizeof(name), "%s%s", domain, NTA_REMOVE);
-	r = ask(d, name, &t);
+	r = cli_admin_ask(d, "nta", name, &t);
 	if (r)
 		return r;
 	r = o->json ? report_json(&t, domain, add) : report(&t, domain, add);
@@ -272,7 +247,7 @@ static void list_json(const struct cli_txt *t)
 		first = false;
 	}
 	printf("],\"file\":");
-	cli_json_str(stdout, value_of(t, "file") ? value_of(t, "file") : "");
+	cli_json_str(stdout, cli_txt_value(t, "file") ? cli_txt_value(t, "file") : "");
 	printf("}\n");
 }
 
@@ -321,7 +296,7 @@ int cmd_nta(int argc, char **argv)
 		return r;
 	if (!list) {
 		r = nta_change(&d, argv[first + 1], &o, add);
-	} else if ((r = ask(&d, NTA_LIST, &t)) == 0) {
+	} else if ((r = cli_admin_ask(&d, "nta", NTA_LIST, &t)) == 0) {
 		if (o.json)
 			list_json(&t);
 		else
