@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A client question as the reply must honour it, and a validated answer
+ * as the answer cache keeps it.
+ */
+#ifndef DT_RESOLVER_ANSWER_H
+#define DT_RESOLVER_ANSWER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/limits.h"
+#include "validator/val.h"
+
+struct val_used;
+struct wire_msg;
+
+/* What the reply to a client question must echo or honour. */
+struct qinfo {
+	uint16_t id;
+	uint16_t flags;			/* RD and CD are echoed */
+	bool edns;
+	bool do_bit;
+	bool want_status;		/* the status option was in the query */
+	uint16_t udp_size;		/* 0 on streams */
+	uint8_t qname[DT_NAME_MAXLEN];	/* as sent (case kept) */
+	uint16_t qtype, qclass;
+	bool admin;			/* peer may use administrative names */
+};
+
+/* A validated result, as kept in the answer cache; immutable. */
+struct answer {
+	enum val_status status;
+	uint16_t ede;			/* VAL_EDE_NONE when none */
+	uint16_t rcode;			/* the proven one (val_result.rcode),
+					   or SERVFAIL */
+	bool upstream_fail;		/* no usable upstream answer */
+	bool nta;			/* a negative trust anchor applied */
+	bool permissive;		/* bogus, returned by mode permissive */
+	bool policy_pass;		/* domain validate no: data returned */
+	uint32_t ttl;
+	int64_t stored;			/* monotonic seconds */
+	const char *tag;
+	char reason[VAL_REASON_MAXLEN];
+	struct wire_msg *msg;		/* the upstream response, or NULL */
+	struct val_used *used;		/* the validator's used list: the
+					   only records of msg a client
+					   sees (render.h); malloc'd */
+	size_t nused;
+};
+
+void answer_free(void *answer);
+
+/* Cache key of kind ('V' answers, 'W' rendered replies, 'K' key sets,
+ * 'P' DS probes, 'Q' upstream responses) for a name (lower-cased in the
+ * key), type and class. Returns the key length. */
+size_t cache_key(uint8_t kind, const uint8_t *name, uint16_t type,
+		 uint16_t qclass, uint8_t *key);
+
+#endif

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The resolver core: questions in, upstream fetches out, upstream
+ * responses in, verdicts and rendered answers out. No sockets, no
+ * threads, no timers, no global state: the caller (dnstrustd's worker
+ * loop, or the replay runner of tests/replay) owns the transport and the
+ * clock, and passes the time to every call.
+ *
+ * A question is validated again after every fetch until the verdict is
+ * in: the chain-of-trust walk (validator/walk.h) asks for a DS or DNSKEY
+ * response it does not have, the core asks the caller to fetch it, and
+ * when the response arrives (rsv_fetch_done) the walk runs again. Key
+ * sets, DS probes and the responses they were built from go to the
+ * shared cache, so that each run, and each later question, gets further.
+ *
+ * Identical questions are one task (the waiters are listed on it);
+ * identical fetches are one fetch, shared by the tasks that want it.
+ */
+#ifndef DT_RESOLVER_RESOLVER_H
+#define DT_RESOLVER_RESOLVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "resolver/answer.h"
+
+struct cache;
+struct dstate;
+struct resolver;
+struct rsv_fetch;
+struct rsv_task;
+struct up_conf;
+
+/* The time of a call: monotonic milliseconds (cache expiry, task age)
+ * and the wall clock in seconds (signature validity, RFC 5011, negative
+ * trust anchors), each as the caller sees it. */
+struct rsv_clock {
+	int64_t mono_ms;
+	int64_t wall;
+};
+
+/* A client question waiting for an answer: embedded in the caller's own
+ * structure (container_of-style), linked on the task it waits for. */
+struct rsv_waiter {
+	struct rsv_waiter *next;
+	struct rsv_task *task;		/* NULL once answered or detached */
+	struct qinfo q;			/* what the reply must echo */
+};
+
+/* What the core tells the caller when a question is finished. */
+struct rsv_done {
+	const uint8_t *qname;		/* lower case */
+	uint16_t qtype, qclass;
+	const struct answer *a;		/* valid during the call only */
+	int64_t elapsed_ms;		/* since the question was submitted */
+};
+
+struct rsv_env {
+	void *arg;
+	/*
+	 * Starts the upstream query (name, type, class IN) to servers (NULL:
+	 * the default upstreams, resolv.conf's). Returns 0 and sets *handle,
+	 * after which the caller calls rsv_fetch_done(f, ...) exactly once
+	 * (never from inside this call), unless the core cancels it first
+	 * with fetch_cancel(handle). Returns -errno when it cannot start.
+	 */
+	int (*fetch)(void *arg, struct rsv_fetch *f, const uint8_t *name,
+		     uint16_t type, const struct up_conf *servers,
+		     void **handle);
+	void (*fetch_cancel)(void *arg, void *handle);
+	/*
+	 * A question is finished: every waiter of the list (linked by next,
+	 * each already detached: task NULL) is to be answered from d->a,
+	 * e.g. with rsv_render(). The caller owns the waiters again.
+	 */
+	void (*answered)(void *arg, struct rsv_waiter *waiters,
+			 const struct rsv_done *d);
+};
+
+/* Counters, added with relaxed atomics (read from other threads). */
+struct rsv_stats {
+	uint64_t joined;		/* joined a question under way */
+	uint64_t upstream;		/* upstream queries started */
+	uint64_t secure, insecure, bogus, indeterminate;
+	uint64_t servfail_upstream;	/* no usable upstream answer */
+	uint64_t overload;		/* refused: too many under way */
+};
+
+/* A new resolver over the shared cache c, calling env. NULL when out of
+ * memory. The state is set with rsv_set_state() before the first
+ * question. */
+struct resolver *rsv_new(struct cache *c, const struct rsv_env *env);
+
+/* Cancels every fetch (fetch_cancel) and ends every task; their waiters
+ * are handed back through answered() with an answer of status
+ * indeterminate, tag "shutdown". Then frees r. */
+void rsv_free(struct resolver *r);
+
+/* The state (configuration, anchors, limits) new questions use; held by
+ * reference. Questions under way keep the one they started with. */
+void rsv_set_state(struct resolver *r, struct dstate *st);
+
+/*
+ * Answers wt->q from the answer cache when it can: writes the reply to
+ * buf (cap octets, at least DT_MSG_MAXLEN) and returns its length, else
+ * returns 0.
+ */
+size_t rsv_cached(struct resolver *r, const struct qinfo *q,
+		  const struct rsv_clock *now, uint8_t *buf, size_t cap);
+
+/*
+ * Starts or joins the resolution of wt->q. Returns 0 when wt waits (it
+ * may already have been answered through answered(), before this
+ * returns), or DT_ELIMIT when too many questions are under way (the
+ * caller answers SERVFAIL, EDE 14), or -ENOMEM.
+ */
+int rsv_submit(struct resolver *r, struct rsv_waiter *wt,
+	       const struct rsv_clock *now);
+
+/* Detaches a waiter from its task (deadline passed, client gone); the
+ * task runs on without it and its answer fills the cache. */
+void rsv_detach(struct rsv_waiter *wt);
+
+/*
+ * An upstream response (msg, len octets, from the upstream named from)
+ * or a failure (err < 0: DT_ETIMEOUT, DT_ENOSERVER, DT_EUPSTREAM...) for
+ * the fetch f. Validation runs again for every task that wanted it;
+ * answered() may be called before this returns.
+ */
+void rsv_fetch_done(struct rsv_fetch *f, int err, const uint8_t *msg,
+		    size_t len, const char *from, const struct rsv_clock *now);
+
+/* Questions and fetches under way. */
+size_t rsv_tasks(const struct resolver *r);
+size_t rsv_fetches(const struct resolver *r);
+
+const struct rsv_stats *rsv_stats(const struct resolver *r);
+
+/* Renders the reply to q from a, aged by age seconds, into buf (cap
+ * octets, at least DT_MSG_MAXLEN). Returns the length. */
+size_t rsv_render(const struct answer *a, const struct qinfo *q,
+		  int64_t age, uint8_t *buf, size_t cap);
+
+/* A reply without answer data: rcode, and an EDE when ede is not
+ * VAL_EDE_NONE (text may be NULL). Returns the length. */
+size_t rsv_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
+		 const char *text, uint8_t *buf, size_t cap);
+
+/* Drops every cache entry not learnt through a secure validation (for a
+ * change of upstreams). Returns the number dropped. */
+size_t rsv_drop_unproven(struct cache *c);
+
+#endif

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the configuration and the trust anchors say: immutable and
+ * reference-counted. A reload builds a new state; questions under way
+ * finish with the one they started with.
+ */
+#ifndef DT_RESOLVER_STATE_H
+#define DT_RESOLVER_STATE_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "daemon/config.h"
+#include "upstream/resolvconf.h"
+#include "validator/val.h"
+
+struct val_anchors;
+
+struct dstate {
+	unsigned refs;			/* atomic */
+	struct cfg cfg;
+	struct val_anchors *ta;
+	struct val_limits lim;
+	struct up_conf split[DT_CFG_MAX_POLICY]; /* cfg.domain[i]'s servers,
+						    when it names any */
+	char ta_desc[PATH_MAX + 64];	/* the file, or "built-in IANA root KSKs..." */
+};
+
+/* A state of one reference for cfg (copied) and the anchors ta (taken,
+ * also when NULL is returned), described as desc. NULL when out of
+ * memory. */
+struct dstate *dstate_new(const struct cfg *cfg, struct val_anchors *ta,
+			  const char *desc);
+
+struct dstate *dstate_get(struct dstate *st);
+void dstate_put(struct dstate *st);
+
+#endif
