@@ -179,6 +179,7 @@ static int n3_hash(struct n3_proof *p, const uint8_t *name, uint8_t out[HLEN],
 				"while proving the denial for %s",
 				ctx->lim.nsec3_hashes_per_query,
 				name_str(p->qname, b1));
+		v->budget = true;
 		return N3_DONE;
 	}
 	if (ctx->work && ctx->work->hashes >= ctx->work->hashes_max) {
@@ -187,6 +188,7 @@ static int n3_hash(struct n3_proof *p, const uint8_t *name, uint8_t out[HLEN],
 				"NSEC3 hash limit (%u for the answer and its chain "
 				"of trust) reached while proving the denial for %s",
 				ctx->work->hashes_max, name_str(p->qname, b1));
+		v->budget = true;
 		return N3_DONE;
 	}
 	ctx->nsec3_hashes_used++;

@@ -532,6 +532,9 @@ static bool budget_left(struct sig_run *run)
 				run->name, run->ctx->work->crypto_max);
 	else
 		return true;
+	/* Per RRset, the limit is a property of the data (the same every
+	 * time); per question or answer, of this question's budget. */
+	run->fail.budget = run->used < lim->sigs_per_rrset;
 	return false;
 }
 

@@ -30,6 +30,7 @@ void val_verdict_set(struct val_verdict *v, enum val_status status,
 	v->status = status;
 	v->ede = ede;
 	v->tag = tag;
+	v->budget = false;
 	va_start(ap, fmt);
 	vsnprintf(v->reason, sizeof(v->reason), fmt, ap);
 	va_end(ap);
@@ -41,6 +42,7 @@ void val_verdict_secure(struct val_verdict *v)
 	v->ede = VAL_EDE_NONE;
 	v->tag = "secure";
 	v->reason[0] = '\0';
+	v->budget = false;
 }
 
 void val_verdict_weakest(struct val_verdict *acc,
