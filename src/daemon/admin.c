@@ -15,6 +15,8 @@
 #include "common/protocol.h"
 #include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
+#include "daemon/resolve.h"
+#include "resolver/render.h"
 #include "daemon/policy.h"
 #include "upstream/transport.h"
 #include "validator/anchor.h"
@@ -102,6 +104,7 @@ static void sum_stats(struct daemon *d, struct wstats *s)
 		uint64_t *dst = (uint64_t *)s;
 		for (size_t k = 0; k < sizeof(*s) / sizeof(uint64_t); k++)
 			dst[k] += __atomic_load_n(&src[k], __ATOMIC_RELAXED);
+		resolve_stats(&d->workers[i], s);
 	}
 }
 

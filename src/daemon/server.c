@@ -21,7 +21,9 @@
 #include "daemon/admin_ops.h"
 #include "daemon/log.h"
 #include "daemon/ratelimit.h"
+#include "daemon/resolve.h"
 #include "daemon/server.h"
+#include "resolver/render.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
@@ -324,12 +326,12 @@ static void waiter_deadline(struct loop_timer *t)
 	struct waiter *wt = t->arg;
 	char text[64];
 
-	task_detach(wt);
+	resolve_detach(wt);
 	STAT_INC(wt->w, timeouts);
 	snprintf(text, sizeof(text), "no answer within %u ms",
 		 wt->w->st->cfg.query_timeout_ms);
 	waiter_reply(wt, reply_buf,
-		     reply_error(&wt->q, WIRE_RCODE_SERVFAIL,
+		     reply_error(&wt->rw.q, WIRE_RCODE_SERVFAIL,
 				 WIRE_EDE_NO_REACHABLE_AUTHORITY, text,
 				 reply_buf, sizeof(reply_buf)));
 }
@@ -341,7 +343,7 @@ static struct waiter *waiter_new(struct worker *w, const struct qinfo *q)
 	if (!wt)
 		return NULL;
 	wt->w = w;
-	wt->q = *q;
+	wt->rw.q = *q;
 	wt->udp_fd = -1;
 	wt->deadline.cb = waiter_deadline;
 	wt->deadline.arg = wt;
@@ -523,9 +525,9 @@ static bool unsupported_type(uint16_t t)
 static void resolve(struct worker *w, const struct origin *o,
 		    const struct qinfo *q)
 {
-	size_t len;
+	size_t len = resolve_cached(w, q, reply_buf, sizeof(reply_buf));
 
-	if (reply_from_cache(w, q, reply_buf, sizeof(reply_buf), &len)) {
+	if (len) {
 		STAT_INC(w, cache_hits);
 		admin_ops_cache_hit(w, q);
 		send_now(w, o, reply_buf, len);
@@ -568,7 +570,7 @@ static void resolve(struct worker *w, const struct origin *o,
 		wt->peerlen = o->peerlen;
 	}
 	loop_timer_start(w->loop, &wt->deadline, w->st->cfg.query_timeout_ms);
-	task_submit(w, wt);
+	resolve_submit(w, wt);
 }
 
 /* A datagram from another address than loopback: from a network of
@@ -986,7 +988,7 @@ void server_detach(struct worker *w)
 	udp_batch = NULL;
 	ratelimit_free(w->rate);
 	w->rate = NULL;
-	task_shutdown(w);
+	resolve_shutdown(w);
 	while (w->conns)
 		conn_close(w->conns);
 }

@@ -32,6 +32,9 @@ struct rsv_fetch;
 struct rsv_task;
 struct up_conf;
 
+/* Room for an upstream's name in logs ("[addr%scope]:port"). */
+#define DT_FETCH_FROM_LEN 80
+
 /* The time of a call: monotonic milliseconds (cache expiry, task age)
  * and the wall clock in seconds (signature validity, RFC 5011, negative
  * trust anchors), each as the caller sees it. */
@@ -70,9 +73,10 @@ struct rsv_env {
 		     void **handle);
 	void (*fetch_cancel)(void *arg, void *handle);
 	/*
-	 * A question is finished: every waiter of the list (linked by next,
-	 * each already detached: task NULL) is to be answered from d->a,
-	 * e.g. with rsv_render(). The caller owns the waiters again.
+	 * A question is finished, once per task: every waiter of the list
+	 * (linked by next, each already detached: task NULL; NULL when
+	 * nobody waits any more) is to be answered from d->a, e.g. with
+	 * rsv_render(). The caller owns the waiters again.
 	 */
 	void (*answered)(void *arg, struct rsv_waiter *waiters,
 			 const struct rsv_done *d);
