@@ -73,6 +73,8 @@ struct resolver *rsv_new(struct cache *c, const struct rsv_env *env)
 	r->hash_k1 = seed[1];
 	r->cache = c;
 	r->env = *env;
+	r->fetches_max = DT_DMN_FETCHES_PER_TASK;
+	r->bytes_max = DT_DMN_BYTES_PER_TASK;
 	r->tasks = calloc(TABLE_SIZE, sizeof(*r->tasks));
 	r->fetches = calloc(TABLE_SIZE, sizeof(*r->fetches));
 	if (!r->tasks || !r->fetches) {
@@ -90,6 +92,12 @@ void rsv_set_state(struct resolver *r, struct dstate *st)
 
 	r->st = st ? dstate_get(st) : NULL;
 	dstate_put(old);
+}
+
+void rsv_set_task_limits(struct resolver *r, unsigned fetches, size_t bytes)
+{
+	r->fetches_max = fetches;
+	r->bytes_max = bytes;
 }
 
 size_t rsv_tasks(const struct resolver *r)
@@ -644,6 +652,12 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 				      "out of memory");
 			return;
 		}
+		if (walk.fail_err == DT_ELIMIT &&
+		    res.verdict.status == VAL_INDETERMINATE) {
+			/* A key response was dropped at the byte cap. */
+			finish_fetch_failed(t, DT_ELIMIT);
+			return;
+		}
 		if (walk.fail_err && !t->fail_err)
 			t->fail_err = walk.fail_err;
 		if (res.kind != VAL_KIND_NEED_KEYS) {
@@ -657,7 +671,7 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 			return;
 		}
 	}
-	if (t->nf >= DT_DMN_FETCHES_PER_TASK) {
+	if (t->nf >= t->r->fetches_max) {
 		finish_failed(t, DT_ELIMIT, "limit-fetches",
 			      "too many upstream queries");
 		return;

@@ -135,6 +135,12 @@ void rsv_detach(struct rsv_waiter *wt);
 void rsv_fetch_done(struct rsv_fetch *f, int err, const uint8_t *msg,
 		    size_t len, const char *from, const struct rsv_clock *now);
 
+/* The limits of one question: upstream responses fetched (default
+ * DT_DMN_FETCHES_PER_TASK) and the memory they may take once parsed
+ * (default DT_DMN_BYTES_PER_TASK). Past either, the question fails
+ * (SERVFAIL, tags limit-fetches and limit-bytes). */
+void rsv_set_task_limits(struct resolver *r, unsigned fetches, size_t bytes);
+
 /* Questions and fetches under way. */
 size_t rsv_tasks(const struct resolver *r);
 size_t rsv_fetches(const struct resolver *r);

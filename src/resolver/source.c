@@ -182,7 +182,7 @@ int fetched_add(struct rsv_task *t, const uint8_t *name, uint16_t type,
 
 	if (msg) {
 		size_t bytes = msg_bytes(msg);
-		if (t->bytes + bytes > DT_DMN_BYTES_PER_TASK) {
+		if (t->bytes + bytes > t->r->bytes_max) {
 			wire_msg_free(msg);
 			msg = NULL;
 			err = r = DT_ELIMIT;

@@ -22,6 +22,8 @@ struct resolver {
 	struct rsv_task **tasks;	/* by (name, type) */
 	struct rsv_fetch **fetches;
 	size_t ntasks, nfetches;
+	unsigned fetches_max;		/* per task */
+	size_t bytes_max;		/* per task */
 	struct rsv_stats stats;
 };
 
@@ -76,7 +78,7 @@ const struct wire_msg *task_fetched(struct rsv_task *t, const uint8_t *name,
 				    uint16_t type, int *err);
 
 /* Records a fetched response (or its failure err). Past
- * DT_DMN_BYTES_PER_TASK the response is dropped and recorded as failed
+ * the resolver's bytes_max the response is dropped and recorded as failed
  * with DT_ELIMIT, which is returned; -ENOMEM. */
 int fetched_add(struct rsv_task *t, const uint8_t *name, uint16_t type,
 		struct wire_msg *msg, int err, const char *from);
