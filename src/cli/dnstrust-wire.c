@@ -20,6 +20,8 @@
 #include <time.h>
 
 #include "common/errcode.h"
+#include "common/file.h"
+#include "common/limits.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -309,29 +311,14 @@ static int cmd_msgs(int argc, char **argv)
 
 	if (i + 1 != argc)
 		usage();
-	FILE *f = fopen(argv[i], "rb");
-	if (!f) {
-		fprintf(stderr, "%s: %s\n", argv[i], strerror(errno));
+	/* Read first so the timing covers parsing alone. */
+	char *text;
+	int r = dt_read_file(argv[i], DT_ZONE_FILE_MAXSIZE, &text, &len);
+	if (r < 0) {
+		fprintf(stderr, "%s: %s\n", argv[i], dt_strerror(r));
 		return 1;
 	}
-	/* Slurp first so the timing covers parsing alone. */
-	size_t cap = 1 << 20;
-	uint8_t *data = malloc(cap);
-	size_t r;
-	while (data && (r = fread(data + len, 1, cap - len, f)) > 0) {
-		len += r;
-		if (len == cap) {
-			uint8_t *nd = realloc(data, cap *= 2);
-			if (!nd)
-				free(data);
-			data = nd;
-		}
-	}
-	fclose(f);
-	if (!data) {
-		fprintf(stderr, "out of memory\n");
-		return 1;
-	}
+	const uint8_t *data = (const uint8_t *)text;
 	double t0 = now();
 	for (size_t p = 0; p + 2 <= len;) {
 		size_t mlen = (size_t)data[p] << 8 | data[p + 1];
@@ -357,7 +344,7 @@ static int cmd_msgs(int argc, char **argv)
 		wire_msg_free(m);
 	}
 	double t1 = now();
-	free(data);
+	free(text);
 	fprintf(stderr, "%zu messages, %zu records, %zu malformed", msgs, rrs,
 		bad);
 	if (o.timing)

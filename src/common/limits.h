@@ -76,6 +76,11 @@
 /* Characters in one logical record, parentheses included: bounds the memory
  * a single malformed record (an unclosed parenthesis) can claim. */
 #define DT_ZONE_RECORD_MAXLEN (1024 * 1024)
+/* Largest zone file read (wire_zreader_open, dnstrust verify): the whole
+ * text is held in memory; a trust-anchor file is a few lines and a large
+ * signed zone a few hundred MiB, so 1 GiB bounds memory without refusing
+ * real zones. */
+#define DT_ZONE_FILE_MAXSIZE ((size_t)1 << 30)
 
 /* --- crypto (src/crypto) --- */
 

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "common/errcode.h"
+#include "common/file.h"
 #include "common/limits.h"
 #include "wire/base.h"
 #include "wire/dname.h"
@@ -31,10 +32,6 @@
 #include "wire/svcb.h"
 #include "wire/zone.h"
 
-/* Largest file wire_zreader_open() reads. The whole text is held in
- * memory; a trust-anchor file is a few lines and a large signed zone a few
- * hundred MiB, so 1 GiB bounds memory without refusing real zones. */
-#define ZR_FILE_MAXLEN ((size_t)1 << 30)
 /* Error message: file name, line, reason and a clipped token. */
 #define ZR_ERR_MAXLEN 512
 /* Characters of the offending token quoted in an error message. */
@@ -1409,59 +1406,14 @@ struct wire_zreader *wire_zreader_new(const char *text, size_t len,
 	return zr;
 }
 
-/* Reads a whole stream. The size of a regular file is only a hint for
- * the first allocation: the file may change while it is read. */
-static int read_all(FILE *f, char **ret_buf, size_t *ret_len)
-{
-	size_t cap = 1 << 16, len = 0, r;
-	struct stat st;
-	char *buf;
-
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
-		if ((uint64_t)st.st_size > ZR_FILE_MAXLEN)
-			return DT_ELIMIT;
-		cap = (size_t)st.st_size + 1;
-	}
-	buf = malloc(cap);
-	while (buf && (r = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += r;
-		if (len > ZR_FILE_MAXLEN) {
-			free(buf);
-			return DT_ELIMIT;
-		}
-		if (len == cap) {
-			char *nb = realloc(buf, cap * 2);
-
-			if (!nb)
-				free(buf);
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	if (!buf)
-		return -ENOMEM;
-	if (ferror(f)) {
-		free(buf);
-		return -EIO;
-	}
-	*ret_buf = buf;
-	*ret_len = len;
-	return 0;
-}
-
 int wire_zreader_open(const char *path, const char *origin,
 		      uint32_t default_ttl, struct wire_zreader **ret_zr)
 {
 	struct wire_zreader *zr;
-	FILE *f = fopen(path, "rb");
 	char *buf;
 	size_t len;
-	int ret;
+	int ret = dt_read_file(path, DT_ZONE_FILE_MAXSIZE, &buf, &len);
 
-	if (!f)
-		return -errno;
-	ret = read_all(f, &buf, &len);
-	fclose(f);
 	if (ret < 0)
 		return ret;
 	zr = zr_alloc(origin, default_ttl, path);
