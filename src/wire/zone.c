@@ -26,6 +26,7 @@
 #include "common/file.h"
 #include "common/limits.h"
 #include "wire/base.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/loc.h"
 #include "wire/rr.h"
@@ -1028,10 +1029,8 @@ static int svc_param_put(struct zcur *c, const struct ztok *t, uint16_t key,
 		return zr_fail(c->zr, len < 0 ? len : DT_ERDATA, t,
 			       "bad value for %s in %s",
 			       wire_svc_key_to_str(key, kbuf), c->tname);
-	at[0] = (uint8_t)(key >> 8);
-	at[1] = (uint8_t)key;
-	at[2] = (uint8_t)(len >> 8);
-	at[3] = (uint8_t)len;
+	wire_put16(at, key);
+	wire_put16(at + 2, (uint16_t)len);
 	*ret = (struct svcparam){key, c->rdlen, 4 + (size_t)len, t};
 	c->rdlen += 4 + (size_t)len;
 	return 0;
@@ -1055,7 +1054,7 @@ static int svc_check_mandatory(struct zcur *c, const struct svcparam *p,
 
 	for (size_t i = 4; m && i < m->len; i += 2) {
 		const uint8_t *k = c->zr->rdata + m->off + i;
-		uint16_t key = (uint16_t)(k[0] << 8 | k[1]);
+		uint16_t key = wire_get16(k);
 
 		if (!svc_find(p, n, key))
 			return zr_fail(c->zr, DT_ERDATA, m->t,
