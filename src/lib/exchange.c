@@ -19,10 +19,6 @@
 #include "wire/dname.h"
 #include "wire/msg.h"
 
-/* Largest query we build: header, a 255-octet name, type and class, an
- * OPT record with the 5-octet status option. */
-#define QUERY_MAXLEN (12 + 255 + 4 + 11 + 5)
-
 static _Thread_local uint16_t id_next;
 static _Thread_local bool id_seeded;
 
@@ -247,7 +243,7 @@ static int read_answers(int fd, struct rbuf *r, struct dtlib_q *qs, size_t n,
 static int attempt(int fd, bool reused, struct dtlib_q *qs, size_t n,
 		   int64_t deadline, bool *retry, bool *clean)
 {
-	uint8_t out[DTLIB_MAX_QUESTIONS * (2 + QUERY_MAXLEN)] = {0};
+	uint8_t out[DTLIB_MAX_QUESTIONS * (2 + DT_QUERY_MAXLEN)] = {0};
 	size_t olen = 0;
 	struct rbuf r = {.cap = sizeof(r.small)};
 	bool got_any = false;
@@ -258,7 +254,7 @@ static int attempt(int fd, bool reused, struct dtlib_q *qs, size_t n,
 		int len;
 		qs[i].id = dtlib_new_id();
 		len = dtlib_query_build(&qs[i], true, out + olen + 2,
-					QUERY_MAXLEN);
+					DT_QUERY_MAXLEN);
 		if (len < 0)
 			return len;
 		wire_put16(out + olen, (uint16_t)len);

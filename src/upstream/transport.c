@@ -29,9 +29,8 @@
 #include "wire/dname.h"
 #include "wire/msg.h"
 
-/* A query: header, question (name of at most 255 octets), an OPT record
- * without options (11 octets); with the TCP length prefix it fits. */
-#define QUERY_MAX (2 + DT_MSG_HDRLEN + DT_NAME_MAXLEN + 4 + 11)
+/* A query with its TCP length prefix. */
+#define QUERY_MAX (2 + DT_QUERY_MAXLEN)
 
 struct penalty {
 	struct up_server server;
