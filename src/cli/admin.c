@@ -68,8 +68,7 @@ int cli_admin_opts(int argc, char **argv, unsigned accept,
 
 	*o = (struct cli_admin_opts){0};
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", admin_longopts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, "h", admin_longopts, NULL)) != -1) {
 		if (c == 'h')
 			return -2;
 		if (c == 's')

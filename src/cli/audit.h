@@ -189,7 +189,6 @@ int audit_resolv_file(const char *path, struct audit_report *rep,
  * exist. */
 void audit_admin_file(const char *path, struct audit_report *rep);
 
-
 /* --- the command (audit.c, audit_daemon.c) --- */
 
 /* The daemon as the audit sees it: from its configuration. */

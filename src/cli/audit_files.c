@@ -186,7 +186,7 @@ static int read_text(const char *path, struct audit_report *rep,
 		  "not checked",
 		  path,
 		  r == DT_ETOOBIG ? "larger than resolv.conf ever is"
-			      : strerror(-r));
+				  : strerror(-r));
 	return -1;
 }
 

@@ -118,7 +118,8 @@ int cmd_monitor(int argc, char **argv)
 	struct cli_daemon d;
 	struct cli_txt t;
 	long shown = 0;
-	int first = cli_admin_opts(argc, argv, CLI_OPT_JSON | CLI_OPT_COUNT, &o),
+	int first = cli_admin_opts(argc, argv, CLI_OPT_JSON | CLI_OPT_COUNT,
+				   &o),
 	    r;
 
 	if (first < 0 || first != argc) {

@@ -247,7 +247,8 @@ int cmd_nta(int argc, char **argv)
 	struct cli_admin_opts o;
 	struct cli_daemon d;
 	struct cli_txt t;
-	int first = cli_admin_opts(argc, argv, CLI_OPT_JSON | CLI_OPT_UNTIL, &o),
+	int first = cli_admin_opts(argc, argv, CLI_OPT_JSON | CLI_OPT_UNTIL,
+				   &o),
 	    r;
 	const char *verb = first >= 0 && first < argc ? argv[first] : "";
 	bool add = strcmp(verb, "add") == 0, rm = strcmp(verb, "remove") == 0,

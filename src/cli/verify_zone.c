@@ -544,8 +544,8 @@ static void how_keys(struct zkeys *k, const struct wire_rr *const *rrs,
 {
 	for (size_t i = 0; i < n; i++) {
 		const uint8_t *rd = rrs[i]->rdata;
-		unsigned tag = ds ? wire_get16(rd)
-				  : wire_keytag(rd, rrs[i]->rdlen);
+		unsigned tag =
+			ds ? wire_get16(rd) : wire_keytag(rd, rrs[i]->rdlen);
 		how_add(k, "%s%u/%u", i ? ", " : "", tag, ds ? rd[2] : rd[3]);
 	}
 	how_add(k, ")");

@@ -99,8 +99,7 @@ int dt_read_fd(int fd, size_t max, char **ret_buf, size_t *ret_len)
 	return 0;
 }
 
-int dt_read_file(const char *path, size_t max, char **ret_buf,
-		 size_t *ret_len)
+int dt_read_file(const char *path, size_t max, char **ret_buf, size_t *ret_len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	int r;

@@ -27,7 +27,7 @@ int dt_read_fd(int fd, size_t max, char **ret_buf, size_t *ret_len)
  * "cannot read" apart in every case opens the file itself and calls
  * dt_read_fd().
  */
-int dt_read_file(const char *path, size_t max, char **ret_buf,
-		 size_t *ret_len) __attribute__((warn_unused_result, nonnull));
+int dt_read_file(const char *path, size_t max, char **ret_buf, size_t *ret_len)
+	__attribute__((warn_unused_result, nonnull));
 
 #endif

@@ -1289,8 +1289,7 @@ int cfg_parse(const char *text, size_t len, const char *name, struct cfg *ret,
 
 /* Reads the open file fd whole into a new buffer (*ret_buf, freed by the
  * caller). Returns 0, or -errno or DT_ETOOBIG with the message written. */
-static int file_read(struct cfg_ctx *x, int fd, char **ret_buf,
-		     size_t *ret_len)
+static int file_read(struct cfg_ctx *x, int fd, char **ret_buf, size_t *ret_len)
 {
 	int r = dt_read_fd(fd, DT_CFG_MAXSIZE, ret_buf, ret_len);
 

@@ -240,7 +240,8 @@ static bool question_matches(const struct up_req *r, const uint8_t *pkt,
 	if (wire_dname_unpack(pkt, len, &pos, name) < 0 || len - pos < 4)
 		return false;
 	return wire_dname_equal(name, r->qname) &&
-	       wire_get16(pkt + pos) == r->qtype && wire_get16(pkt + pos + 2) == r->qclass;
+	       wire_get16(pkt + pos) == r->qtype &&
+	       wire_get16(pkt + pos + 2) == r->qclass;
 }
 
 /* Servers that do not know EDNS (or another part of the query) may

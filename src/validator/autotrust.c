@@ -203,7 +203,8 @@ static void key_move(struct val_at_key *k, enum val_at_state to, int64_t now,
 /* What the records of the RRset are to this module. */
 static bool zone_key(const struct wire_rr *rr)
 {
-	return rr->rdlen >= 4 && (wire_get16(rr->rdata) & CRYPTO_KEY_FLAG_ZONE) &&
+	return rr->rdlen >= 4 &&
+	       (wire_get16(rr->rdata) & CRYPTO_KEY_FLAG_ZONE) &&
 	       rr->rdata[2] == DNSKEY_PROTOCOL;
 }
 
@@ -247,8 +248,8 @@ static void rrsig_times(const struct val_rrset *set, int64_t now,
 				      set->owner))
 			continue;
 		uint32_t ottl = wire_get32(sig->rdata + RRSIG_OFF_OTTL);
-		int64_t exp =
-			val_time_abs(wire_get32(sig->rdata + RRSIG_OFF_EXP), now);
+		int64_t exp = val_time_abs(
+			wire_get32(sig->rdata + RRSIG_OFF_EXP), now);
 		if (ottl < ttl)
 			ttl = ottl;
 		if (exp > now && exp - now < (int64_t)left)

@@ -365,8 +365,8 @@ int wire_build_opt(struct wire_builder *b, uint16_t udp_size,
 	p[0] = 0;
 	wire_put16(p + 1, WIRE_TYPE_OPT);
 	wire_put16(p + 3, udp_size);
-	wire_put32(p + 5, (uint32_t)ext_rcode << 24 | (uint32_t)version << 16 |
-			    flags);
+	wire_put32(p + 5,
+		   (uint32_t)ext_rcode << 24 | (uint32_t)version << 16 | flags);
 	wire_put16(p + 9, (uint16_t)optlen);
 	if (optlen)
 		memcpy(p + 1 + RR_FIXEDLEN, opts, optlen);

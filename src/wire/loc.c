@@ -72,15 +72,17 @@ static void prec_to_str(uint8_t b, char buf[24])
 int wire_loc_to_str(const uint8_t *rdata, size_t rdlen, char *buf, size_t cap)
 {
 	char lat[48], lon[48], size[24], hp[24], vp[24];
-	uint32_t alt;
+	uint32_t la, lo, alt;
 	long long cm;
 	int n;
 
 	if (rdlen != WIRE_LOC_LEN || rdata[0] != 0 || !prec_ok(rdata[1]) ||
 	    !prec_ok(rdata[2]) || !prec_ok(rdata[3]))
 		return DT_ERDATA;
-	if (coord_to_str(wire_get32(rdata + 4), 90, "NS", lat, sizeof(lat)) < 0 ||
-	    coord_to_str(wire_get32(rdata + 8), 180, "EW", lon, sizeof(lon)) < 0)
+	la = wire_get32(rdata + 4);
+	lo = wire_get32(rdata + 8);
+	if (coord_to_str(la, 90, "NS", lat, sizeof(lat)) < 0 ||
+	    coord_to_str(lo, 180, "EW", lon, sizeof(lon)) < 0)
 		return DT_ERDATA;
 	alt = wire_get32(rdata + 12);
 	cm = (long long)alt - LOC_ALT_BASE;

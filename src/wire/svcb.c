@@ -134,7 +134,8 @@ int wire_svc_value_ok(uint16_t key, const uint8_t *val, size_t len)
 /* True when the laid-out SvcParams have key. */
 static bool has_key(const uint8_t *p, size_t len, uint16_t key)
 {
-	for (size_t pos = 0; pos < len; pos += 4 + (size_t)wire_get16(p + pos + 2))
+	for (size_t pos = 0; pos < len;
+	     pos += 4 + (size_t)wire_get16(p + pos + 2))
 		if (wire_get16(p + pos) == key)
 			return true;
 	return false;
@@ -158,7 +159,8 @@ int wire_svcparams_canonical(const uint8_t *p, size_t len)
 	if (wire_svcparams_check(p, len) < 0)
 		return false;
 	while (pos < len) {
-		uint16_t key = wire_get16(p + pos), vlen = wire_get16(p + pos + 2);
+		uint16_t key = wire_get16(p + pos),
+			 vlen = wire_get16(p + pos + 2);
 		const uint8_t *v = p + pos + 4;
 
 		if ((long)key <= prev || key == WIRE_SVC_INVALID ||

@@ -29,8 +29,7 @@ static const int codes[] = {
 static bool listed(enum dt_error e)
 {
 	switch (e) {
-	case DT_OK:
-		return false;
+	case DT_OK: return false;
 	case DT_ERR_UNAVAILABLE:
 	case DT_ERR_UNTRUSTED:
 	case DT_ERR_TIMEOUT:
@@ -41,8 +40,7 @@ static bool listed(enum dt_error e)
 	case DT_ERR_PROTOCOL:
 	case DT_ERR_NODATA:
 	case DT_ERR_NXDOMAIN:
-	case DT_ERR_SERVFAIL:
-		break;
+	case DT_ERR_SERVFAIL: break;
 	}
 	for (size_t i = 0; i < NCODES; i++) {
 		if (codes[i] == (int)e)
@@ -68,8 +66,7 @@ int main(void)
 		for (size_t j = 0; j < i; j++)
 			dup += codes[j] == codes[i];
 	}
-	is_int(in_errno, 0, "no DT_ERR_* value in -1..-%d (-errno)",
-	       ERRNO_MAX);
+	is_int(in_errno, 0, "no DT_ERR_* value in -1..-%d (-errno)", ERRNO_MAX);
 	is_int(dup, 0, "the %zu DT_ERR_* values are distinct", NCODES);
 	is_int(unnamed, 0, "dt_error_str() names each");
 	is_int(unlisted, 0, "each is a code of enum dt_error");
