@@ -15,7 +15,8 @@
  * DT_ETOOBIG when there are more than max octets, -ENOMEM, or the -errno
  * of the failed read(2) (-EISDIR for a directory, -EIO...): a file that
  * cannot be read whole is never taken for a shorter one. Nothing is
- * written to ret_buf or ret_len on failure.
+ * written to ret_buf or ret_len on failure. max is a limit of
+ * common/limits.h, far below SIZE_MAX / 2.
  */
 int dt_read_fd(int fd, size_t max, char **ret_buf, size_t *ret_len)
 	__attribute__((warn_unused_result, nonnull));
