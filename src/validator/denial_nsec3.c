@@ -25,6 +25,7 @@
 #include "crypto/nsec3.h"
 #include "validator/denial.h"
 #include "wire/base.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -119,7 +120,7 @@ static bool n3_parse(const struct wire_rr *rr, const uint8_t *zone,
 		return false;
 	out->rr = rr;
 	out->flags = d[1];
-	out->iterations = (uint16_t)(d[2] << 8 | d[3]);
+	out->iterations = wire_get16(d + 2);
 	out->saltlen = (uint8_t)saltlen;
 	out->salt = d + 5;
 	out->next = d + off + 1;
