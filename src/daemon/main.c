@@ -67,7 +67,7 @@ static void read_resolv_conf(struct daemon *d, struct up_conf *uc)
 
 	if (r < 0) {
 		log_warn("%s: %s; no upstream until it is readable",
-			 cfg->resolv_conf, strerror(-r));
+			 cfg->resolv_conf, dt_strerror(r));
 		memset(uc, 0, sizeof(*uc));
 		uc->timeout_ms = DT_UP_TIMEOUT_DEFAULT_MS;
 		uc->attempts = DT_UP_ATTEMPTS_DEFAULT;

@@ -24,6 +24,7 @@
 #include "daemon/resolve.h"
 #include "daemon/server.h"
 #include "resolver/render.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
@@ -178,7 +179,7 @@ static size_t conn_queued(const struct conn *c)
 static bool conn_has_frame(const struct conn *c)
 {
 	return c->inlen >= 2 &&
-	       c->inlen - 2 >= ((size_t)c->in[0] << 8 | c->in[1]);
+	       c->inlen - 2 >= wire_get16(c->in);
 }
 
 /* Whether another question may be taken: room for its answer among the
@@ -235,8 +236,7 @@ static int conn_queue(struct conn *c, const uint8_t *msg, size_t len)
 		c->out = n;
 		c->outcap = cap;
 	}
-	c->out[c->outlen] = (uint8_t)(len >> 8);
-	c->out[c->outlen + 1] = (uint8_t)len;
+	wire_put16(c->out + c->outlen, (uint16_t)len);
 	memcpy(c->out + c->outlen + 2, msg, len);
 	c->outlen += 2 + len;
 	return 0;
@@ -507,8 +507,8 @@ static void reply_formerr(struct worker *w, const struct origin *o,
 	struct qinfo q = {0};
 
 	STAT_INC(w, formerr);
-	q.id = (uint16_t)(pkt[0] << 8 | pkt[1]);
-	q.flags = (uint16_t)(pkt[2] << 8 | pkt[3]);
+	q.id = wire_get16(pkt);
+	q.flags = wire_get16(pkt + 2);
 	q.udp_size = udp ? 512 : 0;
 	send_now(w, o, reply_buf,
 		 reply_error(&q, WIRE_RCODE_FORMERR, VAL_EDE_NONE, NULL,
@@ -669,7 +669,7 @@ static void conn_frames(struct conn *c)
 
 	c->refs++;
 	while (!c->closed && c->inlen - off >= 2 && conn_may_take(c)) {
-		size_t len = (size_t)c->in[off] << 8 | c->in[off + 1];
+		size_t len = wire_get16(c->in + off);
 		if (len < DT_MSG_HDRLEN) {
 			conn_close(c); /* not DNS: stop listening to it */
 			break;

@@ -18,6 +18,7 @@
 #include "common/protocol.h"
 #include "resolver/render.h"
 #include "resolver/task.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
@@ -27,10 +28,8 @@ size_t cache_key(uint8_t kind, const uint8_t *name, uint16_t type,
 	size_t len = wire_dname_len(name);
 
 	key[0] = kind;
-	key[1] = (uint8_t)(type >> 8);
-	key[2] = (uint8_t)type;
-	key[3] = (uint8_t)(qclass >> 8);
-	key[4] = (uint8_t)qclass;
+	wire_put16(key + 1, type);
+	wire_put16(key + 3, qclass);
 	memcpy(key + 5, name, len);
 	wire_dname_tolower(key + 5);
 	return 5 + len;
@@ -90,20 +89,6 @@ static size_t wkey(const struct qinfo *q, uint8_t *key)
 	return len + 1;
 }
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
 /* The hot path: a copy with the client's ID and spelling, TTLs aged. */
 static size_t from_rendered(const struct rendered *rd, const struct qinfo *q,
 			    int64_t now, uint8_t *buf)
@@ -111,14 +96,13 @@ static size_t from_rendered(const struct rendered *rd, const struct qinfo *q,
 	int64_t age = now - rd->stored;
 
 	memcpy(buf, rd->msg, rd->len);
-	buf[0] = (uint8_t)(q->id >> 8);
-	buf[1] = (uint8_t)q->id;
+	wire_put16(buf, q->id);
 	buf[2] = (uint8_t)((buf[2] & ~(WIRE_FLAG_RD >> 8)) |
 			   ((q->flags & WIRE_FLAG_RD) >> 8));
 	memcpy(buf + DT_MSG_HDRLEN, q->qname, wire_dname_len(q->qname));
 	for (size_t i = 0; age > 0 && i < rd->nttl; i++) {
-		uint32_t t = get32(buf + rd->ttl_off[i]);
-		put32(buf + rd->ttl_off[i],
+		uint32_t t = wire_get32(buf + rd->ttl_off[i]);
+		wire_put32(buf + rd->ttl_off[i],
 		      t > age ? t - (uint32_t)age : 0);
 	}
 	if (rd->status_off)

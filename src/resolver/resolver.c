@@ -19,6 +19,7 @@
 #include "validator/keyset.h"
 #include "validator/sig.h"
 #include "validator/walk.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
@@ -45,8 +46,7 @@ static unsigned name_hash(const struct resolver *r, const uint8_t *name,
 	uint8_t key[2 + DT_NAME_MAXLEN];
 	size_t len = wire_dname_len(name);
 
-	key[0] = (uint8_t)(type >> 8);
-	key[1] = (uint8_t)type;
+	wire_put16(key, type);
 	for (size_t i = 0; i < len; i++) {
 		uint8_t c = name[i];
 		key[2 + i] = c >= 'A' && c <= 'Z' ? (uint8_t)(c + 32) : c;

@@ -16,6 +16,7 @@
 #include "daemon/policy.h"
 #include "resolver/task.h"
 #include "validator/keyset.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
@@ -60,9 +61,7 @@ static uint32_t response_ttl(const struct wire_msg *m)
 			uint32_t v = rr->ttl;
 			if (rr->type == WIRE_TYPE_SOA && rr->rdlen >= 20) {
 				const uint8_t *p = rr->rdata + rr->rdlen - 4;
-				uint32_t min = (uint32_t)p[0] << 24 |
-					       (uint32_t)p[1] << 16 |
-					       (uint32_t)p[2] << 8 | p[3];
+				uint32_t min = wire_get32(p);
 				v = min < v ? min : v;
 			}
 			ttl = v < ttl ? v : ttl;

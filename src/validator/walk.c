@@ -18,6 +18,7 @@
 #include "validator/anchor.h"
 #include "validator/keyset.h"
 #include "validator/walk.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
@@ -219,7 +220,7 @@ static const struct val_keyset *anchor_keys(struct walk *w,
 	for (size_t i = 0; i < az->ndnskey; i++) {
 		struct crypto_key *k;
 		const struct wire_rr *rr = &az->dnskey[i];
-		uint16_t flags = (uint16_t)(rr->rdata[0] << 8 | rr->rdata[1]);
+		uint16_t flags = wire_get16(rr->rdata);
 		if (!(flags & CRYPTO_KEY_FLAG_ZONE) ||
 		    (flags & CRYPTO_KEY_FLAG_REVOKE) ||
 		    crypto_key_new(rr->rdata, rr->rdlen, &k) < 0)
