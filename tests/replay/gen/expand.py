@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes tests/replay/dt_*.rpl from gen/templates/dt_*.rpl.in and the
+"""Writes tests/replay/dt_*.rpl and selftest/st_*.rpl from gen/templates/
+(and templates/selftest/) and the
 zones signed by make-zones.sh.
 
 usage: expand.py OUTDIR_OF_MAKE_ZONES [TEMPLATE...]
@@ -121,8 +122,9 @@ def expand(out, line):
 
 def main():
     out = sys.argv[1]
-    tmpls = sys.argv[2:] or sorted(glob.glob(os.path.join(HERE, 'templates',
-                                                          '*.rpl.in')))
+    tmpls = sys.argv[2:] or sorted(
+        glob.glob(os.path.join(HERE, 'templates', '*.rpl.in')) +
+        glob.glob(os.path.join(HERE, 'templates', 'selftest', '*.rpl.in')))
     for t in tmpls:
         lines = []
         with open(t) as f:
@@ -132,7 +134,8 @@ def main():
                     lines.extend(expand(out, line))
                 else:
                     lines.append(line)
-        dest = os.path.join(HERE, '..', os.path.basename(t)[:-3])
+        sub = 'selftest' if os.path.basename(os.path.dirname(t)) == 'selftest' else ''
+        dest = os.path.join(HERE, '..', sub, os.path.basename(t)[:-3])
         with open(dest, 'w') as f:
             f.write('\n'.join(lines) + '\n')
 
