@@ -12,6 +12,7 @@ Template lines starting with '@' are replaced:
   @SIG ZONE OWNER TYPE    its RRSIGs alone
   @RRAS ZONE OWNER TYPE NAME  the RRset with RRSIGs, owner NAME instead
                           (a wildcard expanded)
+  @RRTTL ZONE OWNER TYPE TTL  the RRset with RRSIGs, every TTL set to TTL
   @INCLUDE FILE           templates/FILE, expanded
   @NSEC3MATCH ZONE NAME   the NSEC3 record whose hash is NAME's, with RRSIG
   @NSEC3COVER ZONE NAME   the NSEC3 record covering NAME's hash, with RRSIG
@@ -22,6 +23,7 @@ import base64
 import glob
 import hashlib
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -107,6 +109,9 @@ def expand(out, line):
                      w[0] != '@DATA')
     if w[0] == '@RRAS':
         return ['\t'.join([w[4]] + l.split('\t')[1:])
+                for l in rrset(out, w[1], w[2], w[3].upper())]
+    if w[0] == '@RRTTL':
+        return [re.sub(r'^(\S+\s+)\d+', lambda m: m.group(1) + w[4], l)
                 for l in rrset(out, w[1], w[2], w[3].upper())]
     if w[0] == '@INCLUDE':
         res = []
