@@ -216,6 +216,11 @@ static int config_line(struct parser *p, char *s)
 	if (strcmp(key, "trust-anchor") == 0)
 		return add_anchor(p, val);
 	if (strcmp(key, "val-override-date") == 0) {
+		if (strcmp(val, "-1") == 0) {
+			snprintf(p->sc->unsupported, sizeof(p->sc->unsupported),
+				 "val-override-date -1 (no signature times)");
+			return 0;
+		}
 		if (parse_date(val, &p->sc->date) < 0)
 			return fail(p, "val-override-date: not YYYYMMDDHHMMSS");
 		p->sc->has_date = true;
@@ -286,32 +291,33 @@ done:
 	return 0;
 }
 
+/* "name [ttl] [class] type": the last word is the type (ANY is also a
+ * class mnemonic). */
 static int question_line(struct parser *p, const char *s)
 {
 	struct rpl_entry *e = p->entry;
-	const char *w;
-	size_t wl;
-	bool name_done = false;
+	const char *w[8];
+	size_t wl[8], n = 0;
+	uint16_t v;
 
+	while (n < 8 && word(&s, &w[n], &wl[n]))
+		n++;
+	if (n == 0)
+		return 0;
+	if (n < 2 || n > 4)
+		return fail(p, "question: name [class] type");
+	if (wire_dname_from_str(w[0], wl[0], (const uint8_t *)"", e->qname) < 0)
+		return fail(p, "bad question name");
+	if (wire_type_from_str(w[n - 1], wl[n - 1], &e->qtype) < 0)
+		return fail(p, "bad question type");
 	e->qclass = WIRE_CLASS_IN;
-	while (word(&s, &w, &wl)) {
-		uint16_t v;
-
-		if (!name_done) {
-			if (wire_dname_from_str(w, wl, (const uint8_t *)"", e->qname) < 0)
-				return fail(p, "bad question name");
-			name_done = true;
-		} else if (wire_class_from_str(w, wl, &v) == 0) {
+	for (size_t i = 1; i + 1 < n; i++) {
+		if (wire_class_from_str(w[i], wl[i], &v) == 0)
 			e->qclass = v;
-		} else if (wire_type_from_str(w, wl, &v) == 0) {
-			e->qtype = v;
-			e->has_q = true;
-		} else if (!isdigit((unsigned char)*w)) {
-			return fail(p, "bad question: %.*s", (int)wl, w);
-		}
+		else if (!isdigit((unsigned char)*w[i]))
+			return fail(p, "bad question: %.*s", (int)wl[i], w[i]);
 	}
-	if (name_done && !e->has_q)
-		return fail(p, "question without a type");
+	e->has_q = true;
 	return 0;
 }
 
@@ -528,6 +534,10 @@ static int entry_line(struct parser *p, char *s)
 		cut_comment(s);
 		return question_line(p, s);
 	}
+	/* Records may be indented: a line never continues the owner of
+	 * the one before (parentheses still join lines). */
+	while (p->section >= 0 && isspace((unsigned char)*s))
+		s++;
 	if (p->section >= 0)
 		return append(&p->text, &p->textlen, s, strlen(s)) < 0
 			       ? fail(p, "out of memory")
