@@ -49,7 +49,8 @@ int rpl_entry_reply(const struct rpl_entry *e, const uint8_t *name,
 		ret = wire_build_question(&b, e->qname, e->qtype, e->qclass);
 	for (int s = 0; ret == 0 && s < WIRE_SEC_COUNT; s++)
 		for (size_t i = 0; ret == 0 && i < e->n[s]; i++)
-			ret = wire_build_rr(&b, (enum wire_section)s, &e->sec[s][i]);
+			ret = wire_build_rr(&b, (enum wire_section)s,
+					    &e->sec[s][i]);
 	/* An upstream asked with DO answers with EDNS and DO. */
 	if (ret == 0)
 		ret = wire_build_opt(&b, 4096, 0, 0, WIRE_EDNS_DO, NULL, 0);
@@ -73,12 +74,11 @@ static bool rdata_equal(const struct wire_rr *a, const struct wire_rr *b)
 	return memcmp(ca, cb, a->rdlen) == 0;
 }
 
-static bool rr_equal(const struct wire_rr *a, const struct wire_rr *b,
-		     bool ttl)
+static bool rr_equal(const struct wire_rr *a, const struct wire_rr *b, bool ttl)
 {
 	return a->type == b->type && a->rclass == b->rclass &&
-	       (!ttl || a->ttl == b->ttl) && wire_dname_equal(a->owner, b->owner) &&
-	       rdata_equal(a, b);
+	       (!ttl || a->ttl == b->ttl) &&
+	       wire_dname_equal(a->owner, b->owner) && rdata_equal(a, b);
 }
 
 static void rr_text(const struct wire_rr *rr, char *out, size_t outlen)
@@ -116,7 +116,8 @@ static int cmp_section(int s, const struct wire_rr *want, size_t nwant,
 				break;
 		if (j == ngot) {
 			rr_text(&want[i], text, sizeof(text));
-			snprintf(why, whylen, "%s: missing %s", sec_names[s], text);
+			snprintf(why, whylen, "%s: missing %s", sec_names[s],
+				 text);
 			ret = -1;
 		} else {
 			used[j] = true;
@@ -125,7 +126,8 @@ static int cmp_section(int s, const struct wire_rr *want, size_t nwant,
 	for (size_t j = 0; j < ngot && ret == 0; j++)
 		if (!used[j]) {
 			rr_text(&got[j], text, sizeof(text));
-			snprintf(why, whylen, "%s: unexpected %s", sec_names[s], text);
+			snprintf(why, whylen, "%s: unexpected %s", sec_names[s],
+				 text);
 			ret = -1;
 		}
 	free(used);
@@ -134,8 +136,8 @@ static int cmp_section(int s, const struct wire_rr *want, size_t nwant,
 
 static const char *rcode_str(unsigned rc, char buf[16])
 {
-	static const char *const names[] = {"NOERROR", "FORMERR", "SERVFAIL",
-					    "NXDOMAIN", "NOTIMP", "REFUSED"};
+	static const char *const names[] = {"NOERROR",	"FORMERR", "SERVFAIL",
+					    "NXDOMAIN", "NOTIMP",  "REFUSED"};
 
 	if (rc < 6)
 		return names[rc];
@@ -149,7 +151,8 @@ static int cmp_ede(const struct rpl_entry *e, const struct wire_msg *m,
 	uint16_t code = 0;
 	const char *text;
 	size_t tl;
-	int has = m->edns.present ? wire_edns_ede(&m->edns, &code, &text, &tl) : 0;
+	int has = m->edns.present ? wire_edns_ede(&m->edns, &code, &text, &tl)
+				  : 0;
 
 	if (e->ede == RPL_EDE_ABSENT && has == 1) {
 		snprintf(why, whylen, "EDE %u, expected none", code);

@@ -26,12 +26,12 @@
 #include "wire/dname.h"
 
 /* Before any val-override-date: 2026-01-01 00:00:00 UTC. */
-#define REPLAY_DEFAULT_DATE 1767225600
+#define REPLAY_DEFAULT_DATE  1767225600
 #define REPLAY_MONO_START_MS 1000000
 /* A question that causes more fetches than this is a loop. */
 #define REPLAY_MAX_FETCHES 2000
 #define REPLAY_CACHE_BYTES (8u * 1024 * 1024)
-#define REPLAY_UPSTREAM "192.0.2.53"
+#define REPLAY_UPSTREAM	   "192.0.2.53"
 
 struct pending {
 	struct rsv_fetch *f;
@@ -41,12 +41,12 @@ struct pending {
 };
 
 struct query {
-	struct rsv_waiter wt;		/* first: the waiter is the query */
+	struct rsv_waiter wt; /* first: the waiter is the query */
 	struct query *next;
 };
 
 struct reply {
-	uint8_t *buf;			/* NULL: the question got no answer */
+	uint8_t *buf; /* NULL: the question got no answer */
 	size_t len;
 	long step;
 	struct reply *next;
@@ -57,7 +57,7 @@ struct run {
 	struct resolver *r;
 	struct rsv_clock now;
 	long step;
-	struct pending *q;		/* fetches queued */
+	struct pending *q; /* fetches queued */
 	size_t nq, head, capq;
 	unsigned long fetches;
 	struct query *queries;
@@ -68,12 +68,13 @@ struct run {
 };
 
 static int env_fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
-		     uint16_t type, const struct up_conf *servers, void **handle)
+		     uint16_t type, const struct up_conf *servers,
+		     void **handle)
 {
 	struct run *run = arg;
 	struct pending *p;
 
-	(void)servers;	/* one scripted upstream plays every server */
+	(void)servers; /* one scripted upstream plays every server */
 	if (run->nq == run->capq) {
 		size_t cap = run->capq ? run->capq * 2 : 64;
 		struct pending *nq = realloc(run->q, cap * sizeof(*nq));
@@ -131,7 +132,8 @@ static void env_answered(void *arg, struct rsv_waiter *waiters,
 	struct run *run = arg;
 
 	for (struct rsv_waiter *w = waiters, *wn; w; w = wn) {
-		size_t len = rsv_render(d->a, &w->q, 0, run->buf, sizeof(run->buf));
+		size_t len =
+			rsv_render(d->a, &w->q, 0, run->buf, sizeof(run->buf));
 
 		wn = w->next;
 		push_reply(run, run->buf, len);
@@ -164,10 +166,12 @@ static int upstream_answer(struct run *run, const uint8_t *name, uint16_t type,
 		const struct rpl_entry *hit = NULL;
 		int len;
 
-		for (const struct rpl_range *r = run->sc->ranges; r && !hit; r = r->next) {
+		for (const struct rpl_range *r = run->sc->ranges; r && !hit;
+		     r = r->next) {
 			if (run->step < r->first || run->step > r->last)
 				continue;
-			for (const struct rpl_entry *e = r->entries; e && !hit; e = e->next)
+			for (const struct rpl_entry *e = r->entries; e && !hit;
+			     e = e->next)
 				if (rpl_entry_matches(e, name, type, tcp))
 					hit = e;
 		}
@@ -201,10 +205,11 @@ static int drain(struct run *run, char *why, size_t whylen)
 		}
 		len = upstream_answer(run, p.name, p.type, msg, sizeof(msg));
 		if (len < 0)
-			rsv_fetch_done(p.f, len, NULL, 0, REPLAY_UPSTREAM, &run->now);
-		else
-			rsv_fetch_done(p.f, 0, msg, (size_t)len, REPLAY_UPSTREAM,
+			rsv_fetch_done(p.f, len, NULL, 0, REPLAY_UPSTREAM,
 				       &run->now);
+		else
+			rsv_fetch_done(p.f, 0, msg, (size_t)len,
+				       REPLAY_UPSTREAM, &run->now);
 	}
 	return 0;
 }
@@ -245,7 +250,8 @@ static int step_query(struct run *run, const struct rpl_step *st, char *why,
 	run->queries = qr;
 	if (make_qinfo(st->e, st->n, &qr->wt.q, why, whylen) < 0)
 		return -1;
-	len = rsv_cached(run->r, &qr->wt.q, &run->now, run->buf, sizeof(run->buf));
+	len = rsv_cached(run->r, &qr->wt.q, &run->now, run->buf,
+			 sizeof(run->buf));
 	if (len) {
 		push_reply(run, run->buf, len);
 		return 0;
@@ -298,10 +304,8 @@ static int run_step(struct run *run, const struct rpl_step *st, char *why,
 {
 	run->step = st->n;
 	switch (st->kind) {
-	case RPL_QUERY:
-		return step_query(run, st, why, whylen);
-	case RPL_CHECK_ANSWER:
-		return step_check(run, st, why, whylen);
+	case RPL_QUERY: return step_query(run, st, why, whylen);
+	case RPL_CHECK_ANSWER: return step_check(run, st, why, whylen);
 	case RPL_TIME_PASSES:
 		run->now.wall += st->arg;
 		run->now.mono_ms += st->arg * 1000;
@@ -312,8 +316,7 @@ static int run_step(struct run *run, const struct rpl_step *st, char *why,
 		snprintf(why, whylen, "%lu upstream queries, expected %ld",
 			 run->fetches, st->arg);
 		return -1;
-	case RPL_UNSUPPORTED:
-		break;
+	case RPL_UNSUPPORTED: break;
 	}
 	snprintf(why, whylen, "%s: not supported", st->name);
 	return -1;
@@ -323,7 +326,7 @@ static struct dstate *make_state(struct rpl_scenario *sc)
 {
 	struct val_anchors *ta = sc->ta;
 
-	sc->ta = NULL;	/* taken by dstate_new */
+	sc->ta = NULL; /* taken by dstate_new */
 	return dstate_new(&sc->cfg, ta, "replay");
 }
 
@@ -417,7 +420,8 @@ static int run_file(const char *path, bool timing)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = rpl_load(path, &sc, why, sizeof(why));
 	if (ret == 0 && sc->unsupported[0]) {
-		snprintf(why, sizeof(why), "%s: not supported", sc->unsupported);
+		snprintf(why, sizeof(why), "%s: not supported",
+			 sc->unsupported);
 		ret = -1;
 	}
 	if (ret == 0)

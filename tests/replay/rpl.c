@@ -27,16 +27,16 @@ struct parser {
 	char *err;
 	size_t errlen;
 	unsigned line;
-	char *cfgtext;			/* the dnstrust: lines */
+	char *cfgtext; /* the dnstrust: lines */
 	size_t cfglen;
-	struct rpl_range *range;	/* open RANGE_BEGIN */
+	struct rpl_range *range; /* open RANGE_BEGIN */
 	struct rpl_range **range_tail;
-	struct rpl_entry *entry;	/* open ENTRY_BEGIN */
-	int section;			/* -2 none, -1 question, else enum */
+	struct rpl_entry *entry; /* open ENTRY_BEGIN */
+	int section;		 /* -2 none, -1 question, else enum */
 	bool in_hex;
-	char *text;			/* records of the open section */
+	char *text; /* records of the open section */
 	size_t textlen;
-	struct rpl_step *step;		/* step waiting for its entry */
+	struct rpl_step *step; /* step waiting for its entry */
 	bool ended;
 };
 
@@ -178,10 +178,9 @@ static int parse_date(const char *s, int64_t *ret)
 	struct tm tm = {0};
 	char tail;
 
-	if (strlen(s) != 14 ||
-	    sscanf(s, "%4d%2d%2d%2d%2d%2d%c", &tm.tm_year, &tm.tm_mon,
-		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec,
-		   &tail) != 6)
+	if (strlen(s) != 14 || sscanf(s, "%4d%2d%2d%2d%2d%2d%c", &tm.tm_year,
+				      &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+				      &tm.tm_min, &tm.tm_sec, &tail) != 6)
 		return -1;
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;
@@ -199,13 +198,13 @@ static int config_line(struct parser *p, char *s)
 		return 0;
 	if (strncmp(s, "AUTOTRUST_FILE", 14) == 0 ||
 	    strncmp(s, "TEMPFILE_NAME", 13) == 0) {
-		snprintf(p->sc->unsupported, sizeof(p->sc->unsupported),
-			 "%.*s", (int)strcspn(s, " \t"), s);
+		snprintf(p->sc->unsupported, sizeof(p->sc->unsupported), "%.*s",
+			 (int)strcspn(s, " \t"), s);
 		return 0;
 	}
 	colon = strchr(s, ':');
 	if (!colon)
-		return 0;	/* AUTOTRUST/TEMPFILE bodies and the like */
+		return 0; /* AUTOTRUST/TEMPFILE bodies and the like */
 	*colon = '\0';
 	key = s;
 	val = cfg_value(colon + 1);
@@ -228,9 +227,9 @@ static int config_line(struct parser *p, char *s)
 	}
 	if (strcmp(key, "trust-anchor-file") == 0 ||
 	    strcmp(key, "auto-trust-anchor-file") == 0)
-		snprintf(p->sc->unsupported, sizeof(p->sc->unsupported),
-			 "%s", key);
-	return 0;	/* server:, forward-zone:, Unbound-only keys */
+		snprintf(p->sc->unsupported, sizeof(p->sc->unsupported), "%s",
+			 key);
+	return 0; /* server:, forward-zone:, Unbound-only keys */
 }
 
 static int config_end(struct parser *p)
@@ -238,9 +237,8 @@ static int config_end(struct parser *p)
 	char err[512];
 
 	cfg_default(&p->sc->cfg);
-	if (p->cfglen &&
-	    cfg_parse(p->cfgtext, p->cfglen, "dnstrust:", &p->sc->cfg, err,
-		      sizeof(err)) < 0)
+	if (p->cfglen && cfg_parse(p->cfgtext, p->cfglen, "dnstrust:",
+				   &p->sc->cfg, err, sizeof(err)) < 0)
 		return fail(p, "%s", err);
 	return 0;
 }
@@ -260,7 +258,8 @@ static int flush_section(struct parser *p)
 	if (!zr)
 		return fail(p, "out of memory");
 	while ((ret = wire_zreader_next(zr, &rr)) == 1) {
-		struct wire_rr *n = realloc(e->sec[s], (e->n[s] + 1) * sizeof(*n));
+		struct wire_rr *n =
+			realloc(e->sec[s], (e->n[s] + 1) * sizeof(*n));
 		size_t ol = wire_dname_len(rr.owner);
 
 		if (!n)
@@ -370,8 +369,8 @@ static const struct {
 };
 
 static const char *const rcode_names[] = {
-	"NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMPL",
-	"REFUSED", "YXDOMAIN", "YXRRSET", "NXRRSET", "NOTAUTH", "NOTZONE",
+	"NOERROR",  "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMPL", "REFUSED",
+	"YXDOMAIN", "YXRRSET", "NXRRSET",  "NOTAUTH",  "NOTZONE",
 };
 
 static int reply_line(struct parser *p, const char *s)
@@ -383,12 +382,14 @@ static int reply_line(struct parser *p, const char *s)
 	while (word(&s, &w, &wl)) {
 		bool known = false;
 
-		for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
+		for (size_t i = 0;
+		     i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
 			if (weq(w, wl, flag_names[i].name)) {
 				e->flags |= flag_names[i].bit;
 				known = true;
 			}
-		for (size_t i = 0; i < sizeof(rcode_names) / sizeof(rcode_names[0]); i++)
+		for (size_t i = 0;
+		     i < sizeof(rcode_names) / sizeof(rcode_names[0]); i++)
 			if (weq(w, wl, rcode_names[i])) {
 				e->rcode = (uint16_t)i;
 				known = true;
@@ -418,7 +419,8 @@ static int adjust_line(struct parser *p, const char *s)
 		else if (weq(w, wl, "copy_query"))
 			p->entry->copy_query = true;
 		else
-			return fail(p, "ADJUST %.*s: not supported", (int)wl, w);
+			return fail(p, "ADJUST %.*s: not supported", (int)wl,
+				    w);
 	}
 	return 0;
 }
@@ -526,7 +528,7 @@ static int entry_line(struct parser *p, char *s)
 	    strcmp(kw, "ADJUST") == 0) {
 		cut_comment(s);
 		rest = s + (w - s) + wl;
-		return kw[0] == 'M' ? match_line(p, rest)
+		return kw[0] == 'M'   ? match_line(p, rest)
 		       : kw[0] == 'R' ? reply_line(p, rest)
 				      : adjust_line(p, rest);
 	}
@@ -593,7 +595,7 @@ static int step_line(struct parser *p, const char *s)
 	} else {
 		st->kind = RPL_UNSUPPORTED;
 	}
-	p->step = st;	/* an ENTRY_BEGIN may follow */
+	p->step = st; /* an ENTRY_BEGIN may follow */
 	return 0;
 }
 
@@ -662,7 +664,7 @@ static int scenario_line(struct parser *p, char *s)
 		return 0;
 	}
 	if (weq(w, wl, "ADDRESS"))
-		return 0;	/* one upstream: every range answers */
+		return 0; /* one upstream: every range answers */
 	if (weq(w, wl, "STEP")) {
 		if (p->range)
 			return fail(p, "STEP inside a RANGE");

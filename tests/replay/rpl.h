@@ -38,9 +38,9 @@ enum {
 struct rpl_entry {
 	unsigned line;
 	unsigned match;
-	int ede;			/* with RPL_M_EDE: code or RPL_EDE_ABSENT */
+	int ede; /* with RPL_M_EDE: code or RPL_EDE_ABSENT */
 	bool copy_id, copy_query;
-	uint16_t flags;			/* header bits of REPLY */
+	uint16_t flags; /* header bits of REPLY */
 	uint16_t rcode;
 	bool do_bit;
 	bool has_q;
@@ -48,7 +48,7 @@ struct rpl_entry {
 	uint16_t qtype, qclass;
 	struct wire_rr *sec[WIRE_SEC_COUNT];
 	size_t n[WIRE_SEC_COUNT];
-	uint8_t *hex;			/* HEX_ANSWER_BEGIN: the raw reply */
+	uint8_t *hex; /* HEX_ANSWER_BEGIN: the raw reply */
 	size_t hexlen;
 	struct rpl_entry *next;
 };
@@ -63,7 +63,7 @@ enum rpl_step_kind {
 	RPL_QUERY,
 	RPL_CHECK_ANSWER,
 	RPL_TIME_PASSES,
-	RPL_CHECK_FETCHES,		/* upstream queries so far, in total */
+	RPL_CHECK_FETCHES, /* upstream queries so far, in total */
 	RPL_UNSUPPORTED,
 };
 
@@ -71,8 +71,8 @@ struct rpl_step {
 	long n;
 	unsigned line;
 	enum rpl_step_kind kind;
-	char name[32];			/* as written, for messages */
-	long arg;			/* ELAPSE seconds, fetch count */
+	char name[32]; /* as written, for messages */
+	long arg;      /* ELAPSE seconds, fetch count */
 	struct rpl_entry *e;
 };
 
@@ -82,11 +82,11 @@ struct rpl_scenario {
 	struct cfg cfg;
 	struct val_anchors *ta;
 	bool has_date;
-	int64_t date;			/* val-override-date, epoch seconds */
+	int64_t date; /* val-override-date, epoch seconds */
 	struct rpl_range *ranges;
 	struct rpl_step *steps;
 	size_t nsteps;
-	char unsupported[128];		/* a config feature we cannot run */
+	char unsupported[128]; /* a config feature we cannot run */
 };
 
 /* Reads the scenario in path. Returns 0 and *ret (free with
