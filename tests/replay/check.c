@@ -170,6 +170,19 @@ static int cmp_ede(const struct rpl_entry *e, const struct wire_msg *m,
 	return 0;
 }
 
+/* Appends the reply's EDE, which says why it failed, to why. */
+static void ede_note(const struct wire_msg *m, char *why, size_t whylen)
+{
+	uint16_t code;
+	const char *text;
+	size_t tl, n = strlen(why);
+
+	if (m->edns.present &&
+	    wire_edns_ede(&m->edns, &code, &text, &tl) == 1 && n < whylen)
+		snprintf(why + n, whylen - n, " (EDE %u: %.*s)", code,
+			 (int)(tl > 160 ? 160 : tl), text);
+}
+
 static int cmp_msg(const struct rpl_entry *e, const struct wire_msg *m,
 		   char *why, size_t whylen)
 {
@@ -180,6 +193,7 @@ static int cmp_msg(const struct rpl_entry *e, const struct wire_msg *m,
 	if (m->rcode != e->rcode) {
 		snprintf(why, whylen, "rcode %s, expected %s",
 			 rcode_str(m->rcode, b1), rcode_str(e->rcode, b2));
+		ede_note(m, why, whylen);
 		return -1;
 	}
 	if ((m->hdr.flags & WIRE_FLAG_AD) != (e->flags & WIRE_FLAG_AD)) {

@@ -24,6 +24,8 @@
 #include "resolver/state.h"
 #include "rpl.h"
 #include "wire/dname.h"
+#include "wire/msg.h"
+#include "wire/zone.h"
 
 /* Before any val-override-date: 2026-01-01 00:00:00 UTC. */
 #define REPLAY_DEFAULT_DATE  1767225600
@@ -155,6 +157,39 @@ static void trace(const uint8_t *name, uint16_t type, int tcp,
 		fprintf(stderr, "entry of line %u\n", hit->line);
 	else
 		fprintf(stderr, "no entry, timeout\n");
+}
+
+/* With REPLAY_TRACE: the reply a CHECK_ANSWER looks at. */
+static void trace_reply(const uint8_t *msg, size_t len)
+{
+	static const char *const names[] = {"ANSWER", "AUTHORITY", "ADDITIONAL"};
+	struct wire_msg *m;
+	uint16_t code;
+	const char *text;
+	size_t tl;
+	int err;
+	char *t;
+
+	m = wire_msg_parse(msg, len, 0, &err);
+	if (!m) {
+		fprintf(stderr, "  reply: does not parse (%s)\n", dt_strerror(err));
+		return;
+	}
+	fprintf(stderr, "  reply: rcode %u flags 0x%04x\n", m->rcode, m->hdr.flags);
+	if (m->edns.present && wire_edns_ede(&m->edns, &code, &text, &tl) == 1)
+		fprintf(stderr, "  EDE %u: %.*s\n", code, (int)tl, text);
+	for (int s = 0; s < WIRE_SEC_COUNT; s++) {
+		for (size_t i = 0; i < m->count[s]; i++) {
+			const struct wire_rr *rr = &m->sec[s][i];
+			size_t n = WIRE_RR_TEXT_MAXLEN(rr->rdlen);
+
+			t = malloc(n);
+			if (t && wire_rr_to_str(rr, t, n) >= 0)
+				fprintf(stderr, "  %s %.200s\n", names[s], t);
+			free(t);
+		}
+	}
+	wire_msg_free(m);
 }
 
 /* The first entry in force that answers (name, type); a TC reply is
@@ -292,6 +327,8 @@ static int step_check(struct run *run, const struct rpl_step *st, char *why,
 			 rp->step);
 		ret = -1;
 	} else {
+		if (run->trace)
+			trace_reply(rp->buf, rp->len);
 		ret = rpl_check(st->e, rp->buf, rp->len, why, whylen);
 	}
 	free(rp->buf);

@@ -55,6 +55,7 @@ soa() { echo "$1 3600 IN SOA ns.$1 host.$1 1 3600 900 604800 300"; echo "$1 3600
 	echo "alias2.example. 3600 IN CNAME alias.example."
 	echo "txt.example. 3600 IN TXT \"hello\""
 	echo "old.example. 3600 IN DNAME secure.example."
+	echo "toins.example. 3600 IN CNAME host.insecure.example."
 	echo "short.example. 30 IN A 192.0.2.30"
 	echo "long.example. 604800 IN A 192.0.2.31"
 	echo "*.wild.example. 3600 IN TXT \"wild\""
