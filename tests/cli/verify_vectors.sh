@@ -3,7 +3,9 @@
 # each signed answer is secure at its VALIDATE-AT time with its zone's
 # DNSKEY as the trust anchor, bogus (EDE 7) after EXPIRES-AT, and bogus
 # after one bit of its signature is flipped; the whole RFC 4035 zone
-# checks secure with --zone. TAP output.
+# checks secure with --zone. Every case also goes through the resolver
+# core (verify --resolver), which must reach the same status, EDE and
+# tag as the offline walk. TAP output.
 # usage: verify_vectors.sh DNSTRUST PEER_DIR
 set -u
 dt=$1
@@ -26,6 +28,16 @@ check() { # description, wanted exit, command...
 	fi
 }
 
+agrees() { # description, then verify's arguments: the resolver core agrees
+	d=$1
+	shift
+	"$dt" verify --resolver --json "$@" >"$tmp/agree" 2>&1
+	if grep -q '"agree":true' "$tmp/agree"; then ok "$d: the resolver core agrees"; else
+		nok "$d: the resolver core agrees"
+		sed 's/^/# /' "$tmp/agree"
+	fi
+}
+
 if [ ! -d "$vec" ]; then
 	echo "not ok 1 - RFC vectors not found at $vec"
 	echo "1..1"
@@ -38,7 +50,9 @@ for f in "$vec"/rfc5702-*.zone "$vec"/rfc6605-*.zone "$vec"/rfc8080-*.zone; do
 	exp=$(grep -o 'EXPIRES-AT: [0-9]*' "$f" | awk '{print $2}')
 	grep -v '^;' "$f" | grep -E '[[:space:]]DNSKEY[[:space:]]' >"$tmp/anchor"
 	check "$b: secure at $at" 0 "$dt" verify --anchor "$tmp/anchor" --time "$at" "$f"
+	agrees "$b: secure" --anchor "$tmp/anchor" --time "$at" "$f"
 	check "$b: bogus after expiry" 2 "$dt" verify --anchor "$tmp/anchor" --time $((exp + 3600)) "$f"
+	agrees "$b: after expiry" --anchor "$tmp/anchor" --time $((exp + 3600)) "$f"
 	if "$dt" verify --json --anchor "$tmp/anchor" --time $((exp + 3600)) "$f" | grep -q '"code":7'; then
 		ok "$b: EDE 7 after expiry"
 	else
@@ -52,7 +66,9 @@ for f in "$vec"/rfc5702-*.zone "$vec"/rfc6605-*.zone "$vec"/rfc8080-*.zone; do
 		sub(/[^ \t]+$/, r substr(s, 2)); done = 1
 	} { print }' "$f" >"$tmp/flipped"
 	check "$b: bogus with a flipped signature" 2 "$dt" verify --anchor "$tmp/anchor" --time "$at" "$tmp/flipped"
+	agrees "$b: flipped" --anchor "$tmp/anchor" --time "$at" "$tmp/flipped"
 	check "$b: indeterminate without a covering anchor" 3 "$dt" verify --time "$at" "$f"
+	agrees "$b: no covering anchor" --time "$at" "$f"
 done
 
 # Example responses (RFC 4035 App. B, RFC 5155 App. B), validated with
@@ -77,6 +93,8 @@ responses() {
 			nok "$title: want $st $kind"
 			sed 's/^/# /' "$tmp/out"
 		fi
+		agrees "$title" --anchor "$tmp/anchor" --time "$3" "$tmp/keys" \
+			"$tmp/blk$blk"
 	done
 }
 # dnstrust-wire is built in src/, dnstrust in src/cli/.
