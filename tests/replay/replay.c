@@ -12,6 +12,7 @@
  * a fetch no entry matches times out (DT_ETIMEOUT).
  */
 #include <errno.h>
+#include <netinet/in.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,8 @@ struct pending {
 	uint8_t name[DT_NAME_MAXLEN];
 	uint16_t type;
 	bool cancelled;
+	bool split; /* servers given (split DNS) */
+	struct up_conf servers;
 };
 
 struct query {
@@ -91,6 +94,9 @@ static int env_fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 	wire_dname_copy(p->name, name);
 	p->type = type;
 	p->cancelled = false;
+	p->split = servers != NULL;
+	if (servers)
+		p->servers = *servers;
 	*handle = (void *)(uintptr_t)++run->nq;
 	run->fetches++;
 	return 0;
@@ -162,7 +168,8 @@ static void trace(const uint8_t *name, uint16_t type, int tcp,
 /* With REPLAY_TRACE: the reply a CHECK_ANSWER looks at. */
 static void trace_reply(const uint8_t *msg, size_t len)
 {
-	static const char *const names[] = {"ANSWER", "AUTHORITY", "ADDITIONAL"};
+	static const char *const names[] = {"ANSWER", "AUTHORITY",
+					    "ADDITIONAL"};
 	struct wire_msg *m;
 	uint16_t code;
 	const char *text;
@@ -172,10 +179,12 @@ static void trace_reply(const uint8_t *msg, size_t len)
 
 	m = wire_msg_parse(msg, len, 0, &err);
 	if (!m) {
-		fprintf(stderr, "  reply: does not parse (%s)\n", dt_strerror(err));
+		fprintf(stderr, "  reply: does not parse (%s)\n",
+			dt_strerror(err));
 		return;
 	}
-	fprintf(stderr, "  reply: rcode %u flags 0x%04x\n", m->rcode, m->hdr.flags);
+	fprintf(stderr, "  reply: rcode %u flags 0x%04x\n", m->rcode,
+		m->hdr.flags);
 	if (m->edns.present && wire_edns_ede(&m->edns, &code, &text, &tl) == 1)
 		fprintf(stderr, "  EDE %u: %.*s\n", code, (int)tl, text);
 	for (int s = 0; s < WIRE_SEC_COUNT; s++) {
@@ -192,18 +201,73 @@ static void trace_reply(const uint8_t *msg, size_t len)
 	wire_msg_free(m);
 }
 
-/* The first entry in force that answers (name, type); a TC reply is
- * retried over TCP as the transport does. */
-static int upstream_answer(struct run *run, const uint8_t *name, uint16_t type,
+static bool addr_is(const struct rpl_addr *a, const struct up_server *ns)
+{
+	const struct sockaddr_storage *ss = &ns->addr;
+
+	if (a->family != ss->ss_family)
+		return false;
+	if (a->family == AF_INET)
+		return memcmp(a->a, &((const struct sockaddr_in *)ss)->sin_addr,
+			      4) == 0;
+	return memcmp(a->a, &((const struct sockaddr_in6 *)ss)->sin6_addr,
+		      16) == 0;
+}
+
+static bool addr_in(const struct rpl_addr *a, const struct up_conf *servers)
+{
+	for (size_t i = 0; i < servers->nns; i++)
+		if (addr_is(a, &servers->ns[i]))
+			return true;
+	return false;
+}
+
+/* Whether range r plays one of servers (a split DNS upstream), or with
+ * servers NULL the default upstream: a range without ADDRESS, or with one
+ * that no `domain ... upstream` of the configuration names. */
+static bool range_serves(const struct rpl_scenario *sc,
+			 const struct rpl_range *r,
+			 const struct up_conf *servers)
+{
+	if (!r->naddr)
+		return true;
+	for (size_t i = 0; i < r->naddr; i++) {
+		bool split = false;
+
+		if (servers) {
+			if (addr_in(&r->addr[i], servers))
+				return true;
+			continue;
+		}
+		for (size_t d = 0; d < sc->cfg.ndomain && !split; d++) {
+			struct up_conf c = {.nns = sc->cfg.domain[d].nns};
+
+			memcpy(c.ns, sc->cfg.domain[d].ns, sizeof(c.ns));
+			split = addr_in(&r->addr[i], &c);
+		}
+		if (!split)
+			return true;
+	}
+	return false;
+}
+
+/* The first entry in force that answers (name, type) for these servers;
+ * a TC reply is retried over TCP as the transport does. */
+static int upstream_answer(struct run *run, const struct pending *p,
 			   uint8_t *out, size_t cap)
 {
+	const uint8_t *name = p->name;
+	uint16_t type = p->type;
+
 	for (int tcp = 0; tcp < 2; tcp++) {
 		const struct rpl_entry *hit = NULL;
 		int len;
 
 		for (const struct rpl_range *r = run->sc->ranges; r && !hit;
 		     r = r->next) {
-			if (run->step < r->first || run->step > r->last)
+			if (run->step < r->first || run->step > r->last ||
+			    !range_serves(run->sc, r,
+					  p->split ? &p->servers : NULL))
 				continue;
 			for (const struct rpl_entry *e = r->entries; e && !hit;
 			     e = e->next)
@@ -238,7 +302,7 @@ static int drain(struct run *run, char *why, size_t whylen)
 				 REPLAY_MAX_FETCHES);
 			return -1;
 		}
-		len = upstream_answer(run, p.name, p.type, msg, sizeof(msg));
+		len = upstream_answer(run, &p, msg, sizeof(msg));
 		if (len < 0)
 			rsv_fetch_done(p.f, len, NULL, 0, REPLAY_UPSTREAM,
 				       &run->now);

@@ -6,6 +6,7 @@
  */
 #include "rpl.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -637,6 +638,32 @@ static int range_begin(struct parser *p, const char *s)
 	return 0;
 }
 
+static int range_address(struct parser *p, const char *s)
+{
+	struct rpl_range *r = p->range;
+	struct rpl_addr *a;
+	char text[64];
+	const char *w;
+	size_t wl;
+
+	if (!r)
+		return fail(p, "ADDRESS outside a RANGE");
+	if (!word(&s, &w, &wl) || wl >= sizeof(text))
+		return fail(p, "ADDRESS without an address");
+	if (r->naddr == RPL_MAX_ADDRS)
+		return fail(p, "more than %d ADDRESS lines", RPL_MAX_ADDRS);
+	snprintf(text, sizeof(text), "%.*s", (int)wl, w);
+	a = &r->addr[r->naddr];
+	if (inet_pton(AF_INET, text, a->a) == 1)
+		a->family = AF_INET;
+	else if (inet_pton(AF_INET6, text, a->a) == 1)
+		a->family = AF_INET6;
+	else
+		return fail(p, "ADDRESS %s: not an address", text);
+	r->naddr++;
+	return 0;
+}
+
 static int scenario_line(struct parser *p, char *s)
 {
 	const char *rest = s, *w;
@@ -664,7 +691,7 @@ static int scenario_line(struct parser *p, char *s)
 		return 0;
 	}
 	if (weq(w, wl, "ADDRESS"))
-		return 0; /* one upstream: every range answers */
+		return range_address(p, rest);
 	if (weq(w, wl, "STEP")) {
 		if (p->range)
 			return fail(p, "STEP inside a RANGE");

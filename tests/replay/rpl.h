@@ -53,8 +53,18 @@ struct rpl_entry {
 	struct rpl_entry *next;
 };
 
+#define RPL_MAX_ADDRS 4
+
+/* An ADDRESS of a range: the upstream server it plays. */
+struct rpl_addr {
+	int family; /* AF_INET or AF_INET6 */
+	uint8_t a[16];
+};
+
 struct rpl_range {
 	long first, last;
+	struct rpl_addr addr[RPL_MAX_ADDRS];
+	size_t naddr;
 	struct rpl_entry *entries;
 	struct rpl_range *next;
 };
