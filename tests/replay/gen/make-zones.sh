@@ -1,12 +1,15 @@
 #!/bin/sh
 # Signs the small zones of dnstrust's own replay scenarios (tests/replay/
-# dt_*.rpl) with ldns-signzone (dnssec-signzone for NSEC3 opt-out), with the keys in keys/ (made once with
-# ldns-keygen and committed) and fixed inception and expiration, then
-# prints every signed record. gen/expand.py pastes them into the
-# scenarios (templates/*.rpl.in -> ../dt_*.rpl). make check does not run
-# this: the committed scenarios are the test.
+# dt_*.rpl) with ldns-signzone (dnssec-signzone for NSEC3 opt-out), with
+# the keys in keys/ (ECDSA P-256, made once with ldns-keygen and
+# committed: test keys, never used elsewhere) and a fixed inception and
+# expiration, then prints every signed record. gen/expand.py pastes them
+# into the scenarios (templates/*.rpl.in -> ../dt_*.rpl). ECDSA
+# signatures differ on each run; the keys, dates and verdicts do not.
+# make check does not run this: the committed scenarios are the test.
 #
 # usage: make-zones.sh [OUTDIR]    (default: a fresh temporary folder)
+#        ./expand.py OUTDIR       (then rewrites ../dt_*.rpl, selftest/)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$(mktemp -d)}
@@ -88,7 +91,6 @@ soa() { echo "$1 3600 IN SOA ns.$1 host.$1 1 3600 900 604800 300"; echo "$1 3600
 	soa soon.example.
 	echo "host.soon.example. 86400 IN A 192.0.2.40"
 } >"$out/soon.zone"
-
 
 ldns-signzone -i "$inception" -e "$expiration" -o example. -f "$out/example.signed" "$out/example.zone" "$ksk_example"
 # The same zone signed by a key the trust anchor does not name.
