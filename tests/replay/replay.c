@@ -41,6 +41,7 @@ struct pending {
 	uint8_t name[DT_NAME_MAXLEN];
 	uint16_t type;
 	bool cancelled;
+	unsigned round; /* 1: asked when the question came */
 	bool split; /* servers given (split DNS) */
 	struct up_conf servers;
 };
@@ -65,6 +66,7 @@ struct run {
 	struct pending *q; /* fetches queued */
 	size_t nq, head, capq;
 	unsigned long fetches;
+	unsigned round, rounds; /* of the fetch being answered; the most */
 	struct query *queries;
 	struct reply *replies, **rtail;
 	bool oom;
@@ -94,6 +96,9 @@ static int env_fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 	wire_dname_copy(p->name, name);
 	p->type = type;
 	p->cancelled = false;
+	p->round = run->round + 1;
+	if (p->round > run->rounds)
+		run->rounds = p->round;
 	p->split = servers != NULL;
 	if (servers)
 		p->servers = *servers;
@@ -303,6 +308,7 @@ static int drain(struct run *run, char *why, size_t whylen)
 			return -1;
 		}
 		len = upstream_answer(run, &p, msg, sizeof(msg));
+		run->round = p.round;
 		if (len < 0)
 			rsv_fetch_done(p.f, len, NULL, 0, REPLAY_UPSTREAM,
 				       &run->now);
@@ -349,6 +355,7 @@ static int step_query(struct run *run, const struct rpl_step *st, char *why,
 	run->queries = qr;
 	if (make_qinfo(st->e, st->n, &qr->wt.q, why, whylen) < 0)
 		return -1;
+	run->round = run->rounds = 0;
 	len = rsv_cached(run->r, &qr->wt.q, &run->now, run->buf,
 			 sizeof(run->buf));
 	if (len) {
@@ -416,6 +423,12 @@ static int run_step(struct run *run, const struct rpl_step *st, char *why,
 			return 0;
 		snprintf(why, whylen, "%lu upstream queries, expected %ld",
 			 run->fetches, st->arg);
+		return -1;
+	case RPL_CHECK_ROUNDS:
+		if (run->rounds == (unsigned long)st->arg)
+			return 0;
+		snprintf(why, whylen, "%u upstream round trips, expected %ld",
+			 run->rounds, st->arg);
 		return -1;
 	case RPL_UNSUPPORTED: break;
 	}

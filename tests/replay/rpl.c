@@ -593,6 +593,12 @@ static int step_line(struct parser *p, const char *s)
 			return fail(p, "CHECK_FETCHES without a count");
 		st->arg = strtol(w, NULL, 10);
 		return 0;
+	} else if (weq(w, wl, "CHECK_ROUNDS")) {
+		st->kind = RPL_CHECK_ROUNDS;
+		if (!word(&s, &w, &wl))
+			return fail(p, "CHECK_ROUNDS without a count");
+		st->arg = strtol(w, NULL, 10);
+		return 0;
 	} else {
 		st->kind = RPL_UNSUPPORTED;
 	}

@@ -74,6 +74,9 @@ enum rpl_step_kind {
 	RPL_CHECK_ANSWER,
 	RPL_TIME_PASSES,
 	RPL_CHECK_FETCHES, /* upstream queries so far, in total */
+	RPL_CHECK_ROUNDS,  /* upstream round trips of the last QUERY: its
+			      fetches in generations, each made once an
+			      answer of the one before came in */
 	RPL_UNSUPPORTED,
 };
 
