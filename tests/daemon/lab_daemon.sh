@@ -13,7 +13,7 @@
 set -u
 
 DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3
-. "$(dirname "$0")/harness.sh"
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 lab_start lab-daemon
 listen=$LAB_NET.100
 conf=$work/dnstrust.conf
@@ -35,13 +35,6 @@ write_conf 3
 
 replace_resolv() { # atomically, as DHCP clients do
 	cp "$1" "$resolv.new" && mv "$resolv.new" "$resolv"
-}
-wait_log() { # a fixed string the daemon must log within 5 s
-	for _ in $(seq 50); do
-		grep -qF -- "$1" "$dlog" && return 0
-		sleep 0.1
-	done
-	return 1
 }
 
 check "dnstrustd starts and creates its socket" start_daemon
@@ -296,7 +289,7 @@ s.bind((sys.argv[1], 53))
 open(sys.argv[2], "w").close()
 time.sleep(60)' "$LAB_NET.98" "$work/sink.ready" &
 extra_pids=$!
-for _ in $(seq 50); do [ -e "$work/sink.ready" ] && break; sleep 0.1; done
+wait_for 50 [ -e "$work/sink.ready" ]
 printf 'nameserver %s.98\noptions timeout:10\n' "$LAB_NET" >"$work/silent.conf"
 replace_resolv "$work/silent.conf"
 wait_log "upstreams $LAB_NET.98" >/dev/null
@@ -383,7 +376,7 @@ kill -TERM "$dpid"
 wait "$dpid"
 dpid=""
 
-echo "1..$n"
+plan
 if [ "$failed" -ne 0 ]; then
 	echo "# daemon log (last 30 lines):"
 	tail -30 "$dlog" | sed 's/^/#   /'
