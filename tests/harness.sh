@@ -4,7 +4,8 @@
 # DT_HARNESS):
 #   . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 #
-# TAP       ok, not_ok, check, result, diag, plan, finish, bail, skip_all
+# TAP       ok, not_ok, check, result, skip, diag, plan, finish, bail,
+#           skip_all
 # waiting   wait_for, wait_socket, wait_log
 # the lab   lab_start (and lab_cleanup on exit), start_daemon, stop_daemon,
 #           q, field (dtq)
@@ -47,6 +48,12 @@ check() {
 # result STATUS DESCRIPTION: ok when STATUS is 0 (as in `cmd; result $? d`).
 result() {
 	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi
+}
+
+# skip REASON: a check not run ("ok N # SKIP REASON").
+skip() {
+	n=$((n + 1))
+	echo "ok $n # SKIP $1"
 }
 
 # diag [FILE...]: the files (or stdin) as TAP diagnostics.
