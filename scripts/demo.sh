@@ -21,6 +21,7 @@ nssdir="$build/src/nss"
 LAB_SH=$top/tests/lab/lab.sh
 # The tests' harness: the lab's start and stop, the daemon's, the mount
 # namespace of NSS (its TAP counters are not used here).
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$top/tests/harness.sh}"
 
 shown=0 wrong=0

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# shellcheck shell=sh disable=SC3043 # local: dash and bash have it
 #
 # Sourced by the test scripts (sh or bash; meson passes its path in
 # DT_HARNESS):
@@ -12,7 +13,8 @@
 # NSS       ns_run: a command in a private mount namespace
 # zones     zone_keys, sign_zone (ldns-signzone and dnssec-signzone)
 #
-# Every function is safe under set -e and set -u.
+# POSIX sh and local (dash, bash). Every function is safe under set -e and
+# set -u.
 
 # --- TAP ---
 
@@ -38,7 +40,7 @@ not_ok() {
 # check DESCRIPTION COMMAND...: ok when COMMAND succeeds; returns its
 # status.
 check() {
-	local d=$1 rc=0
+	local d="$1" rc=0
 	shift
 	"$@" || rc=$?
 	if [ "$rc" -eq 0 ]; then ok "$d"; else not_ok "$d"; fi
@@ -91,7 +93,7 @@ skip_all() {
 # wait_for TENTHS COMMAND...: COMMAND succeeds within TENTHS tries, a
 # tenth of a second apart.
 wait_for() {
-	local tries=$1 i=0
+	local tries="$1" i=0
 	shift
 	while ! "$@"; do
 		i=$((i + 1))
@@ -219,7 +221,7 @@ ns_run() {
 # dnssec-keygen in DIR (made); sets bk and bz.
 # Fails when a key file is missing.
 zone_keys() {
-	local tool=$1 origin=$2 a name kb zb k z
+	local tool="$1" origin="$2" a name kb zb k z
 	shift 2
 	if [ "$tool" = bind ]; then
 		mkdir -p "$1"
@@ -253,10 +255,10 @@ zone_keys() {
 # (smart signing with the keys of KEYDIR).
 # Both write the signed zone to OUT; the caller redirects their output.
 sign_zone() {
-	local tool=$1 origin=$2 out=$3
+	local tool="$1" origin="$2" out="$3"
 	shift 3
 	if [ "$tool" = bind ]; then
-		local dir=$1
+		local dir="$1"
 		shift
 		dnssec-signzone -S -K "$dir" -o "$origin" -f "$out" "$@"
 	else

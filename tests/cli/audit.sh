@@ -11,6 +11,7 @@
 set -u
 
 DNSTRUST=$1 DNSTRUSTD=$2
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 if [ "${DT_AUDIT_INSIDE:-}" != 1 ]; then

@@ -14,6 +14,7 @@
 set -u
 
 DNSTRUST=$1 DNSTRUSTD=$2 LAB_SH=$3
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 # Exit codes of dnstrust(1).

@@ -37,6 +37,7 @@
 # check's question is listed in DT_ATTACK_DIR/questions (description,
 # anchor, file, question, options; tab-separated) for bench/attacks.sh.
 set -u
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 abs() { case $1 in /*) echo "$1" ;; *) echo "$(pwd)/$1" ;; esac; }
 dt=$(abs "$1")

@@ -4,6 +4,7 @@
 # an RRset at and over DT_VAL_RRS_PER_RRSET (1024) records. TAP output.
 # usage: verify_limits.sh DNSTRUST
 set -u
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 dt=$1
 # dnstrust-wire is built in src/, dnstrust in src/cli/.

@@ -72,6 +72,7 @@
 # Usage: verify_matrix.sh PATH/TO/dnstrust      (output: TAP)
 
 set -u
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 DT=${1:?usage: verify_matrix.sh PATH/TO/dnstrust}

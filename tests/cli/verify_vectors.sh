@@ -6,6 +6,7 @@
 # checks secure with --zone. TAP output.
 # usage: verify_vectors.sh DNSTRUST PEER_DIR
 set -u
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 dt=$1
 vec=$2/rfc-vectors

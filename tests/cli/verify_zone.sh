@@ -21,6 +21,7 @@
 # Usage: verify_zone.sh PATH/TO/dnstrust      (output: TAP)
 
 set -u
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 DT=${1:?usage: verify_zone.sh PATH/TO/dnstrust}

@@ -23,6 +23,7 @@
 set -u
 
 DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3 GAIQ=$4
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 ABUSE=$(cd "$(dirname "$0")" && pwd)/abuse.py
 # The system's python3: a per-user one (pyenv) may not run as another user.

@@ -22,6 +22,7 @@
 set -u
 
 DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 HOUR=3600

@@ -13,6 +13,7 @@
 set -u
 
 DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 lab_start lab-policy
 base_conf() {

@@ -16,6 +16,7 @@
 set -u
 
 D=$1 C=$2 LISTENER=$3
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 work=$(mktemp -d /tmp/dt-startup.XXXXXX)

@@ -21,6 +21,7 @@ set -u
 
 DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3 INJECTOR=$4 INJ_CLIENT=$5 DNSTRUST=$6 MODULE=$7
 MODDIR=$(cd "$(dirname "$MODULE")" && pwd)
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then

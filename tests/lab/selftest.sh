@@ -27,6 +27,7 @@
 #        LAB_NET=127.X.Y selftest.sh   beside a lab running on 127.0.2
 
 set -u
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 here=$(cd "$(dirname "$0")" && pwd)

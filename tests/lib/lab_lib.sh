@@ -13,6 +13,7 @@
 set -u
 
 DNSTRUSTD=$1 LAB_CHECK=$2 DT_LOOKUP=$3 LAB_SH=$4
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 # Runs a command printing "ok - ..." lines and numbers them.

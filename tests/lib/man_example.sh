@@ -7,6 +7,7 @@
 # usage: man_example.sh MAN_PAGE EXAMPLE_C        (TAP on stdout)
 set -u
 man=$1 example=$2
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 # The first .EX block after .SH EXAMPLE, roff escapes undone.
 if diff=$(sed -n '/^\.SH EXAMPLE/,/^\.EE/p' "$man" |

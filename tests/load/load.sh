@@ -37,6 +37,7 @@ set -u
 
 DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3 LOADCLIENT=$4 NSSDIR=$5
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$here/../harness.sh}"
 
 if [ "$(id -u)" != 0 ]; then

@@ -21,6 +21,7 @@ set -u
 
 DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3 INJECTOR=$4 MUTATE_CHECK=$5
 COUNT=${6:-250000} SECONDS_MAX=${7:-1500} PERCENT=${8:-30}
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 lab_start load-mutate
 inj=$LAB_NET.70

@@ -29,6 +29,7 @@ set -u
 
 DNSTRUSTD=$1 MODULE=$2 GAI_PROG=$3 LAB_SH=$4
 MODDIR=$(cd "$(dirname "$MODULE")" && pwd)
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then

@@ -10,6 +10,7 @@
 set -u
 
 MODULE=$1
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 want="_nss_dnstrust_gethostbyaddr2_r

@@ -13,6 +13,7 @@
 set -u
 
 TOP=$1 SECURITY=$2
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 for tool in dpkg-buildpackage dh lintian; do

@@ -6,6 +6,7 @@
 #
 # usage: header_c11.sh CC INCLUDE_DIR        (TAP on stdout)
 set -u
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 CC=$1 INC=$2

@@ -12,6 +12,7 @@ set -u
 
 UNIT=$1 SOCKET=${2:-}
 MAX=2.0
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 if ! command -v systemd-analyze >/dev/null; then

@@ -18,6 +18,7 @@
 # Usage: roundtrip.sh PATH/TO/zone_roundtrip      (output: TAP)
 
 set -u
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 RT=${1:?usage: roundtrip.sh PATH/TO/zone_roundtrip}

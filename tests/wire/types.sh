@@ -18,6 +18,7 @@
 # Usage: types.sh PATH/TO/zone_roundtrip [PATH/TO/dnstrust]   (output: TAP)
 
 set -u
+# shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 RT=${1:?usage: types.sh PATH/TO/zone_roundtrip}
