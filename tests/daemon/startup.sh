@@ -229,8 +229,9 @@ else
 	not_ok "sd_notify: MAINPID is the daemon's" "$(cat "$work/notify.log")"
 fi
 kill -HUP "$npid"
+ready_twice() { [ "$(grep -c '^READY=1' "$work/notify.log")" -ge 2 ]; }
 if wait_for 50 grep -q '^RELOADING=1' "$work/notify.log" &&
-	wait_for 50 test "$(grep -c '^READY=1' "$work/notify.log")" -ge 2; then
+	wait_for 50 ready_twice; then
 	ok "sd_notify: RELOADING=1 then READY=1 around a reload"
 else
 	not_ok "sd_notify: RELOADING=1 then READY=1 around a reload" \

@@ -295,11 +295,13 @@ if want state; then
 	for how in full ro; do
 		: >"$dlog"
 		rm -f "$work/inner.pid"
+		old=$(stat -c %i "$sock" 2>/dev/null)
 		unshare --mount --propagation private -- /bin/bash \
 			"$work/state.sh" "$work" "$DNSTRUSTD" "$conf" "$how" "$duser" \
 			2>>"$dlog" &
 		wrapper=$!
-		wait_for 50 [ -S "$sock" ]
+		# (the last daemon's socket stays: wait for the new one)
+		wait_socket "$sock" "$old"
 		sleep 1
 		check "state ($how): answers still secure" secure_now www.secure.lab.
 		check "state ($how): the write failure is logged" \
