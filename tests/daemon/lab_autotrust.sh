@@ -70,15 +70,12 @@ start_at() {
 	log_from=$(($(wc -l <"$log") + 1))
 	"$DNSTRUSTD" -c "$conf" -f -T "$1" 2>>"$log" &
 	dpid=$!
-	for _ in $(seq 100); do
-		if [ -S "$sock" ] && [ "$(last_query)" -ge "$since" ] 2>/dev/null; then
-			sleep 0.3
-			return 0
-		fi
-		sleep 0.1
-	done
-	return 1
+	wait_for 100 refreshed "$since" || return 1
+	sleep 0.3
 }
+# refreshed TIME: the socket is there and the state file's last query at
+# TIME or later.
+refreshed() { [ -S "$sock" ] && [ "$(last_query)" -ge "$1" ] 2>/dev/null; }
 log_from=1
 # key_state TAG: the state of the key with that tag in the state file.
 key_state() {

@@ -31,13 +31,9 @@ apply() { # policy lines on stdin: written after the base, then SIGHUP
 	{ base_conf; cat; } >"$conf"
 	kill -HUP "$dpid"
 	reloads=$((reloads + 1))
-	for _ in $(seq 50); do
-		[ "$(grep -c 'configuration reloaded' "$dlog")" -ge "$reloads" ] &&
-			return 0
-		sleep 0.1
-	done
-	return 1
+	wait_for 50 reloaded "$reloads"
 }
+reloaded() { [ "$(grep -c 'configuration reloaded' "$dlog")" -ge "$1" ]; }
 stop_daemon() { kill "$dpid"; wait "$dpid"; dpid=""; reloads=0; cat "$dlog" >>"$work/d.all"; : >"$dlog"; }
 is() { # description, dtq output, then key=value pairs it must show
 	local d=$1 out=$2 bad=""
