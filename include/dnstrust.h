@@ -40,30 +40,39 @@ extern "C" {
  * reads results needs the POSIX definition anyway. */
 struct addrinfo;
 
-#define DT_LIB_VERSION_MAJOR 0
-#define DT_LIB_VERSION_MINOR 1
+/* The ABI: soname libdnstrust.so.MAJOR, symbol version
+ * DNSTRUST_MAJOR.MINOR. */
+#define DT_LIB_VERSION_MAJOR 1
+#define DT_LIB_VERSION_MINOR 0
 
 /* --- errors --- */
 
-/* Negative return values of the functions below (0 is success). */
+/* Negative return values of the functions below (0 is success), from
+ * -10001 down: outside the range of -errno values (-1..-4095), so that
+ * neither is ever taken for the other. Numbered explicitly; a code keeps
+ * its value for as long as the library keeps its soname. */
 enum dt_error {
 	DT_OK = 0,
-	DT_ERR_UNAVAILABLE = -1,   /* dnstrustd not reachable (no socket,
-				      refused, closed) */
-	DT_ERR_UNTRUSTED = -2,	   /* the socket's peer is not root or the
-				      daemon's user: an impostor, ignored */
-	DT_ERR_TIMEOUT = -3,	   /* no answer within the context's timeout */
-	DT_ERR_NOT_SECURE = -4,	   /* DT_FLAG_REQUIRE_SECURE and the answer
-				      was not secure */
-	DT_ERR_BOGUS = -5,	   /* the answer is bogus (data withheld) */
-	DT_ERR_INVALID = -6,	   /* bad argument (name, type, flags) */
-	DT_ERR_NOMEM = -7,	   /* out of memory */
-	DT_ERR_PROTOCOL = -8,	   /* the daemon's answer made no sense */
-	DT_ERR_NODATA = -9,	   /* no records of the type asked (tlsa,
-				      sshfp) */
-	DT_ERR_NXDOMAIN = -10,	   /* the name does not exist (tlsa, sshfp) */
-	DT_ERR_SERVFAIL = -11,	   /* the daemon could not get an answer
-				      (no upstream answered, indeterminate) */
+	DT_ERR_UNAVAILABLE = -10001, /* dnstrustd not reachable (no socket,
+					refused, closed) */
+	DT_ERR_UNTRUSTED = -10002,   /* the socket's peer is not root or
+					the daemon's user: an impostor,
+					ignored */
+	DT_ERR_TIMEOUT = -10003,     /* no answer within the context's
+					timeout */
+	DT_ERR_NOT_SECURE = -10004,  /* DT_FLAG_REQUIRE_SECURE and the
+					answer was not secure */
+	DT_ERR_BOGUS = -10005,	     /* the answer is bogus (data withheld) */
+	DT_ERR_INVALID = -10006,     /* bad argument (name, type, flags) */
+	DT_ERR_NOMEM = -10007,	     /* out of memory */
+	DT_ERR_PROTOCOL = -10008,    /* the daemon's answer made no sense */
+	DT_ERR_NODATA = -10009,	     /* no records of the type asked (tlsa,
+					sshfp) */
+	DT_ERR_NXDOMAIN = -10010,    /* the name does not exist (tlsa,
+					sshfp) */
+	DT_ERR_SERVFAIL = -10011,    /* the daemon could not get an answer
+					(no upstream answered,
+					indeterminate) */
 };
 
 /* A static English text for an enum dt_error value. Never NULL. */
@@ -194,7 +203,9 @@ const uint8_t *dt_result_wire(const dt_result_t *res, size_t *len);
 /* --- addresses: getaddrinfo's contract --- */
 
 /* Error returned by dt_getaddrinfo when dnstrustd cannot be reached (and
- * no fallback was chosen); EAI_FAIL is returned for bogus answers. */
+ * no fallback was chosen); EAI_FAIL is returned for bogus answers. The
+ * DT_EAI_* codes share getaddrinfo's EAI_* space (glibc: -1..-11 and
+ * -100..-105; never -errno, which EAI_SYSTEM leaves in errno). */
 #define DT_EAI_UNAVAILABLE (-1000)
 /* dt_getaddrinfo_ex with DT_FLAG_REQUIRE_SECURE: the address records are
  * not secure. */

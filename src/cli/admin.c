@@ -19,49 +19,62 @@
 #define CLI_RELOAD_POLL_MS 50
 #define CLI_RELOAD_WAIT_MS 30000
 
-struct admin_opts {
-	bool json;
-	const char *kind; /* flush --bogus or --negative: the name to ask */
-	const char *socket;
-};
-
 /* flush --bogus and flush --negative (docs/PROTOCOL.md §5). */
 #define ADMIN_FLUSH_BOGUS "flush-bogus.dnstrust."
 #define ADMIN_FLUSH_NEGATIVE "flush-negative.dnstrust."
 
-/* Options shared by status, flush and reload. Returns the index of the
- * first operand, -1 on a bad option, -2 for --help. */
-static int parse_opts(int argc, char **argv, struct admin_opts *o, bool json_ok)
+static const struct option admin_longopts[] = {
+	{"json", no_argument, NULL, CLI_OPT_JSON},
+	{"reset", no_argument, NULL, CLI_OPT_RESET},
+	{"bogus", no_argument, NULL, 'b'},
+	{"negative", no_argument, NULL, 'n'},
+	{"until", required_argument, NULL, CLI_OPT_UNTIL},
+	{"count", required_argument, NULL, CLI_OPT_COUNT},
+	{"socket", required_argument, NULL, 's'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+/* Takes option c (a CLI_OPT_* bit, or 'b' or 'n'). Returns 0 or -1. */
+static int admin_opt(int c, unsigned accept, struct cli_admin_opts *o)
 {
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"socket", required_argument, NULL, 's'},
-		{"help", no_argument, NULL, 'h'},
-		{"bogus", no_argument, NULL, 'b'},
-		{"negative", no_argument, NULL, 'n'},
-		{NULL, 0, NULL, 0},
-	};
+	char *end;
+
+	if (c == 'b' || c == 'n') {
+		if (!(accept & CLI_OPT_FLUSH) || o->bogus || o->negative)
+			return -1; /* one of them */
+		*(c == 'b' ? &o->bogus : &o->negative) = true;
+		return 0;
+	}
+	if (!(accept & (unsigned)c))
+		return -1;
+	switch (c) {
+	case CLI_OPT_JSON: o->json = true; break;
+	case CLI_OPT_RESET: o->reset = true; break;
+	case CLI_OPT_UNTIL: o->until = optarg; break;
+	case CLI_OPT_COUNT:
+		o->count = strtol(optarg, &end, 10);
+		if (*end || end == optarg || o->count <= 0)
+			return -1;
+		break;
+	}
+	return 0;
+}
+
+int cli_admin_opts(int argc, char **argv, unsigned accept,
+		   struct cli_admin_opts *o)
+{
 	int c;
 
+	*o = (struct cli_admin_opts){0};
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-		case 'n':
-			if (json_ok || o->kind)
-				return -1; /* flush only, one of them */
-			o->kind = c == 'b' ? ADMIN_FLUSH_BOGUS
-					   : ADMIN_FLUSH_NEGATIVE;
-			break;
-		case 'j':
-			if (!json_ok)
-				return -1;
-			o->json = true;
-			break;
-		case 's': o->socket = optarg; break;
-		case 'h': return -2;
-		default: return -1;
-		}
+	while ((c = getopt_long(argc, argv, "h", admin_longopts, NULL)) != -1) {
+		if (c == 'h')
+			return -2;
+		if (c == 's')
+			o->socket = optarg;
+		else if (c == '?' || admin_opt(c, accept, o) < 0)
+			return -1;
 	}
 	return optind;
 }
@@ -189,10 +202,10 @@ static void status_text(const struct cli_daemon *d, const struct cli_txt *t)
 
 int cmd_status(int argc, char **argv)
 {
-	struct admin_opts o = {0};
+	struct cli_admin_opts o;
 	struct cli_daemon d;
 	struct cli_txt t;
-	int first = parse_opts(argc, argv, &o, true);
+	int first = cli_admin_opts(argc, argv, CLI_OPT_JSON, &o);
 
 	if (first == -2 || first < 0 || first != argc) {
 		fprintf(first == -2 ? stdout : stderr,
@@ -259,17 +272,20 @@ static void print_flushed(const struct cli_txt *t)
 
 int cmd_flush(int argc, char **argv)
 {
-	struct admin_opts o = {0};
+	struct cli_admin_opts o;
 	char name[DT_NAME_TEXT_MAXLEN + 32];
 	struct cli_daemon d;
 	struct cli_txt t;
-	int first = parse_opts(argc, argv, &o, false);
+	int first = cli_admin_opts(argc, argv, CLI_OPT_FLUSH, &o);
+	const char *kind = o.bogus	? ADMIN_FLUSH_BOGUS
+			   : o.negative ? ADMIN_FLUSH_NEGATIVE
+					: NULL;
 
 	/* NAME.flush.dnstrust.: 15 octets more than NAME. */
 	if (first >= 0 && argc - first == 1 &&
 	    cli_name_check("flush", "name", argv[first], 15) < 0)
 		return CLI_EXIT_USAGE;
-	if (first < 0 || argc - first > 1 || (o.kind && argc > first) ||
+	if (first < 0 || argc - first > 1 || (kind && argc > first) ||
 	    flush_name(argc > first ? argv[first] : NULL, name, sizeof(name)) <
 		    0) {
 		fprintf(first == -2 ? stdout : stderr,
@@ -277,8 +293,8 @@ int cmd_flush(int argc, char **argv)
 			"[--socket PATH]\n");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
-	if (o.kind)
-		snprintf(name, sizeof(name), "%s", o.kind);
+	if (kind)
+		snprintf(name, sizeof(name), "%s", kind);
 	int r = cli_daemon_open(&d, o.socket);
 	if (r == 0 && (r = cli_admin_ask(&d, "flush", name, &t)) == 0) {
 		print_flushed(&t);
@@ -362,10 +378,10 @@ static int reload_wait(struct cli_daemon *d, unsigned id)
 
 int cmd_reload(int argc, char **argv)
 {
-	struct admin_opts o = {0};
+	struct cli_admin_opts o;
 	struct cli_daemon d;
 	struct cli_txt t;
-	int first = parse_opts(argc, argv, &o, false);
+	int first = cli_admin_opts(argc, argv, 0, &o);
 
 	if (first < 0 || first != argc) {
 		fprintf(first == -2 ? stdout : stderr,

@@ -16,41 +16,6 @@
 #define OPS_RESET      "reset.statistics.dnstrust."
 #define OPS_LOG_LEVEL  "log-level.dnstrust."
 
-struct ops_opts {
-	bool json, reset;
-	const char *socket;
-};
-
-/* Returns the index of the first operand, -1 on a bad option, -2 for
- * --help. --reset only when reset_ok. */
-static int parse_opts(int argc, char **argv, struct ops_opts *o, bool reset_ok)
-{
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"reset", no_argument, NULL, 'r'},
-		{"socket", required_argument, NULL, 's'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j': o->json = true; break;
-		case 'r':
-			if (!reset_ok)
-				return -1;
-			o->reset = true;
-			break;
-		case 's': o->socket = optarg; break;
-		case 'h': return -2;
-		default: return -1;
-		}
-	}
-	return optind;
-}
-
 int cli_admin_refused(const char *cmd, const struct cli_txt *t)
 {
 	char rc[16];
@@ -189,10 +154,11 @@ static void statistics_json(const struct cli_txt *t)
 
 int cmd_statistics(int argc, char **argv)
 {
-	struct ops_opts o = {0};
+	struct cli_admin_opts o;
 	struct cli_daemon d;
 	struct cli_txt t;
-	int first = parse_opts(argc, argv, &o, true);
+	int first =
+		cli_admin_opts(argc, argv, CLI_OPT_JSON | CLI_OPT_RESET, &o);
 
 	if (first < 0 || first != argc) {
 		fprintf(first == -2 ? stdout : stderr,
@@ -219,10 +185,10 @@ int cmd_log_level(int argc, char **argv)
 	static const char *const levels[] = {"error", "warning", "notice",
 					     "info", "debug"};
 	char name[64];
-	struct ops_opts o = {0};
+	struct cli_admin_opts o;
 	struct cli_daemon d;
 	struct cli_txt t;
-	int first = parse_opts(argc, argv, &o, false);
+	int first = cli_admin_opts(argc, argv, CLI_OPT_JSON, &o);
 	bool known = first == argc;
 
 	for (size_t i = 0; first >= 0 && first + 1 == argc &&

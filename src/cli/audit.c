@@ -14,6 +14,8 @@
 
 #include "cli/audit.h"
 #include "cli/cli.h"
+#include "common/errcode.h"
+#include "common/file.h"
 #include "daemon/config.h"
 
 #define NSSWITCH_PATH "/etc/nsswitch.conf"
@@ -144,13 +146,13 @@ static void audit_nss(const char *path, struct audit_report *rep)
 {
 	char *text = NULL;
 	size_t len = 0;
-	int r = audit_read_file(path, AUDIT_NSS_MAXSIZE, &text, &len);
+	int r = dt_read_file(path, AUDIT_NSS_MAXSIZE, &text, &len);
 
 	if (r < 0 && r != -ENOENT && r != -EACCES) {
 		audit_add(rep, AUDIT_CRITICAL, "nss-unreadable",
 			  "nsswitch.conf",
 			  "%s cannot be read (%s): not audited", path,
-			  r == -EFBIG ? "larger than 1 MiB" : strerror(-r));
+			  r == DT_ETOOBIG ? "larger than 1 MiB" : strerror(-r));
 		return;
 	}
 	audit_nsswitch(text, len, path, rep);

@@ -189,10 +189,6 @@ int audit_resolv_file(const char *path, struct audit_report *rep,
  * exist. */
 void audit_admin_file(const char *path, struct audit_report *rep);
 
-/* Reads a whole file of at most max octets into a malloc'd buffer
- * (NUL-terminated). Returns 0, -errno, or -EFBIG when larger. */
-int audit_read_file(const char *path, size_t max, char **ret, size_t *ret_len);
-
 /* --- the command (audit.c, audit_daemon.c) --- */
 
 /* The daemon as the audit sees it: from its configuration. */

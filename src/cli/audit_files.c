@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "cli/audit.h"
+#include "common/errcode.h"
+#include "common/file.h"
 #include "common/limits.h"
 
 #define AREA "resolv.conf"
@@ -32,41 +34,6 @@ static const struct {
 	{"/etc/resolvconf/run/", "resolvconf", NULL},
 	{"/run/connman/", "ConnMan", NULL},
 };
-
-int audit_read_file(const char *path, size_t max, char **ret, size_t *ret_len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t len = 0;
-	char *buf;
-	ssize_t r;
-
-	if (fd < 0)
-		return -errno;
-	if (!(buf = malloc(max + 2))) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (len <= max && (r = read(fd, buf + len, max + 1 - len)) != 0) {
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = -errno;
-			close(fd);
-			free(buf);
-			return e;
-		}
-		len += (size_t)r;
-	}
-	close(fd);
-	if (len > max) {
-		free(buf);
-		return -EFBIG;
-	}
-	buf[len] = '\0';
-	*ret = buf;
-	*ret_len = len;
-	return 0;
-}
 
 static const char *user_name(uid_t uid, char buf[64])
 {
@@ -208,7 +175,7 @@ static void check_dir(const char *file, int manager, struct audit_report *rep)
 static int read_text(const char *path, struct audit_report *rep,
 		     char **ret_text, size_t *ret_len)
 {
-	int r = audit_read_file(path, DT_UP_CONF_MAXSIZE, ret_text, ret_len);
+	int r = dt_read_file(path, DT_UP_CONF_MAXSIZE, ret_text, ret_len);
 
 	if (r == 0)
 		return 0;
@@ -218,8 +185,8 @@ static int read_text(const char *path, struct audit_report *rep,
 		  "%s cannot be read (%s): its nameservers and options were "
 		  "not checked",
 		  path,
-		  r == -EFBIG ? "larger than resolv.conf ever is"
-			      : strerror(-r));
+		  r == DT_ETOOBIG ? "larger than resolv.conf ever is"
+				  : strerror(-r));
 	return -1;
 }
 

@@ -80,6 +80,31 @@ struct cli_daemon;
 int cli_admin_ask(struct cli_daemon *d, const char *cmd, const char *name,
 		  struct cli_txt *ret);
 
+/* The options of the administrative commands (status, statistics,
+ * log-level, monitor, nta, flush, reload): --socket PATH and --help
+ * (-h) for all, the others only for the commands that name them in
+ * `accept`. */
+enum cli_admin_opt {
+	CLI_OPT_JSON = 1u << 0,	 /* --json */
+	CLI_OPT_RESET = 1u << 1, /* --reset (statistics) */
+	CLI_OPT_FLUSH = 1u << 2, /* --bogus or --negative (flush) */
+	CLI_OPT_UNTIL = 1u << 3, /* --until WHEN (nta) */
+	CLI_OPT_COUNT = 1u << 4, /* --count N, N > 0 (monitor) */
+};
+
+struct cli_admin_opts {
+	bool json, reset, bogus, negative;
+	long count;	   /* --count; 0 when not given */
+	const char *until; /* --until, unparsed */
+	const char *socket;
+};
+
+/* Parses the options of argv (from argv[1]) into *o, zeroed first.
+ * Returns the index of the first operand, -1 on an option not in accept
+ * (or a bad --count, or both --bogus and --negative), -2 for --help. */
+int cli_admin_opts(int argc, char **argv, unsigned accept,
+		   struct cli_admin_opts *o);
+
 /* dnstrust verify --zone: checks a whole signed zone. */
 int cli_verify_zone(const char *origin, const char *const *anchor_files,
 		    int nanchors, int64_t now, bool json, int nfiles,

@@ -20,6 +20,9 @@
 #include <time.h>
 
 #include "common/errcode.h"
+#include "common/file.h"
+#include "common/limits.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -179,7 +182,7 @@ static int zone_load(const char *path, const char *origin, struct zone *z)
 
 static uint16_t covered_type(const struct wire_rr *rr)
 {
-	return (uint16_t)(rr->rdata[0] << 8 | rr->rdata[1]);
+	return wire_get16(rr->rdata);
 }
 
 static bool same_rrset(const struct wire_rr *a, const struct wire_rr *b,
@@ -246,7 +249,8 @@ static int cmd_mkmsgs(int argc, char **argv)
 			continue;
 		size_t len = build_response(&z, k, soa, buf, sizeof(buf),
 					    (uint16_t)msgs);
-		uint8_t pfx[2] = {(uint8_t)(len >> 8), (uint8_t)len};
+		uint8_t pfx[2];
+		wire_put16(pfx, (uint16_t)len);
 		fwrite(pfx, 1, 2, out);
 		fwrite(buf, 1, len, out);
 		msgs++;
@@ -309,32 +313,17 @@ static int cmd_msgs(int argc, char **argv)
 
 	if (i + 1 != argc)
 		usage();
-	FILE *f = fopen(argv[i], "rb");
-	if (!f) {
-		fprintf(stderr, "%s: %s\n", argv[i], strerror(errno));
+	/* Read first so the timing covers parsing alone. */
+	char *text;
+	int r = dt_read_file(argv[i], DT_ZONE_FILE_MAXSIZE, &text, &len);
+	if (r < 0) {
+		fprintf(stderr, "%s: %s\n", argv[i], dt_strerror(r));
 		return 1;
 	}
-	/* Slurp first so the timing covers parsing alone. */
-	size_t cap = 1 << 20;
-	uint8_t *data = malloc(cap);
-	size_t r;
-	while (data && (r = fread(data + len, 1, cap - len, f)) > 0) {
-		len += r;
-		if (len == cap) {
-			uint8_t *nd = realloc(data, cap *= 2);
-			if (!nd)
-				free(data);
-			data = nd;
-		}
-	}
-	fclose(f);
-	if (!data) {
-		fprintf(stderr, "out of memory\n");
-		return 1;
-	}
+	const uint8_t *data = (const uint8_t *)text;
 	double t0 = now();
 	for (size_t p = 0; p + 2 <= len;) {
-		size_t mlen = (size_t)data[p] << 8 | data[p + 1];
+		size_t mlen = wire_get16(data + p);
 		p += 2;
 		if (p + mlen > len) {
 			fprintf(stderr, "message %zu: cut short\n", msgs);
@@ -357,7 +346,7 @@ static int cmd_msgs(int argc, char **argv)
 		wire_msg_free(m);
 	}
 	double t1 = now();
-	free(data);
+	free(text);
 	fprintf(stderr, "%zu messages, %zu records, %zu malformed", msgs, rrs,
 		bad);
 	if (o.timing)

@@ -17,41 +17,6 @@
  * and 2,500 questions a second before its ring of 512 overflows. */
 #define MONITOR_POLL_MS 200
 
-struct mon_opts {
-	bool json;
-	long count; /* stop after this many questions; 0: never */
-	const char *socket;
-};
-
-static int parse_opts(int argc, char **argv, struct mon_opts *o)
-{
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"count", required_argument, NULL, 'n'},
-		{"socket", required_argument, NULL, 's'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	char *end;
-	int c;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j': o->json = true; break;
-		case 'n':
-			o->count = strtol(optarg, &end, 10);
-			if (*end || o->count <= 0)
-				return -1;
-			break;
-		case 's': o->socket = optarg; break;
-		case 'h': return -2;
-		default: return -1;
-		}
-	}
-	return optind;
-}
-
 struct event {
 	unsigned long long seq;
 	long long t, ms;
@@ -107,7 +72,7 @@ static void print_event(const struct event *e, bool json)
 /* Prints the events of one answer; returns the number to ask from next
  * (0 when the answer says none), counting the questions shown. */
 static unsigned long long show(const struct cli_txt *t,
-			       const struct mon_opts *o, long *shown)
+			       const struct cli_admin_opts *o, long *shown)
 {
 	unsigned long long next = 0, missed;
 
@@ -148,12 +113,14 @@ static int ask(struct cli_daemon *d, unsigned long long from,
 int cmd_monitor(int argc, char **argv)
 {
 	struct timespec poll = {0, MONITOR_POLL_MS * 1000000L};
-	struct mon_opts o = {0};
+	struct cli_admin_opts o;
 	unsigned long long from = 0, next;
 	struct cli_daemon d;
 	struct cli_txt t;
 	long shown = 0;
-	int first = parse_opts(argc, argv, &o), r;
+	int first = cli_admin_opts(argc, argv, CLI_OPT_JSON | CLI_OPT_COUNT,
+				   &o),
+	    r;
 
 	if (first < 0 || first != argc) {
 		fprintf(first == -2 ? stdout : stderr,

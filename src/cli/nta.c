@@ -23,12 +23,6 @@ static const struct {
 	int64_t secs;
 } units[] = {{'s', 1}, {'m', 60}, {'h', 3600}, {'d', 86400}, {'w', 604800}};
 
-struct nta_opts {
-	bool json;
-	const char *until;
-	const char *socket;
-};
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -38,30 +32,6 @@ static void usage(FILE *f)
 		"       dnstrust nta list [--json] [--socket PATH]\n"
 		"WHEN is YYYY-MM-DD (00:00 UTC), YYYYMMDDHHMMSS (UTC), or "
 		"a duration: 30m, 12h, 2d, 1w.\n");
-}
-
-static int parse_opts(int argc, char **argv, struct nta_opts *o)
-{
-	static const struct option longopts[] = {
-		{"json", no_argument, NULL, 'j'},
-		{"until", required_argument, NULL, 'u'},
-		{"socket", required_argument, NULL, 's'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j': o->json = true; break;
-		case 'u': o->until = optarg; break;
-		case 's': o->socket = optarg; break;
-		case 'h': return -2;
-		default: return -1;
-		}
-	}
-	return optind;
 }
 
 /* A duration "12h" into seconds, or -1. */
@@ -193,7 +163,7 @@ static int report(const struct cli_txt *t, const char *domain, bool add)
 }
 
 static int nta_change(struct cli_daemon *d, const char *arg,
-		      const struct nta_opts *o, bool add)
+		      const struct cli_admin_opts *o, bool add)
 {
 	char domain[DT_NAME_TEXT_MAXLEN], name[DT_NAME_TEXT_MAXLEN + 64];
 	struct cli_txt t;
@@ -274,10 +244,12 @@ static void list_text(const struct cli_txt *t)
 
 int cmd_nta(int argc, char **argv)
 {
-	struct nta_opts o = {0};
+	struct cli_admin_opts o;
 	struct cli_daemon d;
 	struct cli_txt t;
-	int first = parse_opts(argc, argv, &o), r;
+	int first = cli_admin_opts(argc, argv, CLI_OPT_JSON | CLI_OPT_UNTIL,
+				   &o),
+	    r;
 	const char *verb = first >= 0 && first < argc ? argv[first] : "";
 	bool add = strcmp(verb, "add") == 0, rm = strcmp(verb, "remove") == 0,
 	     list = strcmp(verb, "list") == 0;

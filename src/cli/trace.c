@@ -14,6 +14,7 @@
 #include "crypto/key.h"
 #include "validator/anchor.h"
 #include "validator/bag.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
@@ -119,12 +120,6 @@ void cli_trace_free(struct cli_trace *t)
 
 /* --- facts --- */
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
 /* A 32-bit RRSIG time as the time nearest to now (serial arithmetic). */
 static int64_t expand_time(uint32_t t32, int64_t now)
 {
@@ -133,7 +128,7 @@ static int64_t expand_time(uint32_t t32, int64_t now)
 
 const char *trace_dnskey_role(const uint8_t *rdata)
 {
-	uint16_t flags = (uint16_t)(rdata[0] << 8 | rdata[1]);
+	uint16_t flags = wire_get16(rdata);
 
 	if (flags & CRYPTO_KEY_FLAG_REVOKE)
 		return "revoked";
@@ -163,11 +158,11 @@ void trace_sig_info(const struct cli_trace *t, const struct wire_rr *sig,
 	struct val_limits lim;
 
 	val_limits_default(&lim);
-	ret->covered = (uint16_t)(p[0] << 8 | p[1]);
+	ret->covered = wire_get16(p);
 	ret->alg = p[2];
-	ret->expiration = expand_time(be32(p + 8), t->now);
-	ret->inception = expand_time(be32(p + 12), t->now);
-	ret->tag = (uint16_t)(p[16] << 8 | p[17]);
+	ret->expiration = expand_time(wire_get32(p + 8), t->now);
+	ret->inception = expand_time(wire_get32(p + 12), t->now);
+	ret->tag = wire_get16(p + 16);
 	ret->signer = p + 18;
 	ret->timing = NULL;
 	if (t->now > ret->expiration + lim.skew)

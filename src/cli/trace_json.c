@@ -11,6 +11,7 @@
 #include "cli/client.h"
 #include "cli/trace.h"
 #include "validator/anchor.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
@@ -71,7 +72,7 @@ static void json_ds(const struct cli_trace *t, const uint8_t *zone,
 	fprintf(f,
 		"{\"key_tag\":%u,\"algorithm\":%u,\"digest_type\":%u,"
 		"\"anchor\":%s,\"matches\":",
-		ds->rdata[0] << 8 | ds->rdata[1], ds->rdata[2], ds->rdata[3],
+		wire_get16(ds->rdata), ds->rdata[2], ds->rdata[3],
 		anchor ? "true" : "false");
 	if (m == 1)
 		fprintf(f, "%u}", tag);
@@ -112,7 +113,7 @@ static void json_zone_keys(const struct cli_trace *t, const uint8_t *zone,
 			"%s{\"key_tag\":%u,\"algorithm\":%u,\"flags\":%u,"
 			"\"role\":\"%s\"}",
 			i ? "," : "", wire_keytag(k->rdata, k->rdlen),
-			k->rdata[3], k->rdata[0] << 8 | k->rdata[1],
+			k->rdata[3], wire_get16(k->rdata),
 			trace_dnskey_role(k->rdata));
 	}
 	fprintf(f, "],\"dnskey_rrsigs\":");

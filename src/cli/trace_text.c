@@ -11,6 +11,7 @@
 #include "cli/client.h"
 #include "cli/trace.h"
 #include "validator/anchor.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
@@ -51,7 +52,7 @@ static void print_ds(const struct cli_trace *t, const uint8_t *zone,
 	int m = trace_ds_match(t, zone, ds, &tag);
 
 	fprintf(f, IND "%s %u alg %u digest %u -> ", what,
-		ds->rdata[0] << 8 | ds->rdata[1], ds->rdata[2], ds->rdata[3]);
+		wire_get16(ds->rdata), ds->rdata[2], ds->rdata[3]);
 	if (m == 1)
 		fprintf(f, "DNSKEY %u\n", tag);
 	else if (m == 0)

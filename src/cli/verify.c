@@ -12,10 +12,13 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "common/arena.h"
 #include "common/errcode.h"
+#include "common/file.h"
+#include "common/limits.h"
 #include "validator/anchor.h"
 #include "validator/bag.h"
 #include "validator/response.h"
@@ -187,45 +190,15 @@ static int input_add(struct input *in, const struct wire_rr *rr,
 	return 0;
 }
 
-static char *slurp(const char *path, size_t *ret_len)
+/* Reads path ("-": standard input) whole. Returns 0 or an error of
+ * dt_read_fd(): a file that cannot be read to its end is never taken for
+ * a shorter one. */
+static int slurp(const char *path, char **ret_text, size_t *ret_len)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	size_t cap = 1 << 16, len = 0, r;
-	char *buf = malloc(cap);
-
-	struct stat st;
-
-	if (!f) {
-		free(buf);
-		return NULL;
-	}
-	/* A directory opens, and reads as an error stdio would take for
-	 * the end: refused here, as a failed read is below. */
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		free(buf);
-		errno = EISDIR;
-		return NULL;
-	}
-	while (buf && (r = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += r;
-		if (len == cap) {
-			char *nb = cap < (1u << 30) ? realloc(buf, cap *= 2) : NULL;
-			if (!nb)
-				free(buf);
-			buf = nb;
-		}
-	}
-	int read_err = ferror(f) ? errno : 0;
-	if (f != stdin)
-		fclose(f);
-	if (read_err) {
-		free(buf);
-		errno = read_err;
-		return NULL;
-	}
-	*ret_len = len;
-	return buf;
+	if (strcmp(path, "-") == 0)
+		return dt_read_fd(STDIN_FILENO, DT_ZONE_FILE_MAXSIZE, ret_text,
+				  ret_len);
+	return dt_read_file(path, DT_ZONE_FILE_MAXSIZE, ret_text, ret_len);
 }
 
 /* Reads one file into in. Returns 0 or prints an error and returns < 0. */
@@ -235,15 +208,15 @@ static int read_file(struct input *in, const char *path)
 	struct wire_rr rr;
 	int r;
 
-	errno = 0;
-	char *text = slurp(path, &len);
-	if (!text) {
+	char *text;
+
+	r = slurp(path, &text, &len);
+	if (r < 0) {
 		fprintf(stderr, "dnstrust verify: %s: %s%s\n", path,
-			strerror(errno ? errno : ENOMEM),
-			errno == EISDIR ? " (give the files of records, e.g. "
-					  "dig +dnssec output, not a "
-					  "directory)"
-					: "");
+			dt_strerror(r),
+			r == -EISDIR ? " (give the files of records, e.g. "
+				       "dig +dnssec output, not a directory)"
+				     : "");
 		return -1;
 	}
 	uint8_t *secs = line_sections(in, text, len, &lines);

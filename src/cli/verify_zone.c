@@ -27,6 +27,7 @@
 #include "validator/sig.h"
 #include "validator/val.h"
 #include "wire/base.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -522,7 +523,7 @@ oom:
 
 static uint16_t dnskey_flags(const struct wire_rr *rr)
 {
-	return (uint16_t)(rr->rdata[0] << 8 | rr->rdata[1]);
+	return wire_get16(rr->rdata);
 }
 
 /* Appends printf-formatted text to how the keys were got (cut to fit). */
@@ -543,8 +544,8 @@ static void how_keys(struct zkeys *k, const struct wire_rr *const *rrs,
 {
 	for (size_t i = 0; i < n; i++) {
 		const uint8_t *rd = rrs[i]->rdata;
-		unsigned tag = ds ? (unsigned)(rd[0] << 8 | rd[1])
-				  : wire_keytag(rd, rrs[i]->rdlen);
+		unsigned tag =
+			ds ? wire_get16(rd) : wire_keytag(rd, rrs[i]->rdlen);
 		how_add(k, "%s%u/%u", i ? ", " : "", tag, ds ? rd[2] : rd[3]);
 	}
 	how_add(k, ")");
@@ -1009,7 +1010,7 @@ static void n3_parse(const struct wire_rr *rr, struct n3rdata *d)
 	memset(d, 0, sizeof(*d));
 	d->alg = p[0];
 	d->flags = p[1];
-	d->iter = (uint16_t)(p[2] << 8 | p[3]);
+	d->iter = wire_get16(p + 2);
 	d->saltlen = p[4];
 	d->salt = p + NSEC3_SALT_OFF;
 	if (rr->type != WIRE_TYPE_NSEC3)

@@ -32,6 +32,7 @@ static const char *const dt_err_text[] = {
 	[DT_ENOSERVER - DT_ERR_BASE] = "no upstream nameserver",
 	[DT_EUPSTREAM - DT_ERR_BASE] = "no usable upstream answer",
 	[DT_ECONFIG - DT_ERR_BASE] = "bad configuration",
+	[DT_ETOOBIG - DT_ERR_BASE] = "file larger than its limit",
 };
 
 const char *dt_strerror(int err)

@@ -40,6 +40,7 @@ enum dt_err {
 	DT_ENOSERVER,		/* no upstream nameserver to ask */
 	DT_EUPSTREAM,		/* every upstream failed or answered unusably */
 	DT_ECONFIG,		/* bad configuration (file:line in the message) */
+	DT_ETOOBIG,		/* a file larger than its limit */
 	DT_ERR_END
 };
 

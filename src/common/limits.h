@@ -47,6 +47,12 @@
 /* Records held by one parsed message. The smallest RR (root owner, empty
  * RDATA) takes 11 octets, so a 65535-octet message holds at most 5957. */
 #define DT_MSG_MAXRR 5957
+/* The largest query this project sends (libdnstrust to the daemon, the
+ * fallback, the daemon upstream): header, a question of a 255-octet name
+ * with type and class (4), and an OPT record (11) holding at most the
+ * status option of common/protocol.h (4-octet option header, 1-octet
+ * version). */
+#define DT_QUERY_MAXLEN (DT_MSG_HDRLEN + DT_NAME_MAXLEN + 4 + 11 + 4 + 1)
 /* Names remembered for compression while building one message; names past
  * this many are written in full, so this bounds work, never correctness. */
 #define DT_COMPRESS_MAXNAMES 256
@@ -76,6 +82,11 @@
 /* Characters in one logical record, parentheses included: bounds the memory
  * a single malformed record (an unclosed parenthesis) can claim. */
 #define DT_ZONE_RECORD_MAXLEN (1024 * 1024)
+/* Largest zone file read (wire_zreader_open, dnstrust verify): the whole
+ * text is held in memory; a trust-anchor file is a few lines and a large
+ * signed zone a few hundred MiB, so 1 GiB bounds memory without refusing
+ * real zones. */
+#define DT_ZONE_FILE_MAXSIZE ((size_t)1 << 30)
 
 /* --- crypto (src/crypto) --- */
 

@@ -8,6 +8,7 @@
 #include "crypto/alg.h"
 #include "crypto/ds.h"
 #include "crypto/internal.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/rr.h"
 
@@ -68,7 +69,7 @@ int crypto_ds_match(const uint8_t *owner, const uint8_t *dnskey,
 	len = crypto_ds_digest_len(ds[3]);
 	if (!len)
 		return DT_EUNSUPPORTED;
-	if ((ds[0] << 8 | ds[1]) != wire_keytag(dnskey, dnskey_len) ||
+	if (wire_get16(ds) != wire_keytag(dnskey, dnskey_len) ||
 	    ds[2] != dnskey[3] || ds_len - DS_HDRLEN != len)
 		return 0;
 	r = crypto_ds_digest(owner, dnskey, dnskey_len, ds[3], digest,

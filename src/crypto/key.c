@@ -13,6 +13,7 @@
 #include "common/limits.h"
 #include "crypto/internal.h"
 #include "crypto/key.h"
+#include "wire/bytes.h"
 #include "wire/rr.h"
 
 /* DNSKEY RDATA: flags (2), protocol (1), algorithm (1), public key. */
@@ -58,7 +59,7 @@ static int rsa_split(const uint8_t *p, size_t len, struct rsa_pub *ret)
 	if (elen == 0) {
 		if (len < 3)
 			return DT_EKEY;
-		elen = (size_t)p[1] << 8 | p[2];
+		elen = wire_get16(p + 1);
 		hdr = 3;
 	}
 	if (elen == 0 || elen >= len - hdr)
@@ -233,7 +234,7 @@ int crypto_key_new(const uint8_t *rdata, size_t rdlen,
 	if (!key)
 		return -ENOMEM;
 	key->desc = desc;
-	key->flags = (uint16_t)(rdata[0] << 8 | rdata[1]);
+	key->flags = wire_get16(rdata);
 	key->tag = wire_keytag(rdata, rdlen);
 	key->rdlen = (uint16_t)rdlen;
 	memcpy(key->rdata, rdata, rdlen);

@@ -15,9 +15,12 @@
 #include "common/protocol.h"
 #include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
+#include "daemon/resolve.h"
+#include "resolver/render.h"
 #include "daemon/policy.h"
 #include "upstream/transport.h"
 #include "validator/anchor.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -102,6 +105,7 @@ static void sum_stats(struct daemon *d, struct wstats *s)
 		uint64_t *dst = (uint64_t *)s;
 		for (size_t k = 0; k < sizeof(*s) / sizeof(uint64_t); k++)
 			dst[k] += __atomic_load_n(&src[k], __ATOMIC_RELAXED);
+		resolve_stats(&d->workers[i], s);
 	}
 }
 
@@ -114,10 +118,10 @@ static void status_anchors(struct txt *t, const struct dstate *st)
 		char zone[DT_NAME_TEXT_MAXLEN], tags[128] = "";
 		size_t off = 0;
 		for (size_t k = 0; k < az->nds && off < sizeof(tags) - 8; k++)
-			off += (size_t)snprintf(
-				tags + off, sizeof(tags) - off, " DS:%u/%u",
-				az->ds[k].rdata[0] << 8 | az->ds[k].rdata[1],
-				az->ds[k].rdata[2]);
+			off += (size_t)snprintf(tags + off, sizeof(tags) - off,
+						" DS:%u/%u",
+						wire_get16(az->ds[k].rdata),
+						az->ds[k].rdata[2]);
 		for (size_t k = 0; k < az->ndnskey && off < sizeof(tags) - 8;
 		     k++)
 			off += (size_t)snprintf(

@@ -16,6 +16,7 @@
 #include "common/errcode.h"
 #include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
+#include "daemon/resolve.h"
 #include "daemon/log.h"
 #include "daemon/monitor.h"
 #include "daemon/nta.h"
@@ -190,6 +191,7 @@ static void counts_now(struct daemon *d, struct ops_counts *c)
 
 		for (size_t k = 0; k < sizeof(c->w) / sizeof(uint64_t); k++)
 			dst[k] += __atomic_load_n(&src[k], __ATOMIC_RELAXED);
+		resolve_stats(&d->workers[i], &c->w);
 	}
 	for (size_t i = 0; i < OPS_EDE_MAX + 2; i++)
 		c->ede[i] = __atomic_load_n(&ede_count[i], __ATOMIC_RELAXED);

@@ -23,6 +23,7 @@
 
 #include "common/arena.h"
 #include "common/errcode.h"
+#include "common/file.h"
 #include "daemon/autotrust.h"
 #include "daemon/daemon.h"
 #include "daemon/log.h"
@@ -61,43 +62,6 @@ struct autotrust {
 
 /* --- the file --- */
 
-/* Reads path (at most DT_AT_FILE_MAXSIZE octets) into a new buffer.
- * Returns 0, -errno, or DT_ELIMIT when larger. */
-static int read_file(const char *path, char **ret_buf, size_t *ret_len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = DT_AT_FILE_MAXSIZE + 1, len = 0;
-	char *buf;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (len < cap && (n = read(fd, buf + len, cap - len)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = -errno;
-			close(fd);
-			free(buf);
-			return e;
-		}
-		len += (size_t)n;
-	}
-	close(fd);
-	if (len == cap) {
-		free(buf);
-		return DT_ELIMIT;
-	}
-	*ret_buf = buf;
-	*ret_len = len;
-	return 0;
-}
-
 /* Reads and parses the state file. Returns 0, -ENOENT when it does not
  * exist, or an error with the message in err. */
 static int state_read(const char *path, struct val_at *at, char *err,
@@ -105,7 +69,7 @@ static int state_read(const char *path, struct val_at *at, char *err,
 {
 	char *buf = NULL;
 	size_t len = 0;
-	int r = read_file(path, &buf, &len);
+	int r = dt_read_file(path, DT_AT_FILE_MAXSIZE, &buf, &len);
 
 	if (r == -ENOENT)
 		return r;

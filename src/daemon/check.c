@@ -10,6 +10,7 @@
 #include "daemon/check.h"
 #include "daemon/config.h"
 #include "validator/anchor.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/rr.h"
 
@@ -27,7 +28,7 @@ static bool dnskey_usable(const struct wire_rr *rr)
 {
 	if (rr->rdlen <= 4)
 		return false;
-	unsigned flags = (unsigned)rr->rdata[0] << 8 | rr->rdata[1];
+	unsigned flags = wire_get16(rr->rdata);
 	return (flags & KEY_FLAG_ZONE) && !(flags & KEY_FLAG_REVOKE) &&
 	       rr->rdata[2] == 3 && crypto_alg_supported(rr->rdata[3]);
 }

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "common/errcode.h"
+#include "common/file.h"
 #include "daemon/config.h"
 #include "wire/dname.h"
 
@@ -1286,49 +1287,17 @@ int cfg_parse(const char *text, size_t len, const char *name, struct cfg *ret,
 	return 0;
 }
 
-/* Reads fd into buf (cap octets). Returns the length, -EFBIG when the
- * file does not fit, or -errno. */
-static ssize_t read_capped(int fd, char *buf, size_t cap)
-{
-	size_t len = 0;
-
-	while (len < cap) {
-		ssize_t n = read(fd, buf + len, cap - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return (ssize_t)len;
-		len += (size_t)n;
-	}
-	return -EFBIG;
-}
-
 /* Reads the open file fd whole into a new buffer (*ret_buf, freed by the
- * caller). Returns the length, or -errno or DT_ECONFIG (too large) with
- * the message written. */
-static ssize_t file_read(struct cfg_ctx *x, int fd, char **ret_buf)
+ * caller). Returns 0, or -errno or DT_ETOOBIG with the message written. */
+static int file_read(struct cfg_ctx *x, int fd, char **ret_buf, size_t *ret_len)
 {
-	char *buf = malloc(DT_CFG_MAXSIZE + 1);
-	ssize_t n;
+	int r = dt_read_fd(fd, DT_CFG_MAXSIZE, ret_buf, ret_len);
 
-	if (!buf) {
-		cfg_fail(x, "%s", strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	n = read_capped(fd, buf, DT_CFG_MAXSIZE + 1);
-	if (n == -EFBIG)
+	if (r == DT_ETOOBIG)
 		cfg_fail(x, "larger than %d octets", DT_CFG_MAXSIZE);
-	else if (n < 0)
-		cfg_fail(x, "%s", strerror((int)-n));
-	if (n < 0) {
-		free(buf);
-		return n == -EFBIG ? DT_ECONFIG : n;
-	}
-	*ret_buf = buf;
-	return n;
+	else if (r < 0)
+		cfg_fail(x, "%s", strerror(-r));
+	return r;
 }
 
 int cfg_load(const char *path, bool must_exist, struct cfg *ret, char *err,
@@ -1337,7 +1306,7 @@ int cfg_load(const char *path, bool must_exist, struct cfg *ret, char *err,
 	struct cfg_ctx x = {.name = path, .err = err, .errlen = errlen};
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	char *buf = NULL;
-	ssize_t n;
+	size_t len;
 	int r;
 
 	if (fd < 0 && errno == ENOENT && !must_exist) {
@@ -1351,11 +1320,11 @@ int cfg_load(const char *path, bool must_exist, struct cfg *ret, char *err,
 		cfg_fail(&x, "%s", strerror(-r));
 		return r;
 	}
-	n = file_read(&x, fd, &buf);
+	r = file_read(&x, fd, &buf, &len);
 	close(fd);
-	if (n < 0)
-		return (int)n;
-	r = cfg_parse(buf, (size_t)n, path, ret, err, errlen);
+	if (r < 0)
+		return r;
+	r = cfg_parse(buf, len, path, ret, err, errlen);
 	free(buf);
 	return r;
 }

@@ -136,8 +136,9 @@ int cfg_parse(const char *text, size_t len, const char *name, struct cfg *ret,
 /* Reads path (at most DT_CFG_MAXSIZE octets) and parses it; a missing
  * file is an error only when must_exist (the default path may be
  * absent: then the defaults apply). Returns 0; DT_ECONFIG for the
- * content, as cfg_parse (a larger file too); or -errno when the file
- * cannot be opened or read, with "path: reason" in err. *ret is written
+ * content, as cfg_parse; DT_ETOOBIG for a file over DT_CFG_MAXSIZE; or
+ * -errno when the file cannot be opened or read, with "path: reason" in
+ * err. *ret is written
  * only on success. The read buffer lives for the call only. */
 int cfg_load(const char *path, bool must_exist, struct cfg *ret, char *err,
 	     size_t errlen);

@@ -37,88 +37,13 @@
 #include "daemon/notify.h"
 #include "daemon/policy.h"
 #include "daemon/privs.h"
+#include "daemon/resolve.h"
 #include "daemon/server.h"
-#include "daemon/task.h"
+#include "daemon/state.h"
 #include "upstream/transport.h"
 #include "upstream/watch.h"
 #include "validator/anchor.h"
 #include "wire/dname.h"
-
-/* --- state --- */
-
-struct dstate *dstate_get(struct dstate *st)
-{
-	__atomic_fetch_add(&st->refs, 1, __ATOMIC_RELAXED);
-	return st;
-}
-
-void dstate_put(struct dstate *st)
-{
-	if (!st || __atomic_sub_fetch(&st->refs, 1, __ATOMIC_ACQ_REL))
-		return;
-	val_anchors_free(st->ta);
-	free(st);
-}
-
-/* Split DNS: each domain rule's servers as a transport configuration
- * (glibc's timeout and attempts), and the negative trust anchors already
- * expired, logged. */
-static void split_confs(struct dstate *st, int64_t offset)
-{
-	struct timespec now;
-	char txt[DT_NAME_TEXT_MAXLEN], date[16];
-
-	for (size_t i = 0; i < st->cfg.ndomain; i++) {
-		const struct cfg_domain *d = &st->cfg.domain[i];
-		struct up_conf *uc = &st->split[i];
-		memset(uc, 0, sizeof(*uc));
-		for (size_t j = 0; j < d->nns; j++)
-			uc->ns[uc->nns++] = d->ns[j];
-		uc->timeout_ms = DT_UP_TIMEOUT_DEFAULT_MS;
-		uc->attempts = DT_UP_ATTEMPTS_DEFAULT;
-	}
-	clock_gettime(CLOCK_REALTIME, &now);
-	now.tv_sec += offset;
-	for (size_t i = 0; i < st->cfg.nnta; i++) {
-		const struct cfg_nta *n = &st->cfg.nta[i];
-		if (!n->until || now.tv_sec < n->until)
-			continue;
-		wire_dname_to_str(n->name, txt, sizeof(txt));
-		policy_date(n->until, date, sizeof(date));
-		log_warn("negative-trust-anchor %s expired on %s: ignored", txt,
-			 date);
-	}
-}
-
-/* A state for cfg, its anchors loaded; NULL with the reason in err. */
-static struct dstate *dstate_load(const struct cfg *cfg, int64_t offset,
-				  char *err, size_t errlen)
-{
-	struct dstate *st = calloc(1, sizeof(*st));
-	int r;
-
-	snprintf(err, errlen, "%s", strerror(ENOMEM));
-	if (!st)
-		return NULL;
-	st->refs = 1;
-	st->cfg = *cfg;
-	val_limits_default(&st->lim);
-	st->lim.nsec3_iterations = cfg->nsec3_max_iterations;
-	st->lim.skew = cfg->clock_skew;
-	split_confs(st, offset);
-	st->ta = val_anchors_new();
-	if (!st->ta) {
-		free(st);
-		return NULL;
-	}
-	r = check_anchors(cfg, st->ta, false, st->ta_desc, sizeof(st->ta_desc),
-			  err, errlen);
-	if (r < 0) {
-		dstate_put(st);
-		return NULL;
-	}
-	return st;
-}
 
 int64_t worker_wallclock(const struct worker *w)
 {
@@ -142,7 +67,7 @@ static void read_resolv_conf(struct daemon *d, struct up_conf *uc)
 
 	if (r < 0) {
 		log_warn("%s: %s; no upstream until it is readable",
-			 cfg->resolv_conf, strerror(-r));
+			 cfg->resolv_conf, dt_strerror(r));
 		memset(uc, 0, sizeof(*uc));
 		uc->timeout_ms = DT_UP_TIMEOUT_DEFAULT_MS;
 		uc->attempts = DT_UP_ATTEMPTS_DEFAULT;
@@ -190,6 +115,7 @@ static void adopt(void *arg)
 	if (p->st) {
 		dstate_put(p->w->st);
 		p->w->st = p->st;
+		resolve_set_state(p->w);
 	}
 	free(p);
 }
@@ -233,7 +159,7 @@ static void forget_unproven(struct daemon *d, const struct up_conf *old)
 {
 	if (same_servers(old, &d->upconf))
 		return;
-	size_t n = task_drop_unproven(d->cache);
+	size_t n = rsv_drop_unproven(d->cache);
 
 	log_info("upstreams changed: %zu cached entries not validated as "
 		 "secure dropped",
@@ -255,35 +181,6 @@ static void resolv_changed(void *arg)
 	forget_unproven(d, &old);
 }
 
-static bool rrs_equal(const struct wire_rr *a, const struct wire_rr *b,
-		      size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (a[i].rdlen != b[i].rdlen ||
-		    memcmp(a[i].rdata, b[i].rdata, a[i].rdlen) != 0)
-			return false;
-	return true;
-}
-
-/* Whether two states trust the same keys (same records, same order). */
-static bool anchors_equal(const struct dstate *a, const struct dstate *b)
-{
-	size_t n = val_anchors_count(a->ta);
-
-	if (n != val_anchors_count(b->ta))
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		const struct val_anchor_zone *x = val_anchors_get(a->ta, i);
-		const struct val_anchor_zone *y = val_anchors_get(b->ta, i);
-		if (!wire_dname_equal(x->zone, y->zone) || x->nds != y->nds ||
-		    x->ndnskey != y->ndnskey ||
-		    !rrs_equal(x->ds, y->ds, x->nds) ||
-		    !rrs_equal(x->dnskey, y->dnskey, x->ndnskey))
-			return false;
-	}
-	return true;
-}
-
 static bool true_pred(const uint8_t *key, size_t klen, void *arg)
 {
 	(void)key;
@@ -300,7 +197,7 @@ static int reload_apply(struct daemon *d, char *err, size_t errlen)
 
 	if (cfg_load(d->conf_path, d->conf_must_exist, &cfg, err, errlen) < 0)
 		return -1;
-	struct dstate *st = dstate_load(&cfg, d->time_offset, err, errlen);
+	struct dstate *st = state_load(&cfg, d->time_offset, err, errlen);
 	if (!st)
 		return -1;
 	if (strcmp(cfg.socket, d->st->cfg.socket) != 0 ||
@@ -311,9 +208,7 @@ static int reload_apply(struct daemon *d, char *err, size_t errlen)
 	cache_set_max(d->cache, cfg.cache_size);
 	/* Keys and answers validated under other anchors or limits are not
 	 * to be trusted under the new ones. */
-	if (!anchors_equal(st, d->st) ||
-	    memcmp(&st->lim, &d->st->lim, sizeof(st->lim)) != 0 ||
-	    policy_changed(&st->cfg, &d->st->cfg)) {
+	if (!state_same_trust(st, d->st)) {
 		size_t n = cache_remove_if(d->cache, true_pred, NULL);
 		log_notice("reload: trust anchors, limits or policy changed; "
 			   "%zu cache entries dropped",
@@ -442,6 +337,8 @@ static int worker_init(struct daemon *d, struct worker *w, unsigned id)
 	if (!w->up)
 		return -1;
 	up_client_set_conf(w->up, &d->upconf);
+	if (resolve_init(w) < 0)
+		return -1;
 	return server_attach(w, d->udp_fd + (size_t)id * d->nudp) < 0 ? -1 : 0;
 }
 
@@ -770,7 +667,7 @@ int main(int argc, char **argv)
 	pthread_mutex_init(&d.reload_lock, NULL);
 	d.time_offset = o.offset;
 	d.unix_fd = -1;
-	d.st = dstate_load(&cfg, o.offset, err, sizeof(err));
+	d.st = state_load(&cfg, o.offset, err, sizeof(err));
 	if (!d.st)
 		log_err("trust anchors: %s", err);
 	d.cache = d.st ? cache_new(cfg.cache_size) : NULL;

@@ -138,6 +138,16 @@ static void load(void)
 		else
 			s->n++;
 	}
+	/* A read error is not the end of the file: nothing is restored,
+	 * with a warning, rather than part of the set without one. */
+	if (ferror(f)) {
+		log_warn("%s: read error: runtime negative trust anchors not "
+			 "restored",
+			 path);
+		fclose(f);
+		free(s);
+		return;
+	}
 	fclose(f);
 	if (s->n)
 		log_notice("%s: %zu runtime negative trust anchor%s restored",

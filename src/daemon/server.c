@@ -21,7 +21,10 @@
 #include "daemon/admin_ops.h"
 #include "daemon/log.h"
 #include "daemon/ratelimit.h"
+#include "daemon/resolve.h"
 #include "daemon/server.h"
+#include "resolver/render.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
@@ -176,7 +179,7 @@ static size_t conn_queued(const struct conn *c)
 static bool conn_has_frame(const struct conn *c)
 {
 	return c->inlen >= 2 &&
-	       c->inlen - 2 >= ((size_t)c->in[0] << 8 | c->in[1]);
+	       c->inlen - 2 >= wire_get16(c->in);
 }
 
 /* Whether another question may be taken: room for its answer among the
@@ -233,8 +236,7 @@ static int conn_queue(struct conn *c, const uint8_t *msg, size_t len)
 		c->out = n;
 		c->outcap = cap;
 	}
-	c->out[c->outlen] = (uint8_t)(len >> 8);
-	c->out[c->outlen + 1] = (uint8_t)len;
+	wire_put16(c->out + c->outlen, (uint16_t)len);
 	memcpy(c->out + c->outlen + 2, msg, len);
 	c->outlen += 2 + len;
 	return 0;
@@ -324,12 +326,12 @@ static void waiter_deadline(struct loop_timer *t)
 	struct waiter *wt = t->arg;
 	char text[64];
 
-	task_detach(wt);
+	resolve_detach(wt);
 	STAT_INC(wt->w, timeouts);
 	snprintf(text, sizeof(text), "no answer within %u ms",
 		 wt->w->st->cfg.query_timeout_ms);
 	waiter_reply(wt, reply_buf,
-		     reply_error(&wt->q, WIRE_RCODE_SERVFAIL,
+		     reply_error(&wt->rw.q, WIRE_RCODE_SERVFAIL,
 				 WIRE_EDE_NO_REACHABLE_AUTHORITY, text,
 				 reply_buf, sizeof(reply_buf)));
 }
@@ -341,7 +343,7 @@ static struct waiter *waiter_new(struct worker *w, const struct qinfo *q)
 	if (!wt)
 		return NULL;
 	wt->w = w;
-	wt->q = *q;
+	wt->rw.q = *q;
 	wt->udp_fd = -1;
 	wt->deadline.cb = waiter_deadline;
 	wt->deadline.arg = wt;
@@ -505,8 +507,8 @@ static void reply_formerr(struct worker *w, const struct origin *o,
 	struct qinfo q = {0};
 
 	STAT_INC(w, formerr);
-	q.id = (uint16_t)(pkt[0] << 8 | pkt[1]);
-	q.flags = (uint16_t)(pkt[2] << 8 | pkt[3]);
+	q.id = wire_get16(pkt);
+	q.flags = wire_get16(pkt + 2);
 	q.udp_size = udp ? 512 : 0;
 	send_now(w, o, reply_buf,
 		 reply_error(&q, WIRE_RCODE_FORMERR, VAL_EDE_NONE, NULL,
@@ -523,9 +525,9 @@ static bool unsupported_type(uint16_t t)
 static void resolve(struct worker *w, const struct origin *o,
 		    const struct qinfo *q)
 {
-	size_t len;
+	size_t len = resolve_cached(w, q, reply_buf, sizeof(reply_buf));
 
-	if (reply_from_cache(w, q, reply_buf, sizeof(reply_buf), &len)) {
+	if (len) {
 		STAT_INC(w, cache_hits);
 		admin_ops_cache_hit(w, q);
 		send_now(w, o, reply_buf, len);
@@ -568,7 +570,7 @@ static void resolve(struct worker *w, const struct origin *o,
 		wt->peerlen = o->peerlen;
 	}
 	loop_timer_start(w->loop, &wt->deadline, w->st->cfg.query_timeout_ms);
-	task_submit(w, wt);
+	resolve_submit(w, wt);
 }
 
 /* A datagram from another address than loopback: from a network of
@@ -667,7 +669,7 @@ static void conn_frames(struct conn *c)
 
 	c->refs++;
 	while (!c->closed && c->inlen - off >= 2 && conn_may_take(c)) {
-		size_t len = (size_t)c->in[off] << 8 | c->in[off + 1];
+		size_t len = wire_get16(c->in + off);
 		if (len < DT_MSG_HDRLEN) {
 			conn_close(c); /* not DNS: stop listening to it */
 			break;
@@ -986,7 +988,7 @@ void server_detach(struct worker *w)
 	udp_batch = NULL;
 	ratelimit_free(w->rate);
 	w->rate = NULL;
-	task_shutdown(w);
+	resolve_shutdown(w);
 	while (w->conns)
 		conn_close(w->conns);
 }

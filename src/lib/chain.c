@@ -14,6 +14,7 @@
 
 #include "common/limits.h"
 #include "lib/internal.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -166,7 +167,7 @@ bool dtlib_chain_final(const struct dtlib_chain *c, const struct wire_msg *m,
 static bool chain_sig(const struct dtlib_chain *c, const struct wire_rr *rr,
 		      uint16_t qtype)
 {
-	uint16_t covered = (uint16_t)(rr->rdata[0] << 8 | rr->rdata[1]);
+	uint16_t covered = wire_get16(rr->rdata);
 
 	if (wire_dname_equal(rr->owner, c->end) &&
 	    dtlib_type_matches(covered, qtype))

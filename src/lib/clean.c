@@ -16,6 +16,7 @@
 #include "common/limits.h"
 #include "common/protocol.h"
 #include "lib/internal.h"
+#include "wire/bytes.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
 
@@ -32,7 +33,7 @@ static bool authority_keeps(const struct wire_msg *m, const struct wire_rr *rr)
 	if (rr->rclass != m->qclass)
 		return false;
 	if (rr->type == WIRE_TYPE_RRSIG)
-		return proof_type((uint16_t)(rr->rdata[0] << 8 | rr->rdata[1]));
+		return proof_type(wire_get16(rr->rdata));
 	return proof_type(rr->type);
 }
 

@@ -15,12 +15,9 @@
 #include "common/errcode.h"
 #include "common/protocol.h"
 #include "lib/internal.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
-
-/* Largest query we build: header, a 255-octet name, type and class, an
- * OPT record with the 5-octet status option. */
-#define QUERY_MAXLEN (12 + 255 + 4 + 11 + 5)
 
 static _Thread_local uint16_t id_next;
 static _Thread_local bool id_seeded;
@@ -96,7 +93,7 @@ static int read_status(const struct wire_msg *m, struct dtlib_answer *a)
 			return DT_ERR_PROTOCOL;
 		/* enum dt_status numbers 0..4 as the protocol does */
 		a->status = (enum dt_status)data[1];
-		a->pflags = (uint16_t)(data[2] << 8 | data[3]);
+		a->pflags = wire_get16(data + 2);
 		break;
 	}
 	/* AD=1 if and only if secure (PROTOCOL.md §3). */
@@ -187,7 +184,7 @@ static void rbuf_consume(struct rbuf *r, size_t n)
 static int take_frame(struct rbuf *r, size_t flen, struct dtlib_q *qs, size_t n)
 {
 	const uint8_t *f = r->p + 2;
-	uint16_t id = (uint16_t)(f[0] << 8 | f[1]);
+	uint16_t id = wire_get16(f);
 	struct dtlib_q *q = NULL;
 	struct wire_msg *m;
 	int err;
@@ -215,7 +212,7 @@ static int read_answers(int fd, struct rbuf *r, struct dtlib_q *qs, size_t n,
 
 	while (answered < n) {
 		if (r->len >= 2) {
-			size_t flen = (size_t)(r->p[0] << 8 | r->p[1]);
+			size_t flen = wire_get16(r->p);
 			if (flen < DT_MSG_HDRLEN)
 				return DT_ERR_PROTOCOL;
 			if (r->len >= 2 + flen) {
@@ -246,7 +243,7 @@ static int read_answers(int fd, struct rbuf *r, struct dtlib_q *qs, size_t n,
 static int attempt(int fd, bool reused, struct dtlib_q *qs, size_t n,
 		   int64_t deadline, bool *retry, bool *clean)
 {
-	uint8_t out[DTLIB_MAX_QUESTIONS * (2 + QUERY_MAXLEN)] = {0};
+	uint8_t out[DTLIB_MAX_QUESTIONS * (2 + DT_QUERY_MAXLEN)] = {0};
 	size_t olen = 0;
 	struct rbuf r = {.cap = sizeof(r.small)};
 	bool got_any = false;
@@ -257,11 +254,10 @@ static int attempt(int fd, bool reused, struct dtlib_q *qs, size_t n,
 		int len;
 		qs[i].id = dtlib_new_id();
 		len = dtlib_query_build(&qs[i], true, out + olen + 2,
-					QUERY_MAXLEN);
+					DT_QUERY_MAXLEN);
 		if (len < 0)
 			return len;
-		out[olen] = (uint8_t)(len >> 8);
-		out[olen + 1] = (uint8_t)len;
+		wire_put16(out + olen, (uint16_t)len);
 		olen += 2 + (size_t)len;
 	}
 	err = dtlib_send_all(fd, out, olen, deadline);

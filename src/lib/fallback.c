@@ -23,7 +23,7 @@
 static int fallback_send(res_state st, struct dtlib_q *q, uint8_t *ans,
 			 size_t anscap)
 {
-	uint8_t query[DT_MSG_HDRLEN + DT_NAME_MAXLEN + 4 + 11];
+	uint8_t query[DT_QUERY_MAXLEN];
 	int len;
 
 	q->id = dtlib_new_id();

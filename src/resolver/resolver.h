@@ -32,6 +32,9 @@ struct rsv_fetch;
 struct rsv_task;
 struct up_conf;
 
+/* Room for an upstream's name in logs ("[addr%scope]:port"). */
+#define DT_FETCH_FROM_LEN 80
+
 /* The time of a call: monotonic milliseconds (cache expiry, task age)
  * and the wall clock in seconds (signature validity, RFC 5011, negative
  * trust anchors), each as the caller sees it. */
@@ -70,9 +73,10 @@ struct rsv_env {
 		     void **handle);
 	void (*fetch_cancel)(void *arg, void *handle);
 	/*
-	 * A question is finished: every waiter of the list (linked by next,
-	 * each already detached: task NULL) is to be answered from d->a,
-	 * e.g. with rsv_render(). The caller owns the waiters again.
+	 * A question is finished, once per task: every waiter of the list
+	 * (linked by next, each already detached: task NULL; NULL when
+	 * nobody waits any more) is to be answered from d->a, e.g. with
+	 * rsv_render(). The caller owns the waiters again.
 	 */
 	void (*answered)(void *arg, struct rsv_waiter *waiters,
 			 const struct rsv_done *d);
@@ -130,6 +134,12 @@ void rsv_detach(struct rsv_waiter *wt);
  */
 void rsv_fetch_done(struct rsv_fetch *f, int err, const uint8_t *msg,
 		    size_t len, const char *from, const struct rsv_clock *now);
+
+/* The limits of one question: upstream responses fetched (default
+ * DT_DMN_FETCHES_PER_TASK) and the memory they may take once parsed
+ * (default DT_DMN_BYTES_PER_TASK). Past either, the question fails
+ * (SERVFAIL, tags limit-fetches and limit-bytes). */
+void rsv_set_task_limits(struct resolver *r, unsigned fetches, size_t bytes);
 
 /* Questions and fetches under way. */
 size_t rsv_tasks(const struct resolver *r);

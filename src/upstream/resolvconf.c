@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "common/errcode.h"
+#include "common/file.h"
 #include "upstream/resolvconf.h"
 
 /* The nameserver port: RFC 1035 §4.2. */
@@ -317,45 +318,17 @@ void up_conf_parse(const char *text, size_t len, struct up_conf *ret)
 	}
 }
 
-/* Reads at most DT_UP_CONF_MAXSIZE octets of fd into buf (one more
- * octet of room, to see a larger file). Returns the length or -errno. */
-static ssize_t read_all(int fd, char *buf)
-{
-	size_t len = 0;
-
-	while (len <= DT_UP_CONF_MAXSIZE) {
-		ssize_t n = read(fd, buf + len, DT_UP_CONF_MAXSIZE + 1 - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return (ssize_t)len;
-		len += (size_t)n;
-	}
-	return -EFBIG;
-}
-
 int up_conf_load(const char *path, struct up_conf *ret)
 {
-	char *buf = malloc(DT_UP_CONF_MAXSIZE + 1);
-	ssize_t len;
-	int fd;
+	char *buf;
+	size_t len;
+	int r = dt_read_file(path, DT_UP_CONF_MAXSIZE, &buf, &len);
 
-	if (!buf)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		len = -errno;
-	} else {
-		len = read_all(fd, buf);
-		close(fd);
-	}
-	if (len >= 0)
-		up_conf_parse(buf, (size_t)len, ret);
+	if (r < 0)
+		return r;
+	up_conf_parse(buf, len, ret);
 	free(buf);
-	return len < 0 ? (int)len : 0;
+	return 0;
 }
 
 bool up_conf_equal(const struct up_conf *a, const struct up_conf *b)

@@ -44,7 +44,7 @@ struct up_conf {
 void up_conf_parse(const char *text, size_t len, struct up_conf *ret);
 
 /* Reads and parses a file. Returns 0, or -errno when it cannot be read
- * (then *ret is untouched). Files over DT_UP_CONF_MAXSIZE → -EFBIG. */
+ * (then *ret is untouched). Files over DT_UP_CONF_MAXSIZE → DT_ETOOBIG. */
 int up_conf_load(const char *path, struct up_conf *ret);
 
 /* Whether two configurations send queries to the same places the same

@@ -25,12 +25,12 @@
 #include "common/errcode.h"
 #include "common/loop.h"
 #include "upstream/transport.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
-/* A query: header, question (name of at most 255 octets), an OPT record
- * without options (11 octets); with the TCP length prefix it fits. */
-#define QUERY_MAX (2 + DT_MSG_HDRLEN + DT_NAME_MAXLEN + 4 + 11)
+/* A query with its TCP length prefix. */
+#define QUERY_MAX (2 + DT_QUERY_MAXLEN)
 
 struct penalty {
 	struct up_server server;
@@ -92,11 +92,6 @@ struct up_req {
 	uint8_t *rbuf;		  /* TCP: the response */
 	size_t rlen;
 };
-
-static uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 /* --- penalties: servers that timed out are tried last for a while --- */
 
@@ -196,7 +191,7 @@ static int rand16(struct up_client *c, uint16_t *ret)
 		c->rnd_left = sizeof(c->rnd);
 	}
 	c->rnd_left -= 2;
-	*ret = rd16(c->rnd + c->rnd_left);
+	*ret = wire_get16(c->rnd + c->rnd_left);
 	return 0;
 }
 
@@ -218,8 +213,7 @@ static int build_query(struct up_req *r)
 	if (err < 0)
 		return err;
 	r->qlen = wire_build_finish(&b);
-	r->query[0] = (uint8_t)(r->qlen >> 8);
-	r->query[1] = (uint8_t)r->qlen;
+	wire_put16(r->query, (uint16_t)r->qlen);
 	return 0;
 }
 
@@ -246,7 +240,8 @@ static bool question_matches(const struct up_req *r, const uint8_t *pkt,
 	if (wire_dname_unpack(pkt, len, &pos, name) < 0 || len - pos < 4)
 		return false;
 	return wire_dname_equal(name, r->qname) &&
-	       rd16(pkt + pos) == r->qtype && rd16(pkt + pos + 2) == r->qclass;
+	       wire_get16(pkt + pos) == r->qtype &&
+	       wire_get16(pkt + pos + 2) == r->qclass;
 }
 
 /* Servers that do not know EDNS (or another part of the query) may
@@ -267,10 +262,10 @@ static enum verdict check(const struct up_req *r, const uint8_t *pkt,
 	struct wire_msg *msg;
 	int err;
 
-	if (len < DT_MSG_HDRLEN || rd16(pkt) != r->id)
+	if (len < DT_MSG_HDRLEN || wire_get16(pkt) != r->id)
 		return V_DROP;
-	flags = rd16(pkt + 2);
-	qd = rd16(pkt + 4);
+	flags = wire_get16(pkt + 2);
+	qd = wire_get16(pkt + 4);
 	if (!(flags & WIRE_FLAG_QR) || WIRE_OPCODE(flags) != WIRE_OPCODE_QUERY)
 		return V_DROP;
 	if (bare_refusal(flags, qd)) {
@@ -644,7 +639,7 @@ static int tcp_recv(struct up_req *r)
 		ret = tcp_read(r->fd, r->lenbuf, &r->rgot, 2);
 		if (ret <= 0)
 			return ret;
-		r->rlen = rd16(r->lenbuf);
+		r->rlen = wire_get16(r->lenbuf);
 		r->rbuf = malloc(r->rlen ? r->rlen : 1);
 		if (!r->rbuf)
 			return -ENOMEM;

@@ -24,6 +24,7 @@
 #include "validator/autotrust.h"
 #include "validator/keyset.h"
 #include "validator/sig.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -61,17 +62,6 @@ void val_at_policy_default(struct val_at_policy *pol)
 	pol->remove_holddown = DT_AT_HOLDDOWN;
 }
 
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
 /* --- keys --- */
 
 static bool trusted(const struct val_at_key *k)
@@ -91,7 +81,7 @@ bool val_at_point_trusted(const struct val_at_point *tp)
 static uint16_t key_tag(const struct val_at_key *k)
 {
 	if (k->type == WIRE_TYPE_DS)
-		return get16(k->rdata);
+		return wire_get16(k->rdata);
 	return wire_keytag(k->rdata, k->rdlen);
 }
 
@@ -213,18 +203,19 @@ static void key_move(struct val_at_key *k, enum val_at_state to, int64_t now,
 /* What the records of the RRset are to this module. */
 static bool zone_key(const struct wire_rr *rr)
 {
-	return rr->rdlen >= 4 && (get16(rr->rdata) & CRYPTO_KEY_FLAG_ZONE) &&
+	return rr->rdlen >= 4 &&
+	       (wire_get16(rr->rdata) & CRYPTO_KEY_FLAG_ZONE) &&
 	       rr->rdata[2] == DNSKEY_PROTOCOL;
 }
 
 static bool revoked(const struct wire_rr *rr)
 {
-	return get16(rr->rdata) & CRYPTO_KEY_FLAG_REVOKE;
+	return wire_get16(rr->rdata) & CRYPTO_KEY_FLAG_REVOKE;
 }
 
 static bool sep(const struct wire_rr *rr)
 {
-	return get16(rr->rdata) & CRYPTO_KEY_FLAG_SEP;
+	return wire_get16(rr->rdata) & CRYPTO_KEY_FLAG_SEP;
 }
 
 /* Whether a non-revoked zone key of the RRset is k. */
@@ -256,9 +247,9 @@ static void rrsig_times(const struct val_rrset *set, int64_t now,
 		    !wire_dname_equal(sig->rdata + RRSIG_OFF_SIGNER,
 				      set->owner))
 			continue;
-		uint32_t ottl = get32(sig->rdata + RRSIG_OFF_OTTL);
-		int64_t exp =
-			val_time_abs(get32(sig->rdata + RRSIG_OFF_EXP), now);
+		uint32_t ottl = wire_get32(sig->rdata + RRSIG_OFF_OTTL);
+		int64_t exp = val_time_abs(
+			wire_get32(sig->rdata + RRSIG_OFF_EXP), now);
 		if (ottl < ttl)
 			ttl = ottl;
 		if (exp > now && exp - now < (int64_t)left)
@@ -390,7 +381,7 @@ static struct val_at_key *ds_find_revoked(struct val_at_point *tp,
 	for (size_t i = 0; i < tp->nkeys; i++) {
 		struct val_at_key *k = &tp->keys[i];
 		/* Tag and algorithm first: only a likely match is hashed. */
-		if (k->type == WIRE_TYPE_DS && get16(k->rdata) == tag &&
+		if (k->type == WIRE_TYPE_DS && wire_get16(k->rdata) == tag &&
 		    k->rdata[2] == plain[3] &&
 		    crypto_ds_match(tp->zone, plain, rr->rdlen, k->rdata,
 				    k->rdlen) == 1)
@@ -469,7 +460,7 @@ static int ds_convert(struct val_at_point *tp, const struct val_rrset *set,
 			const struct wire_rr *rr = set->rrs[j];
 			if (!zone_key(rr) || revoked(rr) ||
 			    wire_keytag(rr->rdata, rr->rdlen) !=
-				    get16(d->rdata) ||
+				    wire_get16(d->rdata) ||
 			    rr->rdata[3] != d->rdata[2])
 				continue;
 			int r = crypto_ds_match(tp->zone, rr->rdata, rr->rdlen,

@@ -16,6 +16,7 @@
 #include "common/errcode.h"
 #include "crypto/key.h"
 #include "validator/autotrust.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/rr.h"
 #include "wire/zone.h"
@@ -358,7 +359,7 @@ static int key_line(struct at_parse *p)
 	if (r < 0)
 		return r;
 	uint16_t tag = k->type == WIRE_TYPE_DS
-			       ? (uint16_t)(k->rdata[0] << 8 | k->rdata[1])
+			       ? wire_get16(k->rdata)
 			       : wire_keytag(k->rdata, k->rdlen);
 	if (tag != v[0])
 		return fail(p, DT_ESYNTAX, "tag=%lld, but the key's tag is %u",
@@ -496,7 +497,7 @@ static void out_key(struct at_out *o, const struct val_at_point *tp,
 			     .rdata = k->rdata};
 	char text[DT_AT_LINE_MAXLEN];
 	uint16_t tag = k->type == WIRE_TYPE_DS
-			       ? (uint16_t)(k->rdata[0] << 8 | k->rdata[1])
+			       ? wire_get16(k->rdata)
 			       : wire_keytag(k->rdata, k->rdlen);
 
 	/* The limits make every key fit (limits.h, DT_AT_LINE_MAXLEN). */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * An offline key source: a bag of records (DS and DNSKEY sets with their
- * RRSIGs, NSEC/NSEC3 proofs of insecure delegations) and trust anchors,
- * from which key sets are built on demand, each zone once, walking from
- * the anchor down. Used by `dnstrust verify` and by the tests; the daemon
- * has its own key source (its key cache).
+ * RRSIGs, NSEC/NSEC3 proofs of insecure delegations) and trust anchors.
+ * The chain-of-trust walk (walk.h) builds key sets from them, each zone
+ * once, as the resolver core does from its caches and fetches. Used by
+ * `dnstrust verify` and by the tests.
  */
 #ifndef DT_VALIDATOR_BAG_H
 #define DT_VALIDATOR_BAG_H

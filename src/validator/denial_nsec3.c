@@ -25,6 +25,7 @@
 #include "crypto/nsec3.h"
 #include "validator/denial.h"
 #include "wire/base.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -119,7 +120,7 @@ static bool n3_parse(const struct wire_rr *rr, const uint8_t *zone,
 		return false;
 	out->rr = rr;
 	out->flags = d[1];
-	out->iterations = (uint16_t)(d[2] << 8 | d[3]);
+	out->iterations = wire_get16(d + 2);
 	out->saltlen = (uint8_t)saltlen;
 	out->salt = d + 5;
 	out->next = d + off + 1;
@@ -179,6 +180,7 @@ static int n3_hash(struct n3_proof *p, const uint8_t *name, uint8_t out[HLEN],
 				"while proving the denial for %s",
 				ctx->lim.nsec3_hashes_per_query,
 				name_str(p->qname, b1));
+		v->budget = true;
 		return N3_DONE;
 	}
 	if (ctx->work && ctx->work->hashes >= ctx->work->hashes_max) {
@@ -187,6 +189,7 @@ static int n3_hash(struct n3_proof *p, const uint8_t *name, uint8_t out[HLEN],
 				"NSEC3 hash limit (%u for the answer and its chain "
 				"of trust) reached while proving the denial for %s",
 				ctx->work->hashes_max, name_str(p->qname, b1));
+		v->budget = true;
 		return N3_DONE;
 	}
 	ctx->nsec3_hashes_used++;

@@ -28,6 +28,7 @@
 #include "crypto/key.h"
 #include "validator/keyset.h"
 #include "validator/sig.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -66,11 +67,6 @@ struct ks_build {
 	uint16_t why_tag;
 	uint8_t why_alg;
 };
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 static const struct wire_rr *dnskey_rr(const struct ks_build *b, size_t i)
 {
@@ -177,7 +173,7 @@ static void note_untrusted(struct ks_build *b, size_t i, enum untrusted why,
 static int key_trust(struct ks_build *b, size_t i)
 {
 	const struct wire_rr *rr = dnskey_rr(b, i);
-	uint16_t flags = get16(rr->rdata);
+	uint16_t flags = wire_get16(rr->rdata);
 
 	if (b->trusted[i])
 		return 0;
@@ -228,7 +224,7 @@ static bool ds_usable(const struct wire_rr *const *ds, size_t nds, size_t i)
  * candidates with the DS's tag and algorithm. Returns 0 or -ENOMEM. */
 static int match_one_ds(struct ks_build *b, const struct wire_rr *ds)
 {
-	uint16_t tag = get16(ds->rdata);
+	uint16_t tag = wire_get16(ds->rdata);
 	unsigned tried = 0;
 
 	for (size_t i = 0; i < b->dnskeys->n; i++) {
@@ -265,7 +261,7 @@ static void ds_list(const struct wire_rr *const *ds, size_t nds, char *buf,
 		if (ds[i]->rdlen < DS_HDRLEN)
 			continue;
 		int r = snprintf(buf + len, buflen - len, "%s%u/%u/%u",
-				 len ? ", " : "", get16(ds[i]->rdata),
+				 len ? ", " : "", wire_get16(ds[i]->rdata),
 				 ds[i]->rdata[2], ds[i]->rdata[3]);
 		if (r < 0)
 			return;
@@ -404,7 +400,7 @@ static bool zone_key_candidate(const struct wire_rr *rr)
 
 	if (rr->rdlen < DNSKEY_HDRLEN)
 		return false;
-	flags = get16(rr->rdata);
+	flags = wire_get16(rr->rdata);
 	return (flags & CRYPTO_KEY_FLAG_ZONE) &&
 	       !(flags & CRYPTO_KEY_FLAG_REVOKE) &&
 	       rr->rdata[2] == DNSKEY_PROTOCOL &&

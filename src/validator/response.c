@@ -7,6 +7,7 @@
 #include "validator/denial.h"
 #include "validator/response.h"
 #include "validator/sig.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
@@ -244,9 +245,7 @@ static uint32_t soa_minimum(const struct val_rrset *s)
 
 	if (rr->rdlen < 20)
 		return 0;
-	const uint8_t *p = rr->rdata + rr->rdlen - 4;
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
+	return wire_get32(rr->rdata + rr->rdlen - 4);
 }
 
 /*

@@ -26,6 +26,7 @@
 #include "crypto/key.h"
 #include "crypto/verify.h"
 #include "validator/sig.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -98,17 +99,6 @@ struct sig_run {
 	/* RFC 5011 §2.1 revocation check: only revoked keys are usable. */
 	bool revocation;
 };
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
 
 /* --- names and times for reasons --- */
 
@@ -196,13 +186,13 @@ static int rrsig_parse(const struct wire_rr *rr, struct rrsig *s)
 	if (nlen < 0)
 		return nlen;
 	s->rr = rr;
-	s->covered = get16(rr->rdata);
+	s->covered = wire_get16(rr->rdata);
 	s->alg = rr->rdata[RRSIG_OFF_ALG];
 	s->labels = rr->rdata[RRSIG_OFF_LABELS];
-	s->orig_ttl = get32(rr->rdata + RRSIG_OFF_OTTL);
-	s->exp = get32(rr->rdata + RRSIG_OFF_EXP);
-	s->inc = get32(rr->rdata + RRSIG_OFF_INC);
-	s->tag = get16(rr->rdata + RRSIG_OFF_TAG);
+	s->orig_ttl = wire_get32(rr->rdata + RRSIG_OFF_OTTL);
+	s->exp = wire_get32(rr->rdata + RRSIG_OFF_EXP);
+	s->inc = wire_get32(rr->rdata + RRSIG_OFF_INC);
+	s->tag = wire_get16(rr->rdata + RRSIG_OFF_TAG);
 	s->signer = rr->rdata + RRSIG_OFF_SIGNER;
 	s->prefix_len = RRSIG_OFF_SIGNER + (size_t)nlen;
 	s->sig = rr->rdata + s->prefix_len;
@@ -532,6 +522,9 @@ static bool budget_left(struct sig_run *run)
 				run->name, run->ctx->work->crypto_max);
 	else
 		return true;
+	/* Per RRset, the limit is a property of the data (the same every
+	 * time); per question or answer, of this question's budget. */
+	run->fail.budget = run->used < lim->sigs_per_rrset;
 	return false;
 }
 

@@ -9,6 +9,7 @@
 #include "common/arena.h"
 #include "crypto/key.h"
 #include "validator/val.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 
 const char *val_status_name(enum val_status status)
@@ -30,6 +31,7 @@ void val_verdict_set(struct val_verdict *v, enum val_status status,
 	v->status = status;
 	v->ede = ede;
 	v->tag = tag;
+	v->budget = false;
 	va_start(ap, fmt);
 	vsnprintf(v->reason, sizeof(v->reason), fmt, ap);
 	va_end(ap);
@@ -41,6 +43,7 @@ void val_verdict_secure(struct val_verdict *v)
 	v->ede = VAL_EDE_NONE;
 	v->tag = "secure";
 	v->reason[0] = '\0';
+	v->budget = false;
 }
 
 void val_verdict_weakest(struct val_verdict *acc,
@@ -97,7 +100,7 @@ void val_trace(const struct val_ctx *ctx, const char *fmt, ...)
 
 uint16_t val_rrsig_covered(const struct wire_rr *sig)
 {
-	return (uint16_t)(sig->rdata[0] << 8 | sig->rdata[1]);
+	return wire_get16(sig->rdata);
 }
 
 /* Offset of the signer name in RRSIG RDATA (RFC 4034 §3.1). */

@@ -52,6 +52,9 @@ struct val_verdict {
 	uint16_t ede;
 	const char *tag;
 	char reason[VAL_REASON_MAXLEN];
+	bool budget;	/* decided because this question's work budget was
+			   spent: says nothing about the data, never cached
+			   for another question */
 };
 
 /* Sets all four fields at once; reason is printf-formatted (cut to fit). */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "common/errcode.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -30,18 +31,6 @@
 #define OPT_HDRLEN 4
 /* The two top bits of a compression pointer (RFC 1035 §4.1.4). */
 #define PTR_MARK 0xC0
-
-static void wr16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void wr32(uint8_t *p, uint32_t v)
-{
-	wr16(p, (uint16_t)(v >> 16));
-	wr16(p + 2, (uint16_t)v);
-}
 
 static bool room(const struct wire_builder *b, size_t n)
 {
@@ -178,7 +167,7 @@ static int put_name(struct wire_builder *b, const uint8_t *name,
 	memcpy(b->buf + b->len, name, lit);
 	b->len += lit;
 	if (m) {
-		wr16(b->buf + b->len, (uint16_t)(PTR_MARK << 8 | target));
+		wire_put16(b->buf + b->len, (uint16_t)(PTR_MARK << 8 | target));
 		b->len += 2;
 	}
 	return 0;
@@ -278,8 +267,8 @@ int wire_build_init(struct wire_builder *b, uint8_t *buf, size_t cap,
 	b->cap = cap < DT_MSG_MAXLEN ? cap : DT_MSG_MAXLEN;
 	b->section = -1;
 	memset(buf, 0, DT_MSG_HDRLEN);
-	wr16(buf, id);
-	wr16(buf + 2, flags);
+	wire_put16(buf, id);
+	wire_put16(buf + 2, flags);
 	b->len = DT_MSG_HDRLEN;
 	return 0;
 }
@@ -287,9 +276,9 @@ int wire_build_init(struct wire_builder *b, uint8_t *buf, size_t cap,
 void wire_build_set_flags(struct wire_builder *b, uint16_t set,
 			  uint16_t clear)
 {
-	uint16_t flags = (uint16_t)(b->buf[2] << 8 | b->buf[3]);
+	uint16_t flags = wire_get16(b->buf + 2);
 
-	wr16(b->buf + 2, (uint16_t)((flags & ~clear) | set));
+	wire_put16(b->buf + 2, (uint16_t)((flags & ~clear) | set));
 }
 
 int wire_build_question(struct wire_builder *b, const uint8_t *qname,
@@ -310,8 +299,8 @@ int wire_build_question(struct wire_builder *b, const uint8_t *qname,
 		b->nctab = nctab;
 		return ret;
 	}
-	wr16(b->buf + b->len, qtype);
-	wr16(b->buf + b->len + 2, qclass);
+	wire_put16(b->buf + b->len, qtype);
+	wire_put16(b->buf + b->len + 2, qclass);
 	b->len += 4;
 	b->count[0] = 1;
 	return 0;
@@ -328,16 +317,16 @@ static int put_rr(struct wire_builder *b, const struct wire_rr *rr)
 		return ret;
 	if (!room(b, RR_FIXEDLEN))
 		return DT_ESPACE;
-	wr16(b->buf + b->len, rr->type);
-	wr16(b->buf + b->len + 2, rr->rclass);
-	wr32(b->buf + b->len + 4, rr->ttl);
+	wire_put16(b->buf + b->len, rr->type);
+	wire_put16(b->buf + b->len + 2, rr->rclass);
+	wire_put32(b->buf + b->len + 4, rr->ttl);
 	b->len += RR_FIXEDLEN;
 	rdstart = b->len;
 	ret = put_rdata(b, rr);
 	if (ret < 0)
 		return ret;
 	/* Compression only shrinks RDATA, so this fits in 16 bits. */
-	wr16(b->buf + rdstart - 2, (uint16_t)(b->len - rdstart));
+	wire_put16(b->buf + rdstart - 2, (uint16_t)(b->len - rdstart));
 	return 0;
 }
 
@@ -374,11 +363,11 @@ int wire_build_opt(struct wire_builder *b, uint16_t udp_size,
 		return DT_ESPACE;
 	p = b->buf + b->len;
 	p[0] = 0;
-	wr16(p + 1, WIRE_TYPE_OPT);
-	wr16(p + 3, udp_size);
-	wr32(p + 5, (uint32_t)ext_rcode << 24 | (uint32_t)version << 16 |
-			    flags);
-	wr16(p + 9, (uint16_t)optlen);
+	wire_put16(p + 1, WIRE_TYPE_OPT);
+	wire_put16(p + 3, udp_size);
+	wire_put32(p + 5,
+		   (uint32_t)ext_rcode << 24 | (uint32_t)version << 16 | flags);
+	wire_put16(p + 9, (uint16_t)optlen);
 	if (optlen)
 		memcpy(p + 1 + RR_FIXEDLEN, opts, optlen);
 	b->len += 1 + RR_FIXEDLEN + optlen;
@@ -390,7 +379,7 @@ int wire_build_opt(struct wire_builder *b, uint16_t udp_size,
 size_t wire_build_finish(struct wire_builder *b)
 {
 	for (int i = 0; i < 4; i++)
-		wr16(b->buf + 4 + 2 * i, b->count[i]);
+		wire_put16(b->buf + 4 + 2 * i, b->count[i]);
 	return b->len;
 }
 
@@ -400,8 +389,8 @@ int wire_opt_put(uint8_t *buf, size_t cap, size_t *len, uint16_t code,
 	if (*len > cap || dlen > UINT16_MAX ||
 	    cap - *len < OPT_HDRLEN + dlen)
 		return DT_ESPACE;
-	wr16(buf + *len, code);
-	wr16(buf + *len + 2, (uint16_t)dlen);
+	wire_put16(buf + *len, code);
+	wire_put16(buf + *len + 2, (uint16_t)dlen);
 	if (dlen)
 		memcpy(buf + *len + OPT_HDRLEN, data, dlen);
 	*len += OPT_HDRLEN + dlen;
@@ -432,9 +421,9 @@ int wire_opt_put_ede(uint8_t *buf, size_t cap, size_t *len, uint16_t code,
 
 	if (*len > cap || cap - *len < OPT_HDRLEN + 2 + tlen)
 		return DT_ESPACE;
-	wr16(buf + *len, WIRE_OPT_EDE);
-	wr16(buf + *len + 2, (uint16_t)(2 + tlen));
-	wr16(buf + *len + 4, code);
+	wire_put16(buf + *len, WIRE_OPT_EDE);
+	wire_put16(buf + *len + 2, (uint16_t)(2 + tlen));
+	wire_put16(buf + *len + 4, code);
 	if (tlen)
 		memcpy(buf + *len + OPT_HDRLEN + 2, text, tlen);
 	*len += OPT_HDRLEN + 2 + tlen;

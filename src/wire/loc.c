@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/errcode.h"
+#include "wire/bytes.h"
 #include "wire/loc.h"
 
 /* Thousandths of an arc second in a degree and in a minute. */
@@ -30,20 +31,6 @@
 #define LOC_MAXFIELDS 12
 /* Characters of one numeric field. */
 #define LOC_FIELD_MAXLEN 16
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
 
 /* A precision the text form spells: digits 0..9, and a zero mantissa only
  * with a zero exponent (0e5 and 0e0 would both be "0m"). */
@@ -85,17 +72,19 @@ static void prec_to_str(uint8_t b, char buf[24])
 int wire_loc_to_str(const uint8_t *rdata, size_t rdlen, char *buf, size_t cap)
 {
 	char lat[48], lon[48], size[24], hp[24], vp[24];
-	uint32_t alt;
+	uint32_t la, lo, alt;
 	long long cm;
 	int n;
 
 	if (rdlen != WIRE_LOC_LEN || rdata[0] != 0 || !prec_ok(rdata[1]) ||
 	    !prec_ok(rdata[2]) || !prec_ok(rdata[3]))
 		return DT_ERDATA;
-	if (coord_to_str(get32(rdata + 4), 90, "NS", lat, sizeof(lat)) < 0 ||
-	    coord_to_str(get32(rdata + 8), 180, "EW", lon, sizeof(lon)) < 0)
+	la = wire_get32(rdata + 4);
+	lo = wire_get32(rdata + 8);
+	if (coord_to_str(la, 90, "NS", lat, sizeof(lat)) < 0 ||
+	    coord_to_str(lo, 180, "EW", lon, sizeof(lon)) < 0)
 		return DT_ERDATA;
-	alt = get32(rdata + 12);
+	alt = wire_get32(rdata + 12);
 	cm = (long long)alt - LOC_ALT_BASE;
 	prec_to_str(rdata[1], size);
 	prec_to_str(rdata[2], hp);
@@ -260,8 +249,8 @@ int wire_loc_from_str(const char *s, size_t len, uint8_t out[WIRE_LOC_LEN])
 		return err;
 	out[0] = 0;
 	memcpy(out + 1, prec, 3);
-	put32(out + 4, lat);
-	put32(out + 8, lon);
-	put32(out + 12, alt);
+	wire_put32(out + 4, lat);
+	wire_put32(out + 8, lon);
+	wire_put32(out + 12, alt);
 	return WIRE_LOC_LEN;
 }

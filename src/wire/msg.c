@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/errcode.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -32,17 +33,6 @@
 /* The records share the allocation right after struct wire_msg. */
 _Static_assert(_Alignof(struct wire_rr) <= _Alignof(struct wire_msg),
 	       "records must be aligned after the message");
-
-static uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
 
 /* State of one walk over the message; the first walk has msg == NULL. */
 struct walk {
@@ -147,7 +137,7 @@ static int walk_rdata(struct walk *w, struct wire_rr *rr, uint16_t wlen)
 static bool opts_valid(const uint8_t *p, size_t len)
 {
 	while (len >= OPT_HDRLEN) {
-		size_t olen = rd16(p + 2);
+		size_t olen = wire_get16(p + 2);
 
 		if (len - OPT_HDRLEN < olen)
 			return false;
@@ -190,10 +180,10 @@ static int walk_rr(struct walk *w, enum wire_section sec)
 		return olen;
 	if (w->len - w->pos < RR_FIXEDLEN)
 		return DT_ETRUNC;
-	rr.type = rd16(w->pkt + w->pos);
-	rr.rclass = rd16(w->pkt + w->pos + 2);
-	rr.ttl = rd32(w->pkt + w->pos + 4);
-	rr.rdlen = wlen = rd16(w->pkt + w->pos + 8);
+	rr.type = wire_get16(w->pkt + w->pos);
+	rr.rclass = wire_get16(w->pkt + w->pos + 2);
+	rr.ttl = wire_get32(w->pkt + w->pos + 4);
+	rr.rdlen = wlen = wire_get16(w->pkt + w->pos + 8);
 	w->pos += RR_FIXEDLEN;
 	if (w->len - w->pos < wlen)
 		return DT_ETRUNC;
@@ -245,8 +235,8 @@ static int walk_question(struct walk *w, uint16_t qdcount)
 		w->msg->qname = emit(w, name, (size_t)n);
 		if (!w->msg->qname)
 			return DT_EMALF;
-		w->msg->qtype = rd16(w->pkt + w->pos);
-		w->msg->qclass = rd16(w->pkt + w->pos + 2);
+		w->msg->qtype = wire_get16(w->pkt + w->pos);
+		w->msg->qclass = wire_get16(w->pkt + w->pos + 2);
 	}
 	w->has_question = true;
 	w->need += (size_t)n;
@@ -287,12 +277,12 @@ static int read_header(const uint8_t *pkt, size_t len, struct wire_hdr *hdr)
 		return DT_ETRUNC;
 	if (len > DT_MSG_MAXLEN)
 		return DT_EMALF;
-	hdr->id = rd16(pkt);
-	hdr->flags = rd16(pkt + 2);
-	hdr->qdcount = rd16(pkt + 4);
-	hdr->ancount = rd16(pkt + 6);
-	hdr->nscount = rd16(pkt + 8);
-	hdr->arcount = rd16(pkt + 10);
+	hdr->id = wire_get16(pkt);
+	hdr->flags = wire_get16(pkt + 2);
+	hdr->qdcount = wire_get16(pkt + 4);
+	hdr->ancount = wire_get16(pkt + 6);
+	hdr->nscount = wire_get16(pkt + 8);
+	hdr->arcount = wire_get16(pkt + 10);
 	return hdr->qdcount > 1 ? DT_EQDCOUNT : 0;
 }
 
@@ -406,10 +396,10 @@ int wire_edns_opt_next(const struct wire_edns *edns, size_t *pos,
 	    edns->optlen - *pos < OPT_HDRLEN)
 		return 0;
 	p = edns->opts + *pos;
-	olen = rd16(p + 2);
+	olen = wire_get16(p + 2);
 	if (edns->optlen - *pos - OPT_HDRLEN < olen)
 		return 0;
-	*ret_code = rd16(p);
+	*ret_code = wire_get16(p);
 	*ret_data = p + OPT_HDRLEN;
 	*ret_len = olen;
 	*pos += OPT_HDRLEN + olen;
@@ -428,7 +418,7 @@ int wire_edns_ede(const struct wire_edns *edns, uint16_t *ret_code,
 			continue;
 		if (len < 2)
 			return DT_EOPT;
-		*ret_code = rd16(data);
+		*ret_code = wire_get16(data);
 		*ret_text = (const char *)data + 2;
 		*ret_textlen = len - 2u;
 		return 1;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/errcode.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/loc.h"
 #include "wire/rr.h"
@@ -606,19 +607,6 @@ void wire_rdata_canonicalize(uint16_t type, uint8_t *rdata, size_t rdlen)
 	}
 }
 
-static uint8_t *put_u16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-	return p + 2;
-}
-
-static uint8_t *put_u32(uint8_t *p, uint32_t v)
-{
-	p = put_u16(p, (uint16_t)(v >> 16));
-	return put_u16(p, (uint16_t)v);
-}
-
 int wire_rr_canon_write(const struct wire_rr *rr, const uint8_t *owner_override,
 			uint32_t orig_ttl, uint8_t *out, size_t outcap)
 {
@@ -631,10 +619,12 @@ int wire_rr_canon_write(const struct wire_rr *rr, const uint8_t *owner_override,
 		return DT_ESPACE;
 	memcpy(out, owner, olen);
 	wire_dname_tolower(out);
-	p = put_u16(out + olen, rr->type);
-	p = put_u16(p, rr->rclass);
-	p = put_u32(p, orig_ttl);
-	p = put_u16(p, rr->rdlen);
+	p = out + olen;
+	wire_put16(p, rr->type);
+	wire_put16(p + 2, rr->rclass);
+	wire_put32(p + 4, orig_ttl);
+	wire_put16(p + 8, rr->rdlen);
+	p += 10;
 	if (rr->rdlen) {
 		memcpy(p, rr->rdata, rr->rdlen);
 		wire_rdata_canonicalize(rr->type, p, rr->rdlen);
@@ -695,7 +685,7 @@ uint16_t wire_keytag(const uint8_t *rdata, size_t rdlen)
 	 * fewer than 3 key octets the flags and protocol octets take part,
 	 * as in the reference code; such a key never verifies anyway. */
 	if (rdata[3] == DNSKEY_ALG_RSAMD5)
-		return (uint16_t)(rdata[rdlen - 3] << 8 | rdata[rdlen - 2]);
+		return wire_get16(rdata + rdlen - 3);
 	for (i = 0; i < rdlen; i++)
 		ac += (i & 1) ? rdata[i] : (uint32_t)rdata[i] << 8;
 	ac += (ac >> 16) & 0xFFFF;

@@ -12,6 +12,7 @@
 
 #include "common/errcode.h"
 #include "wire/base.h"
+#include "wire/bytes.h"
 #include "wire/svcb.h"
 
 /* Octets of an IPv4 and an IPv6 address in a hint. */
@@ -36,11 +37,6 @@ static const char *const key_names[] = {
 };
 
 #define NKEYS (sizeof(key_names) / sizeof(key_names[0]))
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 const char *wire_svc_key_to_str(uint16_t key, char buf[16])
 {
@@ -82,9 +78,9 @@ int wire_svcparams_check(const uint8_t *p, size_t len)
 	size_t pos = 0;
 
 	while (pos < len) {
-		if (len - pos < 4 || len - pos - 4 < get16(p + pos + 2))
+		if (len - pos < 4 || len - pos - 4 < wire_get16(p + pos + 2))
 			return DT_ETRUNC;
-		pos += 4 + (size_t)get16(p + pos + 2);
+		pos += 4 + (size_t)wire_get16(p + pos + 2);
 	}
 	return 0;
 }
@@ -110,10 +106,10 @@ static bool mandatory_ok(const uint8_t *v, size_t len)
 	if (len == 0 || len % 2)
 		return false;
 	for (size_t i = 0; i < len; i += 2) {
-		uint16_t k = get16(v + i);
+		uint16_t k = wire_get16(v + i);
 
 		if (k == WIRE_SVC_MANDATORY || k == WIRE_SVC_INVALID ||
-		    (i > 0 && k <= get16(v + i - 2)))
+		    (i > 0 && k <= wire_get16(v + i - 2)))
 			return false;
 	}
 	return true;
@@ -138,8 +134,9 @@ int wire_svc_value_ok(uint16_t key, const uint8_t *val, size_t len)
 /* True when the laid-out SvcParams have key. */
 static bool has_key(const uint8_t *p, size_t len, uint16_t key)
 {
-	for (size_t pos = 0; pos < len; pos += 4 + (size_t)get16(p + pos + 2))
-		if (get16(p + pos) == key)
+	for (size_t pos = 0; pos < len;
+	     pos += 4 + (size_t)wire_get16(p + pos + 2))
+		if (wire_get16(p + pos) == key)
 			return true;
 	return false;
 }
@@ -149,7 +146,7 @@ static bool mandatory_present(const uint8_t *p, size_t len, const uint8_t *m,
 			      size_t mlen)
 {
 	for (size_t i = 0; i < mlen; i += 2)
-		if (!has_key(p, len, get16(m + i)))
+		if (!has_key(p, len, wire_get16(m + i)))
 			return false;
 	return true;
 }
@@ -162,7 +159,8 @@ int wire_svcparams_canonical(const uint8_t *p, size_t len)
 	if (wire_svcparams_check(p, len) < 0)
 		return false;
 	while (pos < len) {
-		uint16_t key = get16(p + pos), vlen = get16(p + pos + 2);
+		uint16_t key = wire_get16(p + pos),
+			 vlen = wire_get16(p + pos + 2);
 		const uint8_t *v = p + pos + 4;
 
 		if ((long)key <= prev || key == WIRE_SVC_INVALID ||
@@ -199,8 +197,9 @@ static void ob_put(struct obuf *o, const void *src, size_t n)
 
 static void ob_put16(struct obuf *o, uint16_t v)
 {
-	uint8_t be[2] = {(uint8_t)(v >> 8), (uint8_t)v};
+	uint8_t be[2];
 
+	wire_put16(be, v);
 	ob_put(o, be, 2);
 }
 
@@ -424,7 +423,7 @@ static void mandatory_to_str(struct tbuf *t, const uint8_t *v, size_t len)
 	for (size_t i = 0; i < len; i += 2) {
 		if (i)
 			tb_putn(t, ",", 1);
-		tb_puts(t, wire_svc_key_to_str(get16(v + i), kbuf));
+		tb_puts(t, wire_svc_key_to_str(wire_get16(v + i), kbuf));
 	}
 }
 
@@ -447,7 +446,7 @@ static void port_to_str(struct tbuf *t, const uint8_t *v)
 {
 	char num[8];
 
-	snprintf(num, sizeof(num), "%u", (unsigned)get16(v));
+	snprintf(num, sizeof(num), "%u", (unsigned)wire_get16(v));
 	tb_puts(t, num);
 }
 

@@ -23,18 +23,16 @@
 #include <sys/stat.h>
 
 #include "common/errcode.h"
+#include "common/file.h"
 #include "common/limits.h"
 #include "wire/base.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/loc.h"
 #include "wire/rr.h"
 #include "wire/svcb.h"
 #include "wire/zone.h"
 
-/* Largest file wire_zreader_open() reads. The whole text is held in
- * memory; a trust-anchor file is a few lines and a large signed zone a few
- * hundred MiB, so 1 GiB bounds memory without refusing real zones. */
-#define ZR_FILE_MAXLEN ((size_t)1 << 30)
 /* Error message: file name, line, reason and a clipped token. */
 #define ZR_ERR_MAXLEN 512
 /* Characters of the offending token quoted in an error message. */
@@ -1031,10 +1029,8 @@ static int svc_param_put(struct zcur *c, const struct ztok *t, uint16_t key,
 		return zr_fail(c->zr, len < 0 ? len : DT_ERDATA, t,
 			       "bad value for %s in %s",
 			       wire_svc_key_to_str(key, kbuf), c->tname);
-	at[0] = (uint8_t)(key >> 8);
-	at[1] = (uint8_t)key;
-	at[2] = (uint8_t)(len >> 8);
-	at[3] = (uint8_t)len;
+	wire_put16(at, key);
+	wire_put16(at + 2, (uint16_t)len);
 	*ret = (struct svcparam){key, c->rdlen, 4 + (size_t)len, t};
 	c->rdlen += 4 + (size_t)len;
 	return 0;
@@ -1058,7 +1054,7 @@ static int svc_check_mandatory(struct zcur *c, const struct svcparam *p,
 
 	for (size_t i = 4; m && i < m->len; i += 2) {
 		const uint8_t *k = c->zr->rdata + m->off + i;
-		uint16_t key = (uint16_t)(k[0] << 8 | k[1]);
+		uint16_t key = wire_get16(k);
 
 		if (!svc_find(p, n, key))
 			return zr_fail(c->zr, DT_ERDATA, m->t,
@@ -1409,59 +1405,14 @@ struct wire_zreader *wire_zreader_new(const char *text, size_t len,
 	return zr;
 }
 
-/* Reads a whole stream. The size of a regular file is only a hint for
- * the first allocation: the file may change while it is read. */
-static int read_all(FILE *f, char **ret_buf, size_t *ret_len)
-{
-	size_t cap = 1 << 16, len = 0, r;
-	struct stat st;
-	char *buf;
-
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
-		if ((uint64_t)st.st_size > ZR_FILE_MAXLEN)
-			return DT_ELIMIT;
-		cap = (size_t)st.st_size + 1;
-	}
-	buf = malloc(cap);
-	while (buf && (r = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += r;
-		if (len > ZR_FILE_MAXLEN) {
-			free(buf);
-			return DT_ELIMIT;
-		}
-		if (len == cap) {
-			char *nb = realloc(buf, cap * 2);
-
-			if (!nb)
-				free(buf);
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	if (!buf)
-		return -ENOMEM;
-	if (ferror(f)) {
-		free(buf);
-		return -EIO;
-	}
-	*ret_buf = buf;
-	*ret_len = len;
-	return 0;
-}
-
 int wire_zreader_open(const char *path, const char *origin,
 		      uint32_t default_ttl, struct wire_zreader **ret_zr)
 {
 	struct wire_zreader *zr;
-	FILE *f = fopen(path, "rb");
 	char *buf;
 	size_t len;
-	int ret;
+	int ret = dt_read_file(path, DT_ZONE_FILE_MAXSIZE, &buf, &len);
 
-	if (!f)
-		return -errno;
-	ret = read_all(f, &buf, &len);
-	fclose(f);
 	if (ret < 0)
 		return ret;
 	zr = zr_alloc(origin, default_ttl, path);

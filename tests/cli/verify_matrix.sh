@@ -40,7 +40,7 @@
 # the result (answer / nxdomain / nodata) of the question:
 #   valid       secure, no EDE; nxd in optout zones insecure
 #               [nsec3-optout] (RFC 5155 §9.2: every NSEC3 has the opt-out
-#               flag); del insecure, no EDE [bag-insecure-delegation], or
+#               flag); del insecure, no EDE [keys-insecure-delegation], or
 #               [nsec3-optout] where the opt-out span covers the
 #               delegation (RFC 5155 §8.6)
 #   tampered    bogus, EDE 6 (DNSSEC Bogus) [sig-bad]; for del (the
@@ -372,7 +372,7 @@ want() {
 	valid)
 		w_status=secure w_ede=null w_tag=secure
 		if [ "$4" = del ]; then
-			w_status=insecure w_tag=bag-insecure-delegation
+			w_status=insecure w_tag=keys-insecure-delegation
 			# no NSEC3 at the delegation: a covering opt-out span
 			[ "$1$3" = bindoptout ] && w_tag=nsec3-optout
 		elif [ "$4" = nxd ] && [ "$3" = optout ]; then

@@ -8,6 +8,7 @@
  * stream fuzz target.
  */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -15,16 +16,23 @@
 #include <unistd.h>
 
 #include "daemon/admin_ops.h"
+#include "daemon/resolve.h"
+#include "resolver/render.h"
 #include "daemon/server.h"
 #include "fake_server.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
-/* --- reply.c, task.c, admin.c and admin_ops.c --- */
+/* --- resolve.c, render.c, admin.c and admin_ops.c --- */
 
-unsigned fake_cache_calls;		/* reply_from_cache() so far */
-static struct waiter *slow;		/* questions under way */
+unsigned fake_cache_calls;		/* resolve_cached() so far */
+static struct rsv_waiter *slow;		/* questions under way */
 static struct loop_timer slow_timer;
+
+static struct waiter *waiter_of(struct rsv_waiter *rw)
+{
+	return (struct waiter *)((char *)rw - offsetof(struct waiter, rw));
+}
 
 size_t reply_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
 		   const char *text, uint8_t *buf, size_t cap)
@@ -48,32 +56,34 @@ static bool under(const uint8_t *name, const char *zone)
 	return wire_dname_is_subdomain(name, z);
 }
 
-bool reply_from_cache(struct worker *w, const struct qinfo *q, uint8_t *buf,
-		      size_t cap, size_t *len)
+size_t resolve_cached(struct worker *wk, const struct qinfo *q, uint8_t *buf,
+		      size_t cap)
 {
-	(void)w;
+	size_t len;
+
+	(void)wk;
 	if (under(q->qname, "slow."))
-		return false;
+		return 0;
 	__atomic_fetch_add(&fake_cache_calls, 1, __ATOMIC_RELAXED);
-	*len = reply_error(q, 0, 0, NULL, buf, cap);
+	len = reply_error(q, 0, 0, NULL, buf, cap);
 	if (under(q->qname, "big.")) {
-		memset(buf + *len, 0, 4000 - *len);
-		*len = 4000;
+		memset(buf + len, 0, 4000 - len);
+		len = 4000;
 	}
-	return true;
+	return len;
 }
 
-size_t admin_answer(struct worker *w, const struct qinfo *q, uint8_t *buf,
+size_t admin_answer(struct worker *wk, const struct qinfo *q, uint8_t *buf,
 		    size_t cap)
 {
-	(void)w;
+	(void)wk;
 	return reply_error(q, 5, 0, NULL, buf, cap);
 }
 
 /* dnstrust monitor's record of a cache hit: nobody watches here. */
-void admin_ops_cache_hit(struct worker *w, const struct qinfo *q)
+void admin_ops_cache_hit(struct worker *wk, const struct qinfo *q)
 {
-	(void)w;
+	(void)wk;
 	(void)q;
 }
 
@@ -83,40 +93,40 @@ static void slow_answer(struct loop_timer *t)
 
 	(void)t;
 	while (slow) {
-		struct waiter *wt = slow;
-		slow = wt->next;
-		wt->task = NULL;
-		waiter_reply(wt, buf,
-			     reply_error(&wt->q, 0, 0, NULL, buf, sizeof(buf)));
+		struct waiter *wt = waiter_of(slow);
+		slow = slow->next;
+		wt->rw.task = NULL;
+		waiter_reply(wt, buf, reply_error(&wt->rw.q, 0, 0, NULL, buf,
+						  sizeof(buf)));
 	}
 }
 
-void task_submit(struct worker *w, struct waiter *wt)
+void resolve_submit(struct worker *wk, struct waiter *wt)
 {
-	wt->next = slow;
-	wt->task = (struct task *)&slow; /* any non-NULL mark */
-	slow = wt;
+	wt->rw.next = slow;
+	wt->rw.task = (struct rsv_task *)&slow; /* any non-NULL mark */
+	slow = &wt->rw;
 	slow_timer.cb = slow_answer;
-	loop_timer_start(w->loop, &slow_timer, 50);
+	loop_timer_start(wk->loop, &slow_timer, 50);
 }
 
-void task_detach(struct waiter *wt)
+void resolve_detach(struct waiter *wt)
 {
-	for (struct waiter **p = &slow; *p; p = &(*p)->next) {
-		if (*p == wt) {
-			*p = wt->next;
+	for (struct rsv_waiter **p = &slow; *p; p = &(*p)->next) {
+		if (*p == &wt->rw) {
+			*p = wt->rw.next;
 			break;
 		}
 	}
-	wt->task = NULL;
+	wt->rw.task = NULL;
 }
 
-void task_shutdown(struct worker *w)
+void resolve_shutdown(struct worker *wk)
 {
-	loop_timer_stop(w->loop, &slow_timer);
+	loop_timer_stop(wk->loop, &slow_timer);
 	while (slow) {
-		struct waiter *wt = slow;
-		slow = wt->next;
+		struct waiter *wt = waiter_of(slow);
+		slow = slow->next;
 		waiter_free(wt);
 	}
 }

@@ -639,7 +639,7 @@ static void test_load(void)
 		is_int(r, 0, "file of DT_CFG_MAXSIZE octets read");
 		ok(write_file(path, big, DT_CFG_MAXSIZE + 1), "big.conf");
 		r = cfg_load(path, true, &c, err, sizeof(err));
-		is_int(r, DT_ECONFIG, "file over DT_CFG_MAXSIZE refused");
+		is_int(r, DT_ETOOBIG, "file over DT_CFG_MAXSIZE refused");
 		snprintf(want, sizeof(want), "%s: larger than 1048576 octets",
 			 path);
 		is_str(err, want, "size message");

@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "../unit/response_fixture.h"
-#include "daemon/daemon.h"
-#include "daemon/render.h"
+#include "resolver/answer.h"
+#include "resolver/render.h"
 #include "validator/anchor.h"
 #include "validator/bag.h"
 #include "validator/response.h"

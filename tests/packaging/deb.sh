@@ -4,7 +4,7 @@
 # The Debian packages: scripts/deb.sh builds them from debian/ (debhelper)
 # and lintian finds no error or warning; every package holds exactly the
 # files docs/PACKAGING.md lists; dnstrust.conf is a conffile with the
-# service's settings; libdnstrust0 has its symbols; the packaged unit's
+# service's settings; libdnstrust1 has its symbols; the packaged unit's
 # exposure is at most 2.0; libnss-dnstrust's maintainer scripts add and
 # remove the hosts line's entry as documented (run on a copy of
 # nsswitch.conf).
@@ -46,7 +46,7 @@ held() {
 	dpkg-deb -c "$1" | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }' |
 		sort
 }
-for p in dnstrustd libdnstrust0 libdnstrust-dev libnss-dnstrust; do
+for p in dnstrustd libdnstrust1 libdnstrust-dev libnss-dnstrust; do
 	deb=$(ls "$out/${p}_"*.deb 2>/dev/null | head -1)
 	if [ -z "$deb" ]; then
 		not_ok "$p built"
@@ -73,10 +73,10 @@ if grep -qx "user _dnstrust" "$conf" 2>/dev/null &&
 else
 	not_ok "the packaged dnstrust.conf: user _dnstrust, RFC 5011 state in /var/lib/dnstrust"
 fi
-if grep -q '^ dt_query@DNSTRUST_0.1 ' "$work/ctl-libdnstrust0/symbols" 2>/dev/null; then
-	ok "libdnstrust0 has a symbols file"
+if grep -q '^ dt_query@DNSTRUST_1.0 ' "$work/ctl-libdnstrust1/symbols" 2>/dev/null; then
+	ok "libdnstrust1 has a symbols file"
 else
-	not_ok "libdnstrust0 has a symbols file"
+	not_ok "libdnstrust1 has a symbols file"
 fi
 if grep -q '^u _dnstrust ' "$work/root/usr/lib/sysusers.d/dnstrust.conf" 2>/dev/null &&
 	grep -q 'systemd-sysusers' "$work/ctl-dnstrustd/postinst"; then

@@ -33,6 +33,7 @@
 #include "tap.h"
 #include "vectors.h"
 #include "wire/base.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/rr.h"
 #include "wire/zone.h"
@@ -63,17 +64,6 @@ struct sig {
 	size_t siglen;
 };
 
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
 static int sig_parse(const struct wire_rr *rrsig, struct sig *s)
 {
 	int nlen;
@@ -84,11 +74,11 @@ static int sig_parse(const struct wire_rr *rrsig, struct sig *s)
 				rrsig->rdata + rrsig->rdlen);
 	if (nlen < 0)
 		return nlen;
-	s->covered = get16(rrsig->rdata);
+	s->covered = wire_get16(rrsig->rdata);
 	s->alg = rrsig->rdata[2];
 	s->labels = rrsig->rdata[3];
-	s->orig_ttl = get32(rrsig->rdata + 4);
-	s->tag = get16(rrsig->rdata + 16);
+	s->orig_ttl = wire_get32(rrsig->rdata + 4);
+	s->tag = wire_get16(rrsig->rdata + 16);
 	s->signer = rrsig->rdata + RRSIG_FIXED;
 	s->prefix_len = RRSIG_FIXED + (size_t)nlen;
 	s->sig = rrsig->rdata + s->prefix_len;
@@ -283,7 +273,7 @@ static size_t key_mid(const uint8_t *rdata, size_t rdlen)
 		return 4 + (rdlen - 4) / 2;
 	elen = rdata[4];
 	if (elen == 0) {
-		elen = get16(rdata + 5);
+		elen = wire_get16(rdata + 5);
 		hdr = 3;
 	}
 	return 4 + hdr + elen + (rdlen - 4 - hdr - elen) / 2;
@@ -416,18 +406,18 @@ static void test_ds(const char *file, const struct vector *v,
 
 		if (ds->type != WIRE_TYPE_DS || ds->rdlen < 4)
 			continue;
-		key = keyring_find(kr, ds->owner, get16(ds->rdata),
+		key = keyring_find(kr, ds->owner, wire_get16(ds->rdata),
 				   ds->rdata[2]);
 		if (!key) {
 			diag("%s: DS %u: its DNSKEY is not in the RFC", file,
-			     get16(ds->rdata));
+			     wire_get16(ds->rdata));
 			continue;
 		}
 		rdata = crypto_key_rdata(key, &rdlen);
 		is_int(crypto_ds_match(ds->owner, rdata, rdlen, ds->rdata,
 				       ds->rdlen),
 		       1, "%s: DS %u type %u matches its DNSKEY", file,
-		       get16(ds->rdata), ds->rdata[3]);
+		       wire_get16(ds->rdata), ds->rdata[3]);
 		r = crypto_ds_digest(ds->owner, rdata, rdlen, ds->rdata[3],
 				     digest, sizeof(digest));
 		if (r > 0)

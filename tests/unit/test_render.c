@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/daemon.h"
-#include "daemon/render.h"
+#include "resolver/answer.h"
+#include "resolver/render.h"
 #include "response_fixture.h"
 #include "tap.h"
 #include "validator/anchor.h"

@@ -20,6 +20,7 @@
 #include "common/errcode.h"
 #include "crypto/key.h"
 #include "validator/sig.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/zone.h"
@@ -164,26 +165,14 @@ static void keyset_of(struct val_keyset *ks, const char *zone,
 
 /* --- RRSIG fields --- */
 
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
 static uint32_t sig_exp(const struct wire_rr *sig)
 {
-	return get32(sig->rdata + 8);
+	return wire_get32(sig->rdata + 8);
 }
 
 static uint32_t sig_inc(const struct wire_rr *sig)
 {
-	return get32(sig->rdata + 12);
+	return wire_get32(sig->rdata + 12);
 }
 
 static size_t sig_off(const struct wire_rr *sig)
@@ -782,14 +771,14 @@ static void edit_swap_times(uint8_t *rd, size_t len)
 static void edit_covered(uint8_t *rd, size_t len)
 {
 	(void)len;
-	put16(rd, WIRE_TYPE_MX);
+	wire_put16(rd, WIRE_TYPE_MX);
 }
 
 static uint16_t edit_tag_value;
 static void edit_tag(uint8_t *rd, size_t len)
 {
 	(void)len;
-	put16(rd + 16, edit_tag_value);
+	wire_put16(rd + 16, edit_tag_value);
 }
 
 static void edit_orig_ttl(uint8_t *rd, size_t len)
@@ -806,7 +795,7 @@ static struct outcome with_flags(struct p256 *p, uint16_t flags)
 	struct val_keyset ks;
 
 	memcpy(rd, p->key->rdata, p->key->rdlen);
-	put16(rd, flags);
+	wire_put16(rd, flags);
 	keyset_of(&ks, "example.net.", rd, p->key->rdlen, 1);
 	edit_tag_value = wire_keytag(rd, p->key->rdlen);
 	struct outcome o = with_edited_sig(p, edit_tag, &ks);
@@ -986,7 +975,7 @@ static void test_set_checks(struct p256 *p)
 	/* The furthest failure is reported: an RRSIG by an unknown key
 	 * beside an expired one by a known key says "expired". */
 	struct wire_rr other = rr_copy(&a, set->sigs[0]);
-	put16(wr(&other) + 16, 1);
+	wire_put16(wr(&other) + 16, 1);
 	for (int order = 0; order < 2; order++) {
 		hset_copy(&h, set, &a);
 		h.set.nsigs = 0;

@@ -694,13 +694,15 @@ static void test_open(void)
 	/* a sparse file one octet over the limit */
 	ok(ftruncate(fd, ((off_t)1 << 30) + 1) == 0, "sparse 1 GiB + 1 file");
 	zr = NULL;
-	is_int(wire_zreader_open(path, NULL, 60, &zr), DT_ELIMIT,
-	       "over 1 GiB: DT_ELIMIT");
+	is_int(wire_zreader_open(path, NULL, 60, &zr), DT_ETOOBIG,
+	       "over 1 GiB: DT_ETOOBIG");
 	ok(zr == NULL, "nothing returned");
 	close(fd);
 	unlink(path);
 	is_int(wire_zreader_open("/nonexistent/zone", NULL, 60, &zr), -ENOENT,
 	       "missing file: -ENOENT");
+	is_int(wire_zreader_open("/", NULL, 60, &zr), -EISDIR,
+	       "a directory: -EISDIR, not an empty zone");
 }
 
 /* Counts the records of a file and checks that each one written and read

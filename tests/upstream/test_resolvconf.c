@@ -306,7 +306,8 @@ static void test_load(void)
 	unlink(path);
 	path = tmpfile_with(big, DT_UP_CONF_MAXSIZE + 1);
 	before = C;
-	is_int(up_conf_load(path, &C), -EFBIG, "one octet more: -EFBIG");
+	is_int(up_conf_load(path, &C), DT_ETOOBIG,
+	       "one octet more: DT_ETOOBIG");
 	ok(memcmp(&before, &C, sizeof(C)) == 0, "*ret untouched");
 	unlink(path);
 	free(big);

@@ -23,6 +23,7 @@
 #include "common/errcode.h"
 #include "common/loop.h"
 #include "upstream/transport.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "tap.h"
@@ -57,11 +58,6 @@ struct fake {
 static struct fake fakes[NFAKE];
 static atomic_int fakes_stop;
 static pthread_t fake_thread;
-
-static uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 struct reply {
 	uint16_t id;
@@ -227,8 +223,8 @@ static void tcp_query(struct fake *f)
 	if (fd < 0)
 		return;
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (read_full(fd, len, 2) && read_full(fd, buf, rd16(len)))
-		q = wire_msg_parse(buf, rd16(len), 0, &err);
+	if (read_full(fd, len, 2) && read_full(fd, buf, wire_get16(len)))
+		q = wire_msg_parse(buf, wire_get16(len), 0, &err);
 	if (q) {
 		f->tcp_queries++;
 		r.id = q->hdr.id;

@@ -16,8 +16,9 @@
 
 #include "cache/cache.h"
 #include "common/protocol.h"
-#include "daemon/daemon.h"
-#include "daemon/render.h"
+#include "resolver/render.h"
+#include "resolver/task.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
@@ -27,10 +28,8 @@ size_t cache_key(uint8_t kind, const uint8_t *name, uint16_t type,
 	size_t len = wire_dname_len(name);
 
 	key[0] = kind;
-	key[1] = (uint8_t)(type >> 8);
-	key[2] = (uint8_t)type;
-	key[3] = (uint8_t)(qclass >> 8);
-	key[4] = (uint8_t)qclass;
+	wire_put16(key + 1, type);
+	wire_put16(key + 3, qclass);
 	memcpy(key + 5, name, len);
 	wire_dname_tolower(key + 5);
 	return 5 + len;
@@ -90,20 +89,6 @@ static size_t wkey(const struct qinfo *q, uint8_t *key)
 	return len + 1;
 }
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
 /* The hot path: a copy with the client's ID and spelling, TTLs aged. */
 static size_t from_rendered(const struct rendered *rd, const struct qinfo *q,
 			    int64_t now, uint8_t *buf)
@@ -111,14 +96,13 @@ static size_t from_rendered(const struct rendered *rd, const struct qinfo *q,
 	int64_t age = now - rd->stored;
 
 	memcpy(buf, rd->msg, rd->len);
-	buf[0] = (uint8_t)(q->id >> 8);
-	buf[1] = (uint8_t)q->id;
+	wire_put16(buf, q->id);
 	buf[2] = (uint8_t)((buf[2] & ~(WIRE_FLAG_RD >> 8)) |
 			   ((q->flags & WIRE_FLAG_RD) >> 8));
 	memcpy(buf + DT_MSG_HDRLEN, q->qname, wire_dname_len(q->qname));
 	for (size_t i = 0; age > 0 && i < rd->nttl; i++) {
-		uint32_t t = get32(buf + rd->ttl_off[i]);
-		put32(buf + rd->ttl_off[i],
+		uint32_t t = wire_get32(buf + rd->ttl_off[i]);
+		wire_put32(buf + rd->ttl_off[i],
 		      t > age ? t - (uint32_t)age : 0);
 	}
 	if (rd->status_off)
@@ -126,7 +110,8 @@ static size_t from_rendered(const struct rendered *rd, const struct qinfo *q,
 	return rd->len;
 }
 
-static void store_rendered(struct worker *w, const struct qinfo *q,
+static void store_rendered(struct resolver *rv, int64_t now,
+			   const struct qinfo *q,
 			   const struct render *r, size_t len,
 			   int64_t expire)
 {
@@ -138,51 +123,64 @@ static void store_rendered(struct worker *w, const struct qinfo *q,
 	struct rendered *rd = malloc(cost);
 	if (!rd)
 		return;
-	rd->stored = worker_now(w);
+	rd->stored = now;
 	rd->len = len;
 	rd->status_off = r->status_off;
 	rd->nttl = r->nttl;
 	memcpy(rd->ttl_off, r->ttl_off, r->nttl * 2);
 	rd->msg = (const uint8_t *)(rd->ttl_off + r->nttl);
 	memcpy((uint8_t *)(rd->ttl_off + r->nttl), r->b.buf, len);
-	cache_put(w->d->cache, key, wkey(q, key), rd, cost, expire, free);
+	cache_put(rv->cache, key, wkey(q, key), rd, cost, expire, free);
 }
 
-bool reply_from_cache(struct worker *w, const struct qinfo *q, uint8_t *buf,
-		      size_t cap, size_t *len)
+size_t rsv_cached(struct resolver *rv, const struct qinfo *q,
+		  const struct rsv_clock *clock, uint8_t *buf, size_t cap)
 {
 	uint8_t key[DT_CACHE_KEY_MAXLEN + 1];
-	struct cache *c = w->d->cache;
-	int64_t now = worker_now(w);
+	struct cache *c = rv->cache;
+	int64_t now = clock->mono_ms / 1000;
 	struct cache_ref ref;
+	size_t len = 0;
 
 	if (cache_get(c, key, wkey(q, key), now, &ref)) {
 		const struct rendered *rd = ref.val;
 		bool fits = rd->len <= reply_cap(q, cap);
 		if (fits)
-			*len = from_rendered(rd, q, now, buf);
+			len = from_rendered(rd, q, now, buf);
 		cache_unref(c, &ref);
 		if (fits)
-			return true;
+			return len;
 	}
 	size_t klen = cache_key('V', q->qname, q->qtype, q->qclass, key);
 	if (!cache_get(c, key, klen, now, &ref))
-		return false;
+		return 0;
 	const struct answer *a = ref.val;
 	uint16_t offs[512];
 	struct render r = {.ttl_off = offs, .capttl = 512};
-	*len = reply_build(&r, a, q, now - a->stored, true, buf,
-			   reply_cap(q, cap));
-	if (*len && r.nttl < r.capttl && !r.truncated)
-		store_rendered(w, q, &r, *len, ref.expire);
-	if (!*len)
-		*len = reply_error(q, WIRE_RCODE_SERVFAIL, WIRE_EDE_OTHER,
-				   "the reply cannot be built", buf, cap);
+	len = reply_build(&r, a, q, now - a->stored, true, buf,
+			  reply_cap(q, cap));
+	if (len && r.nttl < r.capttl && !r.truncated)
+		store_rendered(rv, now, q, &r, len, ref.expire);
+	if (!len)
+		len = reply_error(q, WIRE_RCODE_SERVFAIL, WIRE_EDE_OTHER,
+				  "the reply cannot be built", buf, cap);
 	cache_unref(c, &ref);
-	return true;
+	return len;
 }
 
-void answer_store(struct worker *w, const uint8_t *qname, uint16_t qtype,
+size_t rsv_render(const struct answer *a, const struct qinfo *q, int64_t age,
+		  uint8_t *buf, size_t cap)
+{
+	return reply_render(a, q, age, false, buf, cap);
+}
+
+size_t rsv_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
+		 const char *text, uint8_t *buf, size_t cap)
+{
+	return reply_error(q, rcode, ede, text, buf, cap);
+}
+
+void answer_store(struct resolver *rv, const uint8_t *qname, uint16_t qtype,
 		  uint16_t qclass, struct answer *a)
 {
 	uint8_t key[DT_CACHE_KEY_MAXLEN];
@@ -200,8 +198,8 @@ void answer_store(struct worker *w, const uint8_t *qname, uint16_t qtype,
 		if (!variant_occurs(v))
 			continue;
 		wk[wl] = v;
-		cache_remove(w->d->cache, wk, wl + 1);
+		cache_remove(rv->cache, wk, wl + 1);
 	}
-	cache_put(w->d->cache, key, klen, a, cost, a->stored + a->ttl,
+	cache_put(rv->cache, key, klen, a, cost, a->stored + a->ttl,
 		  answer_free);
 }

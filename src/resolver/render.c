@@ -7,8 +7,8 @@
 
 #include "common/errcode.h"
 #include "common/protocol.h"
-#include "daemon/daemon.h"
-#include "daemon/render.h"
+#include "resolver/answer.h"
+#include "resolver/render.h"
 #include "validator/response.h"
 #include "wire/dname.h"
 #include "wire/msg.h"

@@ -5,8 +5,8 @@
  * proven RCODE; a reply that cannot be built whole is not built. Pure:
  * no cache, no clock, no sockets (so the fuzz target can drive it).
  */
-#ifndef DT_DAEMON_RENDER_H
-#define DT_DAEMON_RENDER_H
+#ifndef DT_RESOLVER_RENDER_H
+#define DT_RESOLVER_RENDER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -39,6 +39,17 @@ struct render {
 size_t reply_build(struct render *r, const struct answer *a,
 		   const struct qinfo *q, int64_t age, bool cached,
 		   uint8_t *buf, size_t cap);
+
+/* Renders the reply to q from a, aged by age seconds, into buf (cap
+ * octets, at least DT_MSG_MAXLEN). cached sets the status option's flag.
+ * Returns the length (a SERVFAIL when the reply cannot be built). */
+size_t reply_render(const struct answer *a, const struct qinfo *q,
+		    int64_t age, bool cached, uint8_t *buf, size_t cap);
+
+/* Renders a reply without answer data: rcode, and an EDE when ede is not
+ * VAL_EDE_NONE (text may be NULL). Returns the length. */
+size_t reply_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
+		   const char *text, uint8_t *buf, size_t cap);
 
 /* The size a reply to q may have: the client's UDP size (at least 512),
  * or a whole message on streams; at most cap. */

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A worker's resolver (src/resolver) in its event loop: the resolver
+ * core's fetches go to the worker's upstream client, its answers to the
+ * waiting clients (server.c). server.c knows resolution only through
+ * these calls.
+ */
+#ifndef DT_DAEMON_RESOLVE_H
+#define DT_DAEMON_RESOLVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct qinfo;
+struct waiter;
+struct worker;
+struct wstats;
+
+/* Makes the worker's resolver, on the worker's state. Returns 0 or
+ * -ENOMEM. */
+int resolve_init(struct worker *w);
+
+/* The state new questions use changed (w->st). */
+void resolve_set_state(struct worker *w);
+
+/* Answers q from the answer cache when it can: returns the reply's
+ * length in buf, or 0. */
+size_t resolve_cached(struct worker *w, const struct qinfo *q, uint8_t *buf,
+		      size_t cap);
+
+/* Starts or joins the resolution of wt's question; wt is answered
+ * (waiter_reply) when it is done, or at once when too many are under
+ * way (SERVFAIL, EDE 14). */
+void resolve_submit(struct worker *w, struct waiter *wt);
+
+/* Detaches a waiter from its question (deadline passed, client gone). */
+void resolve_detach(struct waiter *wt);
+
+/* Ends every question and fetch of the worker (shutdown). */
+void resolve_shutdown(struct worker *w);
+
+/* Adds the worker's resolution counters to s (thread-safe). */
+void resolve_stats(const struct worker *w, struct wstats *s);
+
+#endif

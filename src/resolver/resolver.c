@@ -1,0 +1,784 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Questions under way (resolver.h): one task per distinct (name, type,
+ * class), however many clients asked it; upstream fetches shared per
+ * (name, type) between tasks; validation re-run after every fetch until
+ * the verdict is in.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "cache/siphash.h"
+#include "common/errcode.h"
+#include "daemon/log.h"
+#include "daemon/policy.h"
+#include "resolver/task.h"
+#include "validator/keyset.h"
+#include "validator/sig.h"
+#include "validator/walk.h"
+#include "wire/bytes.h"
+#include "wire/dname.h"
+#include "wire/msg.h"
+
+#define TABLE_SIZE 1024 /* buckets of the task and fetch tables */
+
+/* An upstream query in flight, shared by the tasks that want it. */
+struct rsv_fetch {
+	struct rsv_fetch *hnext;
+	struct resolver *r;
+	uint8_t name[DT_NAME_MAXLEN];
+	uint16_t type;
+	void *handle;			/* the caller's */
+	struct rsv_task **tasks;
+	size_t ntasks, cap;
+};
+
+static void task_run(struct rsv_task *t, const struct rsv_clock *now);
+static void finish_result(struct rsv_task *t, const struct val_result *res);
+static struct wire_msg *take_main(struct rsv_task *t);
+
+static unsigned name_hash(const struct resolver *r, const uint8_t *name,
+			  uint16_t type)
+{
+	uint8_t key[2 + DT_NAME_MAXLEN];
+	size_t len = wire_dname_len(name);
+
+	wire_put16(key, type);
+	for (size_t i = 0; i < len; i++) {
+		uint8_t c = name[i];
+		key[2 + i] = c >= 'A' && c <= 'Z' ? (uint8_t)(c + 32) : c;
+	}
+	return (unsigned)(cache_siphash13(r->hash_k0, r->hash_k1, key,
+					  2 + len) %
+			  TABLE_SIZE);
+}
+
+struct resolver *rsv_new(struct cache *c, const struct rsv_env *env)
+{
+	struct resolver *r = calloc(1, sizeof(*r));
+	uint64_t seed[2];
+
+	if (!r)
+		return NULL;
+	/* Random per resolver, so that nobody can choose names that all
+	 * land in one bucket. */
+	if (getrandom(seed, sizeof(seed), 0) != sizeof(seed)) {
+		free(r);
+		return NULL;
+	}
+	r->hash_k0 = seed[0];
+	r->hash_k1 = seed[1];
+	r->cache = c;
+	r->env = *env;
+	r->fetches_max = DT_DMN_FETCHES_PER_TASK;
+	r->bytes_max = DT_DMN_BYTES_PER_TASK;
+	r->tasks = calloc(TABLE_SIZE, sizeof(*r->tasks));
+	r->fetches = calloc(TABLE_SIZE, sizeof(*r->fetches));
+	if (!r->tasks || !r->fetches) {
+		free(r->tasks);
+		free(r->fetches);
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void rsv_set_state(struct resolver *r, struct dstate *st)
+{
+	struct dstate *old = r->st;
+
+	r->st = st ? dstate_get(st) : NULL;
+	dstate_put(old);
+}
+
+void rsv_set_task_limits(struct resolver *r, unsigned fetches, size_t bytes)
+{
+	r->fetches_max = fetches;
+	r->bytes_max = bytes;
+}
+
+size_t rsv_tasks(const struct resolver *r)
+{
+	return r->ntasks;
+}
+
+size_t rsv_fetches(const struct resolver *r)
+{
+	return r->nfetches;
+}
+
+const struct rsv_stats *rsv_stats(const struct resolver *r)
+{
+	return &r->stats;
+}
+
+/* --- upstream fetches shared between tasks --- */
+
+static struct rsv_fetch **fetch_slot(struct resolver *r, const uint8_t *name,
+				     uint16_t type)
+{
+	struct rsv_fetch **p = &r->fetches[name_hash(r, name, type)];
+
+	while (*p && !((*p)->type == type && wire_dname_equal((*p)->name, name)))
+		p = &(*p)->hnext;
+	return p;
+}
+
+static void fetch_free(struct rsv_fetch *f)
+{
+	free(f->tasks);
+	free(f);
+}
+
+void rsv_fetch_done(struct rsv_fetch *f, int err, const uint8_t *msg,
+		    size_t len, const char *from, const struct rsv_clock *now)
+{
+	struct resolver *r = f->r;
+	struct wire_msg *m = NULL;
+
+	*fetch_slot(r, f->name, f->type) = f->hnext;
+	r->nfetches--;
+	if (!err) {
+		m = wire_msg_parse(msg, len, 0, &err);
+		if (!m) {
+			log_info("upstream answer unparsable: %s",
+				 dt_strerror(err));
+			err = DT_EUPSTREAM;
+		}
+	} else if (err > 0) {
+		err = DT_EUPSTREAM;
+	}
+	for (size_t i = 0; i < f->ntasks; i++) {
+		struct rsv_task *t = f->tasks[i];
+		struct wire_msg *copy = NULL;
+		int e = err;
+		if (m && !(copy = wire_msg_parse(m->raw, m->rawlen, 0, &e)))
+			e = -ENOMEM;
+		t->fetching = false;
+		int rr = fetched_add(t, f->name, f->type, copy, e,
+				     from ? from : "upstream");
+		if (rr < 0 && rr != DT_ELIMIT)
+			t->fail_err = -ENOMEM;
+		task_run(t, now);
+	}
+	wire_msg_free(m);
+	fetch_free(f);
+}
+
+/* Makes t wait for (name, type), joining a fetch in flight if any.
+ * Returns 0 or -errno. */
+static int fetch_start(struct rsv_task *t, const uint8_t *name, uint16_t type)
+{
+	struct resolver *r = t->r;
+	struct rsv_fetch **slot = fetch_slot(r, name, type);
+	struct rsv_fetch *f = *slot;
+
+	if (!f) {
+		f = calloc(1, sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		f->r = r;
+		wire_dname_copy(f->name, name);
+		f->type = type;
+		/* Split DNS: a domain rule's servers, else resolv.conf's. */
+		const struct cfg_domain *d =
+			policy_domain(&t->st->cfg, name, true);
+		int e = r->env.fetch(r->env.arg, f, name, type,
+				     d ? &t->st->split[d - t->st->cfg.domain]
+				       : NULL,
+				     &f->handle);
+		if (e < 0) {
+			free(f);
+			return e;
+		}
+		*slot = f;
+		r->nfetches++;
+		RSV_STAT_INC(r, upstream);
+		if (log_enabled(LOG_DEBUG)) {
+			char txt[DT_NAME_TEXT_MAXLEN], tb[16];
+			wire_dname_to_str(name, txt, sizeof(txt));
+			log_debug("upstream query %s/%s", txt,
+				  wire_type_to_str(type, tb));
+		}
+	}
+	if (f->ntasks == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 4;
+		struct rsv_task **n = realloc(f->tasks, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		f->tasks = n;
+		f->cap = cap;
+	}
+	f->tasks[f->ntasks++] = t;
+	t->fetching = true;
+	return 0;
+}
+
+/* Removes t from the fetch it waits on (task ending early). */
+static void fetch_leave(struct rsv_task *t)
+{
+	for (size_t b = 0; b < TABLE_SIZE && t->fetching; b++) {
+		for (struct rsv_fetch *f = t->r->fetches[b]; f; f = f->hnext) {
+			for (size_t i = 0; i < f->ntasks; i++) {
+				if (f->tasks[i] != t)
+					continue;
+				f->tasks[i] = f->tasks[--f->ntasks];
+				t->fetching = false;
+				break;
+			}
+		}
+	}
+}
+
+/* --- tasks --- */
+
+static struct rsv_task **task_slot(struct resolver *r, const uint8_t *qname,
+				   uint16_t qtype, uint16_t qclass)
+{
+	struct rsv_task **p = &r->tasks[name_hash(r, qname, qtype)];
+
+	while (*p && !((*p)->qtype == qtype && (*p)->qclass == qclass &&
+		       wire_dname_equal((*p)->qname, qname)))
+		p = &(*p)->hnext;
+	return p;
+}
+
+static void task_free(struct rsv_task *t)
+{
+	source_release(t);
+	for (size_t i = 0; i < t->nf; i++)
+		wire_msg_free(t->f[i].msg);
+	free(t->f);
+	free(t->refs);
+	free(t->local);
+	dstate_put(t->st);
+	free(t);
+}
+
+/* Takes t out of the tables and hands its waiters to the caller with a;
+ * then t is freed. */
+static void task_end(struct rsv_task *t, const struct answer *a)
+{
+	struct resolver *r = t->r;
+	struct rsv_waiter *list = t->waiters;
+
+	*task_slot(r, t->qname, t->qtype, t->qclass) = t->hnext;
+	r->ntasks--;
+	fetch_leave(t);
+	for (struct rsv_waiter *wt = list; wt; wt = wt->next)
+		wt->task = NULL;
+	t->waiters = NULL;
+	struct rsv_done d = {
+		.qname = t->qname,
+		.qtype = t->qtype,
+		.qclass = t->qclass,
+		.a = a,
+		.elapsed_ms = t->mono * 1000 - t->started_ms,
+	};
+	if (d.elapsed_ms < 0)
+		d.elapsed_ms = 0;
+	r->env.answered(r->env.arg, list, &d);
+}
+
+/* Answers every waiter from a and ends the task (a goes to the cache). */
+static void task_finish(struct rsv_task *t, struct answer *a)
+{
+	struct resolver *r = t->r;
+
+	a->stored = t->mono;
+	switch (a->status) {
+	case VAL_SECURE: RSV_STAT_INC(r, secure); break;
+	case VAL_INSECURE: RSV_STAT_INC(r, insecure); break;
+	case VAL_BOGUS: RSV_STAT_INC(r, bogus); break;
+	default:
+		if (a->upstream_fail)
+			RSV_STAT_INC(r, servfail_upstream);
+		else
+			RSV_STAT_INC(r, indeterminate);
+	}
+	task_end(t, a);
+	answer_store(r, t->qname, t->qtype, t->qclass, a);
+	task_free(t);
+}
+
+static struct answer *answer_new(void)
+{
+	struct answer *a = calloc(1, sizeof(*a));
+
+	if (a)
+		a->ede = VAL_EDE_NONE;
+	return a;
+}
+
+/* Ends a task without an answer to cache: its clients get SERVFAIL
+ * with the reason. */
+static void task_abandon(struct rsv_task *t, const char *tag,
+			 const char *why)
+{
+	struct answer a = {
+		.status = VAL_INDETERMINATE,
+		.ede = WIRE_EDE_OTHER,
+		.rcode = WIRE_RCODE_SERVFAIL,
+		.tag = tag,
+	};
+
+	snprintf(a.reason, sizeof(a.reason), "%s", why);
+	task_end(t, &a);
+	task_free(t);
+}
+
+/*
+ * No verdict: SERVFAIL, with a tag and EDE for the kind of failure.
+ *   upstream-unreachable (EDE 22): no upstream answered in time;
+ *   upstream-failed (EDE 23): every upstream failed or answered
+ *     unusably (upstream-rcode: with an RCODE other than NOERROR and
+ *     NXDOMAIN);
+ *   limit-fetches, limit-bytes (EDE 0): the question needed more
+ *     upstream queries or memory than one question may have;
+ *   internal-nomem, internal-keys (EDE 0): out of memory, or the walk
+ *     stopped without saying what it needs (a bug).
+ * Only the upstream failures count as such (answer.upstream_fail).
+ */
+static void finish_failed(struct rsv_task *t, int err, const char *tag,
+			  const char *what)
+{
+	struct answer *a = answer_new();
+	char txt[DT_NAME_TEXT_MAXLEN];
+
+	if (!a) {
+		task_abandon(t, "internal-nomem", "out of memory");
+		return;
+	}
+	wire_dname_to_str(t->qname, txt, sizeof(txt));
+	a->status = VAL_INDETERMINATE;
+	a->rcode = WIRE_RCODE_SERVFAIL;
+	a->tag = tag;
+	a->ttl = DT_DMN_FAIL_TTL;
+	if (strncmp(tag, "upstream-", 9) == 0) {
+		a->upstream_fail = true;
+		a->ede = err == DT_ETIMEOUT || err == DT_ENOSERVER
+				 ? WIRE_EDE_NO_REACHABLE_AUTHORITY
+				 : WIRE_EDE_NETWORK_ERROR;
+	} else {
+		a->ede = WIRE_EDE_OTHER;
+		if (err == -ENOMEM)
+			a->ttl = 0; /* says nothing about the name */
+	}
+	snprintf(a->reason, sizeof(a->reason), "%s for %.255s: %s", what, txt,
+		 dt_strerror(err));
+	task_finish(t, a);
+}
+
+/* The failure of a fetch, by kind. */
+static void finish_fetch_failed(struct rsv_task *t, int err)
+{
+	if (err == DT_ELIMIT)
+		finish_failed(t, err, "limit-bytes",
+			      "the upstream responses exceed the memory one "
+			      "question may hold");
+	else if (err == -ENOMEM)
+		finish_failed(t, err, "internal-nomem", "out of memory");
+	else if (err == DT_ETIMEOUT || err == DT_ENOSERVER)
+		finish_failed(t, err, "upstream-unreachable",
+			      "no usable upstream answer");
+	else
+		finish_failed(t, err, "upstream-failed",
+			      "no usable upstream answer");
+}
+
+/* After validation: a negative trust anchor marks the answer and bounds
+ * its life; require-secure and `insecure reject` fail insecure answers;
+ * mode permissive lets bogus ones through, marked. */
+static void apply_policy(struct rsv_task *t, struct answer *a)
+{
+	const struct cfg *cfg = &t->st->cfg;
+	char txt[DT_NAME_TEXT_MAXLEN], orig[VAL_REASON_MAXLEN];
+	const uint8_t *rs;
+
+	if (t->nta) {
+		a->nta = true;
+		if (t->nta->until && t->nta->until - t->now < (int64_t)a->ttl)
+			a->ttl = (uint32_t)(t->nta->until - t->now);
+	}
+	if (a->status == VAL_INSECURE && !t->nta &&
+	    ((rs = policy_require_secure(cfg, t->qname)) ||
+	     cfg->insecure_reject)) {
+		snprintf(orig, sizeof(orig), "%s", a->reason);
+		a->status = VAL_BOGUS;
+		a->ede = WIRE_EDE_DNSSEC_BOGUS;
+		if (rs) {
+			wire_dname_to_str(rs, txt, sizeof(txt));
+			a->tag = "policy-require-secure";
+			snprintf(a->reason, sizeof(a->reason),
+				 "require-secure %.100s: the answer is insecure%s%.150s",
+				 txt, orig[0] ? ": " : "", orig);
+		} else {
+			a->tag = "policy-insecure-reject";
+			snprintf(a->reason, sizeof(a->reason),
+				 "insecure reject: the answer is insecure%s%.250s",
+				 orig[0] ? ": " : "", orig);
+		}
+		a->ttl = cfg->bogus_ttl;
+	}
+	if (a->status == VAL_BOGUS && cfg->mode == CFG_MODE_PERMISSIVE) {
+		a->permissive = true;
+		wire_dname_to_str(t->qname, txt, sizeof(txt));
+		log_warn("permissive: returning the bogus answer for %s: %s",
+			 txt, a->reason);
+	}
+}
+
+/* A key source for answers exempt from validation: every zone is
+ * insecure, so that the walk over the response only finds the chain
+ * (what a client may see) and checks no signature. */
+static const struct val_keyset *exempt_keys(void *arg, const uint8_t *name)
+{
+	(void)name;
+	return arg;
+}
+
+/* The chain of an exempt answer, with the verdict policy gives it. */
+static int walk_exempt(struct rsv_task *t, const struct wire_msg *m,
+		       struct val_result *res)
+{
+	struct val_verdict verdict = res->verdict, ins;
+	struct val_keysource src = {exempt_keys, exempt_keys, NULL};
+	struct val_response resp;
+	struct val_keyset ks;
+	struct val_ctx ctx = t->tmpl;
+
+	val_verdict_set(&ins, VAL_INSECURE, VAL_EDE_NONE, "policy-exempt",
+			"not validated");
+	val_keyset_from_verdict(&ks, (const uint8_t *)"", &ins, UINT32_MAX);
+	src.arg = &ks;
+	source_response(m, t->qname, t->qtype, &resp);
+	int r = val_response_validate(&ctx, &resp, &src, res);
+	val_keyset_free(&ks);
+	res->verdict = verdict;
+	return r;
+}
+
+/* Answers that policy exempts from validation: under a negative trust
+ * anchor (insecure, RFC 7646) or a `domain ... validate no` rule
+ * (indeterminate, returned). Returns true when t was finished. */
+static bool finish_exempt(struct rsv_task *t)
+{
+	const struct cfg *cfg = &t->st->cfg;
+	const struct cfg_nta *nta = policy_nta(cfg, t->qname, t->now);
+	const struct cfg_domain *d = policy_domain(cfg, t->qname, false);
+	char txt[DT_NAME_TEXT_MAXLEN], date[16];
+	struct val_result res = {0};
+
+	if (d && !d->novalidate)
+		d = NULL;
+	if (!nta && !d)
+		return false;
+	if (nta) {
+		t->nta = nta;
+		wire_dname_to_str(nta->name, txt, sizeof(txt));
+		policy_date(nta->until, date, sizeof(date));
+		val_verdict_set(&res.verdict, VAL_INSECURE, VAL_EDE_NONE,
+				"policy-nta",
+				"negative trust anchor %s (until %s): not "
+				"validated",
+				txt, date);
+	} else {
+		wire_dname_to_str(d->name, txt, sizeof(txt));
+		val_verdict_set(&res.verdict, VAL_INDETERMINATE, VAL_EDE_NONE,
+				"policy-validate-no",
+				"domain %s validate no: not validated", txt);
+	}
+	struct fetched *f = fetched_find(t, t->qname, t->qtype);
+	if (walk_exempt(t, f->msg, &res) < 0) {
+		finish_failed(t, -ENOMEM, "internal-nomem", "out of memory");
+		return true;
+	}
+	finish_result(t, &res);
+	return true;
+}
+
+/* Whether rr of section sec is one the validator used. */
+static bool is_used(const struct wire_msg *m, const struct val_result *res,
+		    int sec, const struct wire_rr *rr)
+{
+	for (size_t i = 0; i < res->nused; i++) {
+		const struct val_used *u = &res->used[i];
+		if (u->section == sec &&
+		    val_used_holds(u, &m->sec[sec][u->first], rr))
+			return true;
+	}
+	return false;
+}
+
+/* Logs (info) the upstream's records that no client will see. */
+static void log_dropped(const struct rsv_task *t, const struct wire_msg *m,
+			const struct val_result *res, const char *from)
+{
+	char txt[DT_NAME_TEXT_MAXLEN], first[DT_NAME_TEXT_MAXLEN + 16];
+	char tb[16];
+	size_t n = 0;
+
+	if (!log_enabled(LOG_INFO))
+		return;
+	for (int sec = WIRE_SEC_ANSWER; sec < WIRE_SEC_COUNT; sec++) {
+		for (size_t i = 0; i < m->count[sec]; i++) {
+			const struct wire_rr *rr = &m->sec[sec][i];
+			if (rr->type == WIRE_TYPE_OPT ||
+			    is_used(m, res, sec, rr))
+				continue;
+			if (n++ == 0)
+				val_rrset_name(rr->owner, rr->type, first,
+					       sizeof(first));
+		}
+	}
+	if (!n)
+		return;
+	wire_dname_to_str(t->qname, txt, sizeof(txt));
+	log_info("%s/%s: %zu record%s from %s not used by the validator, "
+		 "dropped (first: %s)",
+		 txt, wire_type_to_str(t->qtype, tb), n, n == 1 ? "" : "s",
+		 from, first);
+}
+
+/* Copies the used list into a (false when out of memory). */
+static bool keep_used(struct answer *a, const struct val_result *res)
+{
+	if (!res->nused)
+		return true;
+	a->used = malloc(res->nused * sizeof(*a->used));
+	if (!a->used)
+		return false;
+	memcpy(a->used, res->used, res->nused * sizeof(*a->used));
+	a->nused = res->nused;
+	return true;
+}
+
+static void finish_result(struct rsv_task *t, const struct val_result *res)
+{
+	struct answer *a = answer_new();
+	struct fetched *f = fetched_find(t, t->qname, t->qtype);
+
+	if (!a || !keep_used(a, res)) {
+		answer_free(a);
+		finish_failed(t, -ENOMEM, "internal-nomem", "out of memory");
+		return;
+	}
+	a->status = res->verdict.status;
+	a->ede = res->verdict.ede;
+	a->tag = res->verdict.tag;
+	memcpy(a->reason, res->verdict.reason, sizeof(a->reason));
+	a->rcode = res->rcode;
+	a->ttl = res->ttl;
+	a->policy_pass = res->verdict.tag &&
+			 strcmp(res->verdict.tag, "policy-validate-no") == 0;
+	if ((a->status == VAL_BOGUS || a->status == VAL_INDETERMINATE) &&
+	    !a->policy_pass)
+		a->ttl = t->st->cfg.bogus_ttl;
+	if (a->ttl > t->st->cfg.max_cache_ttl)
+		a->ttl = t->st->cfg.max_cache_ttl;
+	if (t->fail_err && a->status == VAL_INDETERMINATE)
+		a->upstream_fail = true;
+	apply_policy(t, a);
+	log_dropped(t, f->msg, res, f->from);
+	a->msg = take_main(t);
+	if (log_enabled(LOG_INFO) && a->status != VAL_SECURE &&
+	    a->status != VAL_INSECURE) {
+		char txt[DT_NAME_TEXT_MAXLEN], tb[16];
+		wire_dname_to_str(t->qname, txt, sizeof(txt));
+		log_info("%s/%s: %s (%s): %s", txt,
+			 wire_type_to_str(t->qtype, tb),
+			 val_status_name(a->status), a->tag ? a->tag : "",
+			 a->reason);
+	}
+	task_finish(t, a);
+}
+
+/* Takes the main response out of the fetched list (the answer keeps it). */
+static struct wire_msg *take_main(struct rsv_task *t)
+{
+	struct fetched *f = fetched_find(t, t->qname, t->qtype);
+	struct wire_msg *m = f->msg;
+
+	f->msg = NULL;
+	f->err = DT_EUPSTREAM;
+	return m;
+}
+
+/* One validation run; fetches what is missing or finishes. */
+static void task_run(struct rsv_task *t, const struct rsv_clock *now)
+{
+	struct walk_source wsrc;
+	struct val_keysource src;
+	struct val_response resp;
+	struct val_result res;
+	struct val_ctx ctx;
+	struct walk walk;
+	int err;
+
+	if (t->fail_err == -ENOMEM) {
+		finish_failed(t, -ENOMEM, "internal-nomem", "out of memory");
+		return;
+	}
+	t->want = false;
+	t->now = now->wall;
+	t->mono = now->mono_ms / 1000;
+	val_ctx_init(&t->tmpl, t->now, &t->st->lim);
+	t->tmpl.work = &t->work;
+	const struct wire_msg *m = task_fetched(t, t->qname, t->qtype, &err);
+	if (!m && err) {
+		finish_fetch_failed(t, err);
+		return;
+	}
+	if (m && m->rcode != WIRE_RCODE_NOERROR &&
+	    m->rcode != WIRE_RCODE_NXDOMAIN) {
+		finish_failed(t, DT_EUPSTREAM, "upstream-rcode",
+			      "upstream RCODE not usable");
+		return;
+	}
+	if (m && finish_exempt(t))
+		return;
+	if (m) {
+		ctx = t->tmpl;
+		source_init(t, &wsrc);
+		walk_init(&walk, &wsrc, t->st->ta, &t->tmpl);
+		walk_keysource(&walk, &src);
+		source_response(m, t->qname, t->qtype, &resp);
+		if (val_response_validate(&ctx, &resp, &src, &res) < 0 ||
+		    walk.fail_err == -ENOMEM) {
+			finish_failed(t, -ENOMEM, "internal-nomem",
+				      "out of memory");
+			return;
+		}
+		if (walk.fail_err == DT_ELIMIT &&
+		    res.verdict.status == VAL_INDETERMINATE) {
+			/* A key response was dropped at the byte cap. */
+			finish_fetch_failed(t, DT_ELIMIT);
+			return;
+		}
+		if (walk.fail_err && !t->fail_err)
+			t->fail_err = walk.fail_err;
+		if (res.kind != VAL_KIND_NEED_KEYS) {
+			finish_result(t, &res);
+			return;
+		}
+		if (!t->want) {
+			finish_failed(t, -EINVAL, "internal-keys",
+				      "the chain of trust stopped without a "
+				      "question to ask");
+			return;
+		}
+	}
+	if (t->nf >= t->r->fetches_max) {
+		finish_failed(t, DT_ELIMIT, "limit-fetches",
+			      "too many upstream queries");
+		return;
+	}
+	if ((err = fetch_start(t, t->want_name, t->want_type)) < 0)
+		finish_failed(t, err,
+			      err == -ENOMEM ? "internal-nomem"
+					     : "upstream-failed",
+			      "the upstream query cannot be sent");
+}
+
+static struct rsv_task *task_new(struct resolver *r, const struct qinfo *q,
+				 const struct rsv_clock *now)
+{
+	struct rsv_task *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->r = r;
+	t->st = dstate_get(r->st);
+	wire_dname_copy(t->qname, q->qname);
+	wire_dname_tolower(t->qname);
+	t->qtype = q->qtype;
+	t->qclass = q->qclass;
+	t->started_ms = now->mono_ms;
+	t->mono = now->mono_ms / 1000;
+	val_work_init(&t->work);
+	return t;
+}
+
+int rsv_submit(struct resolver *r, struct rsv_waiter *wt,
+	       const struct rsv_clock *now)
+{
+	uint8_t lname[DT_NAME_MAXLEN];
+	struct rsv_task **slot;
+
+	wire_dname_copy(lname, wt->q.qname);
+	wire_dname_tolower(lname);
+	slot = task_slot(r, lname, wt->q.qtype, wt->q.qclass);
+	if (*slot) {
+		if ((*slot)->nwaiters >= DT_DMN_WAITERS_PER_TASK) {
+			RSV_STAT_INC(r, overload);
+			return DT_ELIMIT;
+		}
+		RSV_STAT_INC(r, joined);
+		wt->task = *slot;
+		wt->next = (*slot)->waiters;
+		(*slot)->waiters = wt;
+		(*slot)->nwaiters++;
+		return 0;
+	}
+	if (r->ntasks >= DT_DMN_MAX_TASKS || !r->st) {
+		RSV_STAT_INC(r, overload);
+		return DT_ELIMIT;
+	}
+	struct rsv_task *t = task_new(r, &wt->q, now);
+	if (!t)
+		return -ENOMEM;
+	*slot = t;
+	r->ntasks++;
+	wt->task = t;
+	wt->next = NULL;
+	t->waiters = wt;
+	t->nwaiters = 1;
+	task_run(t, now);
+	return 0;
+}
+
+void rsv_detach(struct rsv_waiter *wt)
+{
+	struct rsv_task *t = wt->task;
+
+	if (!t)
+		return;
+	for (struct rsv_waiter **p = &t->waiters; *p; p = &(*p)->next) {
+		if (*p == wt) {
+			*p = wt->next;
+			t->nwaiters--;
+			break;
+		}
+	}
+	wt->task = NULL;
+	/* The task runs on without waiters: its answer fills the cache. */
+}
+
+void rsv_free(struct resolver *r)
+{
+	if (!r)
+		return;
+	for (size_t b = 0; b < TABLE_SIZE; b++) {
+		while (r->fetches[b]) {
+			struct rsv_fetch *f = r->fetches[b];
+			r->fetches[b] = f->hnext;
+			if (r->env.fetch_cancel)
+				r->env.fetch_cancel(r->env.arg, f->handle);
+			for (size_t i = 0; i < f->ntasks; i++)
+				f->tasks[i]->fetching = false;
+			fetch_free(f);
+		}
+	}
+	r->nfetches = 0;
+	for (size_t b = 0; b < TABLE_SIZE; b++)
+		while (r->tasks[b])
+			task_abandon(r->tasks[b], "shutdown",
+				     "dnstrustd is stopping");
+	free(r->tasks);
+	free(r->fetches);
+	dstate_put(r->st);
+	free(r);
+}

@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The resolver core's record source for the chain-of-trust walk
+ * (validator/walk.h): DS and DNSKEY responses fetched by the task or kept
+ * from earlier questions ('Q' cache entries), key sets from the key cache
+ * ('K'), DS probes ('P'), and negative trust anchors. A response not had
+ * yet is noted as wanted: the task fetches it and validates again.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/errcode.h"
+#include "daemon/log.h"
+#include "daemon/policy.h"
+#include "resolver/task.h"
+#include "validator/keyset.h"
+#include "wire/bytes.h"
+#include "wire/dname.h"
+#include "wire/msg.h"
+
+void source_response(const struct wire_msg *msg, const uint8_t *qname,
+		     uint16_t qtype, struct val_response *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	ret->qname = qname;
+	ret->qtype = qtype;
+	ret->qclass = WIRE_CLASS_IN;
+	ret->rcode = msg->rcode;
+	ret->answer = msg->sec[WIRE_SEC_ANSWER];
+	ret->nanswer = msg->count[WIRE_SEC_ANSWER];
+	ret->authority = msg->sec[WIRE_SEC_AUTHORITY];
+	ret->nauthority = msg->count[WIRE_SEC_AUTHORITY];
+}
+
+/* --- cached upstream responses ('Q' entries) --- */
+
+/*
+ * A raw DS or DNSKEY response, kept for the key source of later
+ * questions only once a key set or a DS verdict was built from it, for no
+ * longer than what was validated (a failed one at most bogus-ttl), and
+ * with that status, so that a change of upstreams can drop what did not
+ * validate as secure.
+ */
+struct rawmsg {
+	enum val_status status;
+	size_t len;
+	uint8_t data[];
+};
+
+/* The smallest TTL of a response's answer and authority records; for a
+ * negative answer, RFC 2308 §5's SOA minimum too. */
+static uint32_t response_ttl(const struct wire_msg *m)
+{
+	uint32_t ttl = UINT32_MAX;
+
+	for (int s = WIRE_SEC_ANSWER; s <= WIRE_SEC_AUTHORITY; s++) {
+		for (size_t i = 0; i < m->count[s]; i++) {
+			const struct wire_rr *rr = &m->sec[s][i];
+			uint32_t v = rr->ttl;
+			if (rr->type == WIRE_TYPE_SOA && rr->rdlen >= 20) {
+				const uint8_t *p = rr->rdata + rr->rdlen - 4;
+				uint32_t min = wire_get32(p);
+				v = min < v ? min : v;
+			}
+			ttl = v < ttl ? v : ttl;
+		}
+	}
+	return ttl == UINT32_MAX ? 0 : ttl;
+}
+
+static uint32_t keep_ttl(const struct rsv_task *t, const struct wire_msg *m,
+			 const struct val_verdict *v, uint32_t ttl)
+{
+	const struct cfg *cfg = &t->st->cfg;
+	uint32_t rttl = response_ttl(m);
+
+	if (v->status == VAL_BOGUS || v->status == VAL_INDETERMINATE)
+		ttl = ttl < cfg->bogus_ttl ? ttl : cfg->bogus_ttl;
+	ttl = ttl < rttl ? ttl : rttl;
+	return ttl < cfg->max_cache_ttl ? ttl : cfg->max_cache_ttl;
+}
+
+/* The walk validated the response to (name, type): keep it as a 'Q'
+ * entry, once, unless it was read from one. */
+static void validated(void *arg, const uint8_t *name, uint16_t type,
+		      const struct val_verdict *v, uint32_t ttl)
+{
+	struct rsv_task *t = arg;
+	struct fetched *f = fetched_find(t, name, type);
+	uint8_t key[DT_CACHE_KEY_MAXLEN];
+
+	if (!f || !f->msg || f->kept)
+		return;
+	f->kept = true;
+	const struct wire_msg *m = f->msg;
+	if (m->rcode != WIRE_RCODE_NOERROR && m->rcode != WIRE_RCODE_NXDOMAIN)
+		return;
+	if (!(ttl = keep_ttl(t, m, v, ttl)))
+		return;
+	struct rawmsg *r = malloc(sizeof(*r) + m->rawlen);
+	if (!r)
+		return;
+	r->status = v->status;
+	r->len = m->rawlen;
+	memcpy(r->data, m->raw, m->rawlen);
+	size_t klen = cache_key('Q', name, type, WIRE_CLASS_IN, key);
+	cache_put(t->r->cache, key, klen, r, sizeof(*r) + r->len,
+		  t->mono + ttl, free);
+}
+
+/* After a change of upstreams: whether a cache entry was learnt without
+ * a secure validation ('W' entries are renderings of 'V' ones; 'P'
+ * probes come from secure DS proofs only). */
+static bool unproven(const uint8_t *key, size_t klen, void *val, void *arg)
+{
+	(void)klen;
+	(void)arg;
+	switch (key[0]) {
+	case 'V': return ((const struct answer *)val)->status != VAL_SECURE;
+	case 'W': return true;
+	case 'K':
+		return ((const struct val_keyset *)val)->verdict.status !=
+		       VAL_SECURE;
+	case 'Q': return ((const struct rawmsg *)val)->status != VAL_SECURE;
+	default: return false;
+	}
+}
+
+size_t rsv_drop_unproven(struct cache *c)
+{
+	return cache_remove_if_val(c, unproven, NULL);
+}
+
+static struct wire_msg *response_cached(struct rsv_task *t,
+					const uint8_t *name, uint16_t type)
+{
+	uint8_t key[DT_CACHE_KEY_MAXLEN];
+	size_t klen = cache_key('Q', name, type, WIRE_CLASS_IN, key);
+	struct cache_ref ref;
+	int err;
+
+	if (!cache_get(t->r->cache, key, klen, t->mono, &ref))
+		return NULL;
+	const struct rawmsg *r = ref.val;
+	struct wire_msg *m = wire_msg_parse(r->data, r->len, 0, &err);
+	cache_unref(t->r->cache, &ref);
+	return m;
+}
+
+/* --- fetched responses of a task --- */
+
+struct fetched *fetched_find(struct rsv_task *t, const uint8_t *name,
+			     uint16_t type)
+{
+	for (size_t i = 0; i < t->nf; i++)
+		if (t->f[i].type == type && wire_dname_equal(t->f[i].name, name))
+			return &t->f[i];
+	return NULL;
+}
+
+/* What a parsed message holds in memory: its records with their names and
+ * RDATA decompressed, and the raw copy. */
+static size_t msg_bytes(const struct wire_msg *m)
+{
+	size_t n = sizeof(*m) + m->rawlen;
+
+	for (int s = 0; s < WIRE_SEC_COUNT; s++)
+		for (size_t i = 0; i < m->count[s]; i++)
+			n += sizeof(struct wire_rr) +
+			     wire_dname_len(m->sec[s][i].owner) +
+			     m->sec[s][i].rdlen;
+	return n;
+}
+
+int fetched_add(struct rsv_task *t, const uint8_t *name, uint16_t type,
+		struct wire_msg *msg, int err, const char *from)
+{
+	int r = 0;
+
+	if (msg) {
+		size_t bytes = msg_bytes(msg);
+		if (t->bytes + bytes > t->r->bytes_max) {
+			wire_msg_free(msg);
+			msg = NULL;
+			err = r = DT_ELIMIT;
+		} else {
+			t->bytes += bytes;
+		}
+	}
+	if (t->nf == t->capf) {
+		size_t cap = t->capf ? 2 * t->capf : 4;
+		struct fetched *n = realloc(t->f, cap * sizeof(*n));
+		if (!n) {
+			wire_msg_free(msg);
+			return -ENOMEM;
+		}
+		t->f = n;
+		t->capf = cap;
+	}
+	struct fetched *f = &t->f[t->nf++];
+	wire_dname_copy(f->name, name);
+	f->type = type;
+	f->msg = msg;
+	f->err = err;
+	f->kept = false;
+	snprintf(f->from, sizeof(f->from), "%s", from);
+	return r;
+}
+
+const struct wire_msg *task_fetched(struct rsv_task *t, const uint8_t *name,
+				    uint16_t type, int *err)
+{
+	const struct fetched *f = fetched_find(t, name, type);
+
+	*err = 0;
+	if (f) {
+		*err = f->err;
+		return f->msg;
+	}
+	struct wire_msg *m = response_cached(t, name, type);
+	int r = m ? fetched_add(t, name, type, m, 0, "cache") : -ENOENT;
+	if (r == 0) {
+		t->f[t->nf - 1].kept = true;
+		return m;
+	}
+	if (r == DT_ELIMIT || r == -ENOMEM) {
+		*err = r;
+		return NULL;
+	}
+	if (!t->want) {
+		t->want = true;
+		wire_dname_copy(t->want_name, name);
+		t->want_type = type;
+	}
+	return NULL;
+}
+
+static enum walk_got response(void *arg, const uint8_t *name, uint16_t type,
+			      struct val_response *resp, bool *tentative,
+			      int *err)
+{
+	struct rsv_task *t = arg;
+	const struct wire_msg *m = task_fetched(t, name, type, err);
+
+	*tentative = false;
+	if (!m)
+		return *err ? WALK_FAILED : WALK_PENDING;
+	source_response(m, name, type, resp);
+	return WALK_GOT;
+}
+
+/* --- key sets: the key cache ('K'), or the task's own --- */
+
+static void keyset_destroy(void *p)
+{
+	val_keyset_free(p);
+	free(p);
+}
+
+static bool hold_ref(struct rsv_task *t, struct cache_ref *ref)
+{
+	if (t->nrefs == t->caprefs) {
+		size_t cap = t->caprefs ? 2 * t->caprefs : 8;
+		struct cache_ref *n = realloc(t->refs, cap * sizeof(*n));
+		if (!n)
+			return false;
+		t->refs = n;
+		t->caprefs = cap;
+	}
+	t->refs[t->nrefs++] = *ref;
+	return true;
+}
+
+static const struct val_keyset *keys_get(void *arg, const uint8_t *zone)
+{
+	struct rsv_task *t = arg;
+	uint8_t key[DT_CACHE_KEY_MAXLEN];
+	size_t klen = cache_key('K', zone, WIRE_TYPE_DNSKEY, WIRE_CLASS_IN, key);
+	struct cache_ref ref;
+
+	for (size_t i = 0; i < t->nlocal; i++)
+		if (wire_dname_equal(t->local[i]->zone, zone))
+			return t->local[i];
+	if (!cache_get(t->r->cache, key, klen, t->mono, &ref))
+		return NULL;
+	if (!hold_ref(t, &ref)) {
+		cache_unref(t->r->cache, &ref);
+		return NULL;
+	}
+	return ref.val;
+}
+
+void source_release(struct rsv_task *t)
+{
+	for (size_t i = 0; i < t->nrefs; i++)
+		cache_unref(t->r->cache, &t->refs[i]);
+	t->nrefs = 0;
+	for (size_t i = 0; i < t->nlocal; i++)
+		keyset_destroy(t->local[i]);
+	t->nlocal = 0;
+}
+
+static size_t keyset_cost(const struct val_keyset *ks)
+{
+	/* A parsed public key holds the OpenSSL object and its numbers:
+	 * about 1 KiB for RSA-2048, less for elliptic curves. */
+	return sizeof(*ks) + ks->nkeys * 1024;
+}
+
+static const struct val_keyset *keep_local(struct rsv_task *t,
+					   struct val_keyset *copy)
+{
+	if (t->nlocal == t->caplocal) {
+		size_t cap = t->caplocal ? 2 * t->caplocal : 4;
+		struct val_keyset **n = realloc(t->local, cap * sizeof(*n));
+		if (!n) {
+			keyset_destroy(copy);
+			return NULL;
+		}
+		t->local = n;
+		t->caplocal = cap;
+	}
+	t->local[t->nlocal++] = copy;
+	return copy;
+}
+
+/* Key sets with a TTL go to the key cache (bogus ones for bogus-ttl);
+ * others stay with the task. */
+static const struct val_keyset *keys_put(void *arg, struct val_keyset *ks,
+					 bool cacheable)
+{
+	struct rsv_task *t = arg;
+	struct val_keyset *copy = malloc(sizeof(*copy));
+	const struct cfg *cfg = &t->st->cfg;
+	char zone[DT_NAME_TEXT_MAXLEN];
+
+	if (!copy) {
+		val_keyset_free(ks);
+		return NULL;
+	}
+	*copy = *ks;
+	if (log_enabled(LOG_DEBUG)) {
+		wire_dname_to_str(copy->zone, zone, sizeof(zone));
+		log_debug("keys %s: %s%s%s", zone,
+			  val_status_name(copy->verdict.status),
+			  copy->verdict.reason[0] ? ": " : "",
+			  copy->verdict.reason);
+	}
+	uint32_t ttl = copy->ttl;
+	if (copy->verdict.status == VAL_BOGUS ||
+	    copy->verdict.status == VAL_INDETERMINATE)
+		ttl = cfg->bogus_ttl;
+	if (ttl > cfg->max_cache_ttl)
+		ttl = cfg->max_cache_ttl;
+	if (!cacheable || ttl == 0)
+		return keep_local(t, copy);
+	uint8_t key[DT_CACHE_KEY_MAXLEN];
+	size_t klen = cache_key('K', copy->zone, WIRE_TYPE_DNSKEY,
+				WIRE_CLASS_IN, key);
+	if (cache_put(t->r->cache, key, klen, copy, keyset_cost(copy),
+		      t->mono + ttl, keyset_destroy) < 0)
+		return NULL;
+	return keys_get(t, copy->zone);
+}
+
+/* --- DS probes ('P') and negative trust anchors --- */
+
+static bool probe_get(void *arg, const uint8_t *name, enum walk_probe *ret)
+{
+	struct rsv_task *t = arg;
+	uint8_t key[DT_CACHE_KEY_MAXLEN];
+	size_t klen = cache_key('P', name, WIRE_TYPE_DS, WIRE_CLASS_IN, key);
+	struct cache_ref ref;
+
+	if (!cache_get(t->r->cache, key, klen, t->mono, &ref))
+		return false;
+	*ret = (enum walk_probe)(uintptr_t)ref.val;
+	cache_unref(t->r->cache, &ref);
+	return true;
+}
+
+static void probe_put(void *arg, const uint8_t *name, enum walk_probe p,
+		      uint32_t ttl)
+{
+	struct rsv_task *t = arg;
+	uint8_t key[DT_CACHE_KEY_MAXLEN];
+	size_t klen = cache_key('P', name, WIRE_TYPE_DS, WIRE_CLASS_IN, key);
+
+	if (ttl > t->st->cfg.max_cache_ttl)
+		ttl = t->st->cfg.max_cache_ttl;
+	if (ttl)
+		cache_put(t->r->cache, key, klen, (void *)(uintptr_t)p, 0,
+			  t->mono + ttl, NULL);
+}
+
+/* A zone at or below a negative trust anchor is treated as unsigned
+ * (RFC 7646); the anchor may expire or be removed, so the walk keeps
+ * that key set to itself. */
+static const uint8_t *exempt(void *arg, const uint8_t *name,
+			     struct val_verdict *v)
+{
+	struct rsv_task *t = arg;
+	const struct cfg_nta *nta = policy_nta(&t->st->cfg, name, t->now);
+	char txt[DT_NAME_TEXT_MAXLEN], date[16];
+
+	if (!nta)
+		return NULL;
+	t->nta = nta;
+	wire_dname_to_str(nta->name, txt, sizeof(txt));
+	policy_date(nta->until, date, sizeof(date));
+	val_verdict_set(v, VAL_INSECURE, VAL_EDE_NONE, "policy-nta",
+			"negative trust anchor %s (until %s): not validated",
+			txt, date);
+	return nta->name;
+}
+
+void source_init(struct rsv_task *t, struct walk_source *src)
+{
+	memset(src, 0, sizeof(*src));
+	src->arg = t;
+	src->response = response;
+	src->keys_get = keys_get;
+	src->keys_put = keys_put;
+	src->probe_get = probe_get;
+	src->probe_put = probe_put;
+	src->validated = validated;
+	src->exempt = exempt;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "resolver/state.h"
+#include "validator/anchor.h"
+
+struct dstate *dstate_new(const struct cfg *cfg, struct val_anchors *ta,
+			  const char *desc)
+{
+	struct dstate *st = calloc(1, sizeof(*st));
+
+	if (!st) {
+		val_anchors_free(ta);
+		return NULL;
+	}
+	st->refs = 1;
+	st->cfg = *cfg;
+	st->ta = ta;
+	val_limits_default(&st->lim);
+	st->lim.nsec3_iterations = cfg->nsec3_max_iterations;
+	st->lim.skew = cfg->clock_skew;
+	for (size_t i = 0; i < cfg->ndomain; i++) {
+		const struct cfg_domain *d = &cfg->domain[i];
+		struct up_conf *uc = &st->split[i];
+		for (size_t j = 0; j < d->nns; j++)
+			uc->ns[uc->nns++] = d->ns[j];
+		uc->timeout_ms = DT_UP_TIMEOUT_DEFAULT_MS;
+		uc->attempts = DT_UP_ATTEMPTS_DEFAULT;
+	}
+	snprintf(st->ta_desc, sizeof(st->ta_desc), "%s", desc ? desc : "");
+	return st;
+}
+
+struct dstate *dstate_get(struct dstate *st)
+{
+	__atomic_fetch_add(&st->refs, 1, __ATOMIC_RELAXED);
+	return st;
+}
+
+void dstate_put(struct dstate *st)
+{
+	if (!st || __atomic_sub_fetch(&st->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	val_anchors_free(st->ta);
+	free(st);
+}

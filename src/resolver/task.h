@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside the resolver core: a question under way (task), the responses
+ * it has fetched, and the record source it gives the chain-of-trust walk
+ * (source.c: the key, probe and response caches, and the fetched
+ * responses). Not for use outside src/resolver.
+ */
+#ifndef DT_RESOLVER_TASK_H
+#define DT_RESOLVER_TASK_H
+
+#include "cache/cache.h"
+#include "resolver/resolver.h"
+#include "resolver/state.h"
+#include "validator/response.h"
+#include "validator/walk.h"
+
+struct resolver {
+	struct cache *cache;
+	struct rsv_env env;
+	struct dstate *st;		/* the state new questions use */
+	uint64_t hash_k0, hash_k1;	/* the tables' SipHash key */
+	struct rsv_task **tasks;	/* by (name, type) */
+	struct rsv_fetch **fetches;
+	size_t ntasks, nfetches;
+	unsigned fetches_max;		/* per task */
+	size_t bytes_max;		/* per task */
+	struct rsv_stats stats;
+};
+
+#define RSV_STAT_INC(r, field) \
+	__atomic_fetch_add(&(r)->stats.field, 1, __ATOMIC_RELAXED)
+
+/* An upstream response fetched for a task (or its failure). */
+struct fetched {
+	uint8_t name[DT_NAME_MAXLEN];
+	uint16_t type;
+	int err;			/* 0, or why there is no message */
+	struct wire_msg *msg;
+	char from[DT_FETCH_FROM_LEN];	/* the upstream that sent it, or
+					   "cache" */
+	bool kept;			/* stored as a 'Q' entry already, or
+					   read from one */
+};
+
+struct rsv_task {
+	struct rsv_task *hnext;
+	struct resolver *r;
+	struct dstate *st;
+	uint8_t qname[DT_NAME_MAXLEN];	/* lower case */
+	uint16_t qtype, qclass;
+	struct rsv_waiter *waiters;
+	size_t nwaiters;
+	struct fetched *f;
+	size_t nf, capf;
+	size_t bytes;			/* held by f's messages (parsed) */
+	bool fetching;
+	int64_t now;			/* wall clock of this run */
+	int64_t mono;			/* monotonic seconds of this run */
+	int64_t started_ms;		/* monotonic, when it was created */
+	struct val_ctx tmpl;		/* time, limits (budgets unused) */
+	/* key source state */
+	struct cache_ref *refs;		/* key sets held from the cache */
+	size_t nrefs, caprefs;
+	struct val_keyset **local;	/* key sets not cached (failures) */
+	size_t nlocal, caplocal;
+	bool want;			/* a fetch is wanted: */
+	uint8_t want_name[DT_NAME_MAXLEN];
+	uint16_t want_type;
+	int fail_err;			/* a wanted fetch had failed */
+	const struct cfg_nta *nta;	/* a negative trust anchor applied */
+	struct val_work work;		/* shared by every run and key set */
+};
+
+/* The fetched response for (name, type): the message, or NULL with *err
+ * set when the fetch failed, or NULL with *err 0 when not fetched yet
+ * (then it is noted as wanted). */
+const struct wire_msg *task_fetched(struct rsv_task *t, const uint8_t *name,
+				    uint16_t type, int *err);
+
+/* Records a fetched response (or its failure err). Past
+ * the resolver's bytes_max the response is dropped and recorded as failed
+ * with DT_ELIMIT, which is returned; -ENOMEM. */
+int fetched_add(struct rsv_task *t, const uint8_t *name, uint16_t type,
+		struct wire_msg *msg, int err, const char *from);
+
+/* The fetched entry for (name, type), or NULL. */
+struct fetched *fetched_find(struct rsv_task *t, const uint8_t *name,
+			     uint16_t type);
+
+/* The walk's record source over t (source.c). */
+void source_init(struct rsv_task *t, struct walk_source *src);
+
+/* Gives back every key set t holds. */
+void source_release(struct rsv_task *t);
+
+/* Builds the validator's view of a response to (qname, qtype) from msg. */
+void source_response(const struct wire_msg *msg, const uint8_t *qname,
+		     uint16_t qtype, struct val_response *ret);
+
+/* Stores a in the answer cache (takes it) (reply.c). */
+void answer_store(struct resolver *r, const uint8_t *qname, uint16_t qtype,
+		  uint16_t qclass, struct answer *a);
+
+#endif
