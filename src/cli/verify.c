@@ -16,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "common/arena.h"
+#include "cli/verify_resolver.h"
 #include "common/errcode.h"
 #include "common/file.h"
 #include "common/limits.h"
@@ -45,6 +46,7 @@ struct verify_opts {
 	int nanchors;
 	int64_t now;
 	bool json, trace;
+	bool resolver;		/* also through the resolver core */
 	const char *question;
 	const char *rcode;
 	const char *zone;
@@ -347,8 +349,16 @@ static const char *kind_name(enum val_kind k)
 	return "unknown";
 }
 
+static bool agree(const struct val_result *res, const struct vr_verdict *vr)
+{
+	return res->verdict.status == vr->status &&
+	       res->verdict.ede == vr->ede &&
+	       strcmp(res->verdict.tag ? res->verdict.tag : "", vr->tag) == 0;
+}
+
 static void print_text(const struct input *in, const struct val_result *res,
-		       const struct trace_buf *t, bool trace)
+		       const struct trace_buf *t, bool trace,
+		       const struct vr_verdict *vr)
 {
 	char name[DT_NAME_TEXT_MAXLEN], ty[16], cl[16];
 
@@ -374,10 +384,19 @@ static void print_text(const struct input *in, const struct val_result *res,
 		for (size_t i = 0; i < t->n; i++)
 			printf("  %s\n", t->lines[i]);
 	}
+	if (!vr)
+		return;
+	printf("resolver core: %s", val_status_name(vr->status));
+	if (vr->ede != VAL_EDE_NONE)
+		printf(", ede %u", vr->ede);
+	printf(" [%s], %u upstream question%s\n", vr->tag, vr->fetches,
+	       vr->fetches == 1 ? "" : "s");
+	printf("the offline walk and the resolver core %s\n",
+	       agree(res, vr) ? "agree" : "DISAGREE");
 }
 
 static void print_json(const struct input *in, const struct val_result *res,
-		       const struct trace_buf *t)
+		       const struct trace_buf *t, const struct vr_verdict *vr)
 {
 	char name[DT_NAME_TEXT_MAXLEN], ty[16], cl[16];
 
@@ -405,7 +424,22 @@ static void print_json(const struct input *in, const struct val_result *res,
 			printf(",");
 		cli_json_str(stdout, t->lines[i]);
 	}
-	printf("]}\n");
+	printf("]");
+	if (vr) {
+		printf(",\"resolver\":{\"status\":\"%s\",\"ede\":",
+		       val_status_name(vr->status));
+		if (vr->ede != VAL_EDE_NONE)
+			printf("%u", vr->ede);
+		else
+			printf("null");
+		printf(",\"tag\":");
+		cli_json_str(stdout, vr->tag);
+		printf(",\"reason\":");
+		cli_json_str(stdout, vr->reason);
+		printf(",\"fetches\":%u},\"agree\":%s", vr->fetches,
+		       agree(res, vr) ? "true" : "false");
+	}
+	printf("}\n");
 }
 
 static int exit_code(enum val_status s)
@@ -454,10 +488,16 @@ static int validate(struct input *in, const struct verify_opts *o)
 	if (val_response_validate(&ctx, &resp, &src, &res) == 0) {
 		if (res.kind == VAL_KIND_NEED_KEYS)
 			res.verdict.status = VAL_INDETERMINATE;
+		struct vr_verdict vr;
+		bool have_vr =
+			o->resolver &&
+			verify_resolver(ta, o->now, in->qname, in->qtype,
+					in->qclass, resp.rcode, ans, nans, auth,
+					nauth, in->rr, in->n, &vr) == 0;
 		if (o->json)
-			print_json(in, &res, &t);
+			print_json(in, &res, &t, have_vr ? &vr : NULL);
 		else
-			print_text(in, &res, &t, o->trace);
+			print_text(in, &res, &t, o->trace, have_vr ? &vr : NULL);
 		code = exit_code(res.verdict.status);
 	}
 	val_bag_free(bag);
@@ -475,7 +515,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dnstrust verify [--anchor FILE]... [--time TIME] "
-		"[--json] [--trace]\n"
+		"[--json] [--trace] [--resolver]\n"
 		"                       [--question 'NAME [CLASS] TYPE'] "
 		"[--rcode RCODE] FILE...\n"
 		"       dnstrust verify --zone ORIGIN [--anchor FILE]... "
@@ -490,6 +530,7 @@ static int parse_args(int argc, char **argv, struct verify_opts *o)
 		{"time", required_argument, NULL, 't'},
 		{"json", no_argument, NULL, 'j'},
 		{"trace", no_argument, NULL, 'T'},
+		{"resolver", no_argument, NULL, 'R'},
 		{"question", required_argument, NULL, 'q'},
 		{"rcode", required_argument, NULL, 'r'},
 		{"zone", required_argument, NULL, 'z'},
@@ -517,6 +558,7 @@ static int parse_args(int argc, char **argv, struct verify_opts *o)
 			break;
 		case 'j': o->json = true; break;
 		case 'T': o->trace = true; break;
+		case 'R': o->resolver = true; break;
 		case 'q': o->question = optarg; break;
 		case 'r': o->rcode = optarg; break;
 		case 'z': o->zone = optarg; break;

@@ -33,6 +33,7 @@ static const char *const dt_err_text[] = {
 	[DT_EUPSTREAM - DT_ERR_BASE] = "no usable upstream answer",
 	[DT_ECONFIG - DT_ERR_BASE] = "bad configuration",
 	[DT_ETOOBIG - DT_ERR_BASE] = "file larger than its limit",
+	[DT_EABSENT - DT_ERR_BASE] = "not in the input",
 };
 
 const char *dt_strerror(int err)

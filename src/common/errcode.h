@@ -41,6 +41,7 @@ enum dt_err {
 	DT_EUPSTREAM,		/* every upstream failed or answered unusably */
 	DT_ECONFIG,		/* bad configuration (file:line in the message) */
 	DT_ETOOBIG,		/* a file larger than its limit */
+	DT_EABSENT,		/* not in an offline input (and never will be) */
 	DT_ERR_END
 };
 

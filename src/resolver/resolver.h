@@ -129,7 +129,9 @@ void rsv_detach(struct rsv_waiter *wt);
 /*
  * An upstream response (msg, len octets, from the upstream named from)
  * or a failure (err < 0: DT_ETIMEOUT, DT_ENOSERVER, DT_EUPSTREAM...) for
- * the fetch f. Validation runs again for every task that wanted it;
+ * the fetch f. DT_EABSENT says an offline source does not hold the
+ * records and never will (`dnstrust verify --resolver`): the walk treats
+ * them as absent from its input, not as a failed query. Validation runs again for every task that wanted it;
  * answered() may be called before this returns.
  */
 void rsv_fetch_done(struct rsv_fetch *f, int err, const uint8_t *msg,

@@ -245,6 +245,8 @@ static enum walk_got response(void *arg, const uint8_t *name, uint16_t type,
 	const struct wire_msg *m = task_fetched(t, name, type, err);
 
 	*tentative = false;
+	if (!m && *err == DT_EABSENT)
+		return WALK_ABSENT;
 	if (!m)
 		return *err ? WALK_FAILED : WALK_PENDING;
 	source_response(m, name, type, resp);

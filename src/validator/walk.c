@@ -352,14 +352,14 @@ static enum walk_got ds_response(struct walk *w, const uint8_t *name,
 	return WALK_GOT;
 }
 
-/* Whether a tentative DS response proved anything about its name. */
+/* Whether a tentative DS response is about its name: it is not when no
+ * record of it matches or covers the name (EDE 12, NSEC Missing); a
+ * proof that is about the name but fails (a bad signature) counts, as
+ * it would from an upstream. */
 static bool proves(const struct val_result *res)
 {
-	if (res->verdict.status == VAL_SECURE)
-		return true;
-	return res->verdict.status == VAL_INSECURE &&
-	       res->kind == VAL_KIND_NODATA && res->denial.optout &&
-	       !res->denial.wildcard;
+	return res->verdict.status == VAL_SECURE ||
+	       res->verdict.ede != WIRE_EDE_NSEC_MISSING;
 }
 
 /* The keys of a zone below its anchor: from its validated DS RRset, or

@@ -247,10 +247,11 @@ that "--trace on tampered data: the failing step names www.tampered.lab A" \
 disagree=""
 while read -r name type st rc ede; do
 	dt query --trace --json "$name" "$type" >"$work/t.json" 2>&1
-	json_ok "j['trace']['agree'] and j['trace']['offline']['status'] == '$st'" \
+	json_ok "j['trace']['agree'] and j['trace']['offline']['status'] == '$st' and
+		 j['trace']['offline']['ede'] == j['trace']['daemon']['ede']" \
 		<"$work/t.json" || disagree="$disagree $name/$type"
 done <"$LAB_EXPECT"
-check "--trace: the offline verdict equals the daemon's on every question${disagree:+ (not:$disagree)}" \
+check "--trace: the offline verdict (status and EDE) equals the daemon's on every question${disagree:+ (not:$disagree)}" \
 	test -z "$disagree"
 
 # --- tlsa, sshfp ---

@@ -33,8 +33,10 @@
 #   del  www.unsigned.<zone> A    answer from the unsigned child; the
 #                                 parent's "unsigned.<zone> DS" denial is
 #                                 part of the input
-# and dnstrust verify --json --time reads the response, the zone's DNSKEY
-# RRset (dig +noall +answer) and the DS denial (dig +noall +authority).
+# and dnstrust verify --json --resolver --time reads the response, the
+# zone's DNSKEY RRset (dig +noall +answer) and the DS denial (dig +noall
+# +authority); each check also wants the resolver core (the daemon's
+# resolution, served these records) to reach the same status, EDE and tag.
 #
 # Expected (exit status and status, RFC 8914 EDE code, reason tag), and
 # the result (answer / nxdomain / nodata) of the question:
@@ -447,8 +449,8 @@ check_cell() { # IDX SIGNER ALG DENIAL VARIANT QUESTION
 	anchor=$zd/anchor
 	[ "$v" = wrongds ] && anchor=$zd/anchor.wrong
 	out=$tmp/res/$idx.out
-	"$DT" verify --json --anchor "$anchor" --time "$NOW" "$resp" \
-		"$tmp/mat/$z" >"$out" 2>&1
+	"$DT" verify --json --resolver --anchor "$anchor" --time "$NOW" \
+		"$resp" "$tmp/mat/$z" >"$out" 2>&1
 	rc=$?
 	# shellcheck disable=SC2046
 	set -- $(fields "$out")
@@ -461,13 +463,14 @@ check_cell() { # IDX SIGNER ALG DENIAL VARIANT QUESTION
 	if [ "$rc" -eq "$w_rc" ] && [ "$st" = "$w_status" ] &&
 		{ [ "$w_ede" = '*' ] || [ "$ede" = "$w_ede" ]; } &&
 		{ [ "$w_tag" = '*' ] || [ "$tag" = "$w_tag" ]; } &&
-		[ "$result" = "$w_result" ]; then
-		echo "ok - $desc" >"$res"
+		[ "$result" = "$w_result" ] &&
+		grep -q '"agree":true' "$out"; then
+		echo "ok - $desc, the resolver core agreeing" >"$res"
 	else
 		{
 			echo "not ok - $desc"
 			echo "# got exit $rc, status $st, EDE $ede, tag $tag, result $result"
-			echo "# want exit $w_rc, status $w_status, EDE $w_ede, tag $w_tag, result $w_result"
+			echo "# want exit $w_rc, status $w_status, EDE $w_ede, tag $w_tag, result $w_result, and the resolver core agreeing"
 			echo "# $DT verify --json --anchor $anchor --time $NOW $resp $tmp/mat/$z"
 			sed 's/^/# /' "$out"
 		} >"$res"

@@ -3,7 +3,9 @@
 # each signed answer is secure at its VALIDATE-AT time with its zone's
 # DNSKEY as the trust anchor, bogus (EDE 7) after EXPIRES-AT, and bogus
 # after one bit of its signature is flipped; the whole RFC 4035 zone
-# checks secure with --zone. TAP output.
+# checks secure with --zone. Every case also goes through the resolver
+# core (verify --resolver), which must reach the same status, EDE and
+# tag as the offline walk. TAP output.
 # usage: verify_vectors.sh DNSTRUST PEER_DIR
 set -u
 # shellcheck source=tests/harness.sh
@@ -24,6 +26,16 @@ check_exit() { # description, wanted exit, command...
 	fi
 }
 
+agrees() { # description, then verify's arguments: the resolver core agrees
+	d=$1
+	shift
+	"$dt" verify --resolver --json "$@" >"$tmp/agree" 2>&1
+	if grep -q '"agree":true' "$tmp/agree"; then ok "$d: the resolver core agrees"; else
+		not_ok "$d: the resolver core agrees"
+		diag "$tmp/agree"
+	fi
+}
+
 if [ ! -d "$vec" ]; then
 	bail "RFC vectors not found at $vec"
 fi
@@ -34,7 +46,9 @@ for f in "$vec"/rfc5702-*.zone "$vec"/rfc6605-*.zone "$vec"/rfc8080-*.zone; do
 	exp=$(grep -o 'EXPIRES-AT: [0-9]*' "$f" | awk '{print $2}')
 	grep -v '^;' "$f" | grep -E '[[:space:]]DNSKEY[[:space:]]' >"$tmp/anchor"
 	check_exit "$b: secure at $at" 0 "$dt" verify --anchor "$tmp/anchor" --time "$at" "$f"
+	agrees "$b: secure" --anchor "$tmp/anchor" --time "$at" "$f"
 	check_exit "$b: bogus after expiry" 2 "$dt" verify --anchor "$tmp/anchor" --time $((exp + 3600)) "$f"
+	agrees "$b: after expiry" --anchor "$tmp/anchor" --time $((exp + 3600)) "$f"
 	if "$dt" verify --json --anchor "$tmp/anchor" --time $((exp + 3600)) "$f" | grep -q '"code":7'; then
 		ok "$b: EDE 7 after expiry"
 	else
@@ -48,7 +62,9 @@ for f in "$vec"/rfc5702-*.zone "$vec"/rfc6605-*.zone "$vec"/rfc8080-*.zone; do
 		sub(/[^ \t]+$/, r substr(s, 2)); done = 1
 	} { print }' "$f" >"$tmp/flipped"
 	check_exit "$b: bogus with a flipped signature" 2 "$dt" verify --anchor "$tmp/anchor" --time "$at" "$tmp/flipped"
+	agrees "$b: flipped" --anchor "$tmp/anchor" --time "$at" "$tmp/flipped"
 	check_exit "$b: indeterminate without a covering anchor" 3 "$dt" verify --time "$at" "$f"
+	agrees "$b: no covering anchor" --time "$at" "$f"
 done
 
 # Example responses (RFC 4035 App. B, RFC 5155 App. B), validated with
@@ -73,6 +89,8 @@ responses() {
 			not_ok "$title: want $st $kind"
 			diag "$tmp/out"
 		fi
+		agrees "$title" --anchor "$tmp/anchor" --time "$3" "$tmp/keys" \
+			"$tmp/blk$blk"
 	done
 }
 # dnstrust-wire is built in src/, dnstrust in src/cli/.
