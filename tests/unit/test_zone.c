@@ -11,6 +11,7 @@
 
 #include "common/errcode.h"
 #include "tap.h"
+#include "vectors.h"
 #include "wire/dname.h"
 #include "wire/rr.h"
 #include "wire/zone.h"
@@ -767,13 +768,11 @@ static int want_records(const char *file)
 
 static void test_rfc_vectors(void)
 {
-	const char *peer = getenv("DT_PEER");
-	char dir[4096], path[8192];
+	const char *peer = getenv("DT_PEER"), *dir = vec_dir();
 	struct dirent *de;
 	int files = 0;
 	DIR *d;
 
-	snprintf(dir, sizeof(dir), "%s/rfc-vectors", peer ? peer : ".");
 	d = opendir(dir);
 	if (!d) {
 		diag("SKIP RFC vectors: %s: %s (DT_PEER=%s)", dir,
@@ -786,8 +785,7 @@ static void test_rfc_vectors(void)
 
 		if (len < 5 || strcmp(de->d_name + len - 5, ".zone") != 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		n = count_and_roundtrip(path, &mismatch);
+		n = count_and_roundtrip(vec_path(de->d_name), &mismatch);
 		is_int(n, want_records(de->d_name), "%s: record count",
 		       de->d_name);
 		is_int(mismatch, 0, "%s: every record reads back the same",
