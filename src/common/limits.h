@@ -309,6 +309,12 @@
  * by one zone, a CNAME chain or a proof by a few more; past this, the
  * rest are fetched as validation asks, one after another. */
 #define DT_RSV_SPECULATE_SIGNERS 4
+/* Answers with a TTL below this are not prefetched: a few seconds' TTL
+ * says the owner wants them asked again, and prefetching them would
+ * double the upstream queries of a busy name. */
+#define DT_RSV_PREFETCH_MIN_TTL 10
+/* The TTL of an answer served stale (RFC 8767 §4: 30 s). */
+#define DT_RSV_STALE_TTL 30
 /* Memory the parsed upstream responses of one question may hold: a real
  * chain of trust is a few KiB per zone cut; a crafted 64 KiB response
  * decompresses to a few MiB, and DT_DMN_FETCHES_PER_TASK of them would be

@@ -56,6 +56,11 @@
  * an hour so a repaired zone is not failed for long. */
 #define CFG_BOGUS_TTL	  60
 #define CFG_BOGUS_TTL_MAX 3600
+/* serve-stale-max: a day (RFC 8767 §5 suggests 1 to 3 days), at most a
+ * week: what the upstreams said that long ago is not to be shown as
+ * current for longer. */
+#define CFG_STALE_MAX	  86400
+#define CFG_STALE_MAX_MAX 604800
 /* RFC 5011 hold-downs: 30 days (DT_AT_HOLDDOWN) outside tests; an hour
  * at least, so that a test cannot make a key trusted at first sight, and a
  * year at most. */
@@ -693,6 +698,28 @@ static void out_domain(struct cfg_out *o, const uint8_t *name)
 	out_word(o, text);
 }
 
+static int parse_prefetch(const struct cfg_key *k, const struct cfg_line *l,
+			  struct cfg *c, struct cfg_ctx *x)
+{
+	const char *w = l->word[1];
+	char sh[CFG_SHOW_MAX + 4];
+
+	if (strcmp(w, "yes") == 0)
+		c->prefetch = true;
+	else if (strcmp(w, "no") == 0)
+		c->prefetch = false;
+	else
+		return cfg_fail(x, "%s: '%s' is not yes or no", k->name,
+				show(w, sh));
+	return 0;
+}
+
+static void format_prefetch(const struct cfg_key *k, const struct cfg *c,
+			    struct cfg_out *o)
+{
+	out_line(o, k, c->prefetch ? "yes" : "no");
+}
+
 static int parse_mode(const struct cfg_key *k, const struct cfg_line *l,
 		      struct cfg *c, struct cfg_ctx *x)
 {
@@ -1043,6 +1070,18 @@ static const struct cfg_key cfg_keys[] = {
 		 "Nothing is cached longer than this."),
 	KEY_UINT("bogus-ttl", "SECONDS", bogus_ttl, 1, CFG_BOGUS_TTL_MAX, 1,
 		 "A bogus result is kept this long, 1 to 3600."),
+	KEY_UINT("serve-stale-max", "SECONDS", serve_stale_max, 0,
+		 CFG_STALE_MAX_MAX, 1,
+		 "When the upstreams fail, a secure or insecure answer up to "
+		 "this long past its TTL is served, marked stale (RFC 8767, "
+		 "EDE 3); 0 never, at most 604800."),
+	{.name = "prefetch",
+	 .usage = "yes|no",
+	 .parse = parse_prefetch,
+	 .format = format_prefetch,
+	 KEY_ONE,
+	 .doc = "yes: an answer asked for in the last tenth of its TTL is "
+		"fetched again in the background."},
 	{.name = "mode",
 	 .usage = "enforce|permissive",
 	 .parse = parse_mode,
@@ -1245,6 +1284,8 @@ void cfg_default(struct cfg *c)
 	c->clock_skew = DT_VAL_SKEW;
 	c->max_cache_ttl = CFG_MAX_CACHE_TTL;
 	c->bogus_ttl = CFG_BOGUS_TTL;
+	c->serve_stale_max = CFG_STALE_MAX;
+	c->prefetch = true;
 	c->max_conns_per_user = DT_DMN_CONNS_PER_USER;
 	c->ratelimit = DT_DMN_RATELIMIT;
 	c->auto_trust_add_holddown = DT_AT_HOLDDOWN;

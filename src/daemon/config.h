@@ -106,6 +106,9 @@ struct cfg {
 	unsigned clock_skew;		/* clock-skew SECONDS */
 	unsigned max_cache_ttl;		/* max-cache-ttl SECONDS */
 	unsigned bogus_ttl;		/* bogus-ttl SECONDS (default 60) */
+	unsigned serve_stale_max;	/* serve-stale-max SECONDS (RFC 8767;
+					   0: never) */
+	bool prefetch;			/* prefetch yes|no */
 	unsigned max_conns_per_user;	/* max-connections-per-user N */
 	/* policy */
 	enum cfg_mode mode;		/* mode enforce|permissive */

@@ -51,6 +51,8 @@ void answer_free(void *p)
 /* A rendered reply, for one variant of client flags. */
 struct rendered {
 	int64_t stored;		/* monotonic seconds when rendered */
+	int64_t fresh_until;	/* the answer's: stored + ttl */
+	uint32_t ttl;		/* the answer's TTL (for prefetch) */
 	size_t len;
 	size_t status_off;
 	size_t nttl;
@@ -111,9 +113,8 @@ static size_t from_rendered(const struct rendered *rd, const struct qinfo *q,
 }
 
 static void store_rendered(struct resolver *rv, int64_t now,
-			   const struct qinfo *q,
-			   const struct render *r, size_t len,
-			   int64_t expire)
+			   const struct qinfo *q, const struct answer *a,
+			   const struct render *r, size_t len)
 {
 	uint8_t key[DT_CACHE_KEY_MAXLEN + 1];
 	size_t cost = sizeof(struct rendered) + r->nttl * 2 + len;
@@ -124,13 +125,32 @@ static void store_rendered(struct resolver *rv, int64_t now,
 	if (!rd)
 		return;
 	rd->stored = now;
+	rd->fresh_until = a->stored + a->ttl;
+	rd->ttl = a->ttl;
 	rd->len = len;
 	rd->status_off = r->status_off;
 	rd->nttl = r->nttl;
 	memcpy(rd->ttl_off, r->ttl_off, r->nttl * 2);
 	rd->msg = (const uint8_t *)(rd->ttl_off + r->nttl);
 	memcpy((uint8_t *)(rd->ttl_off + r->nttl), r->b.buf, len);
-	cache_put(rv->cache, key, wkey(q, key), rd, cost, expire, free);
+	cache_put(rv->cache, key, wkey(q, key), rd, cost, rd->fresh_until,
+		  free);
+}
+
+/* A cached answer asked for in the last tenth of its TTL is fetched again
+ * in the background (prefetch yes), so that a popular name never goes
+ * cold. Answers of less than DT_RSV_PREFETCH_MIN_TTL are left to
+ * expire. */
+static void maybe_prefetch(struct resolver *rv, const struct qinfo *q,
+			   const struct rsv_clock *clock, int64_t fresh_until,
+			   uint32_t ttl)
+{
+	int64_t now = clock->mono_ms / 1000;
+
+	if (!rv->st || !rv->st->cfg.prefetch || ttl < DT_RSV_PREFETCH_MIN_TTL ||
+	    (fresh_until - now) * 10 > (int64_t)ttl)
+		return;
+	rsv_prefetch(rv, q, clock);
 }
 
 size_t rsv_cached(struct resolver *rv, const struct qinfo *q,
@@ -145,22 +165,34 @@ size_t rsv_cached(struct resolver *rv, const struct qinfo *q,
 	if (cache_get(c, key, wkey(q, key), now, &ref)) {
 		const struct rendered *rd = ref.val;
 		bool fits = rd->len <= reply_cap(q, cap);
+		int64_t fresh_until = rd->fresh_until;
+		uint32_t ttl = rd->ttl;
 		if (fits)
 			len = from_rendered(rd, q, now, buf);
 		cache_unref(c, &ref);
-		if (fits)
+		if (fits) {
+			maybe_prefetch(rv, q, clock, fresh_until, ttl);
 			return len;
+		}
 	}
 	size_t klen = cache_key('V', q->qname, q->qtype, q->qclass, key);
 	if (!cache_get(c, key, klen, now, &ref))
 		return 0;
 	const struct answer *a = ref.val;
+	if (now >= a->stored + (int64_t)a->ttl) {
+		/* Kept past its TTL only to be served stale when the
+		 * upstreams fail (resolver.c): asked again first. */
+		cache_unref(c, &ref);
+		return 0;
+	}
 	uint16_t offs[512];
 	struct render r = {.ttl_off = offs, .capttl = 512};
 	len = reply_build(&r, a, q, now - a->stored, true, buf,
 			  reply_cap(q, cap));
 	if (len && r.nttl < r.capttl && !r.truncated)
-		store_rendered(rv, now, q, &r, len, ref.expire);
+		store_rendered(rv, now, q, a, &r, len);
+	if (len)
+		maybe_prefetch(rv, q, clock, a->stored + a->ttl, a->ttl);
 	if (!len)
 		len = reply_error(q, WIRE_RCODE_SERVFAIL, WIRE_EDE_OTHER,
 				  "the reply cannot be built", buf, cap);
@@ -180,13 +212,41 @@ size_t rsv_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
 	return reply_error(q, rcode, ede, text, buf, cap);
 }
 
+/* RFC 8767: only what was validated (secure) or proven unsigned
+ * (insecure) may be served stale; never bogus, indeterminate or an
+ * upstream failure, nor what policy let through unvalidated. */
+static bool answer_may_be_stale(const struct answer *a)
+{
+	return (a->status == VAL_SECURE || a->status == VAL_INSECURE) &&
+	       !a->nta && !a->policy_pass && !a->permissive &&
+	       !a->upstream_fail;
+}
+
+bool answer_stale_get(struct resolver *rv, const uint8_t *qname,
+		      uint16_t qtype, uint16_t qclass, int64_t now,
+		      struct cache_ref *ref)
+{
+	uint8_t key[DT_CACHE_KEY_MAXLEN];
+	size_t klen = cache_key('V', qname, qtype, qclass, key);
+
+	if (!cache_get(rv->cache, key, klen, now, ref))
+		return false;
+	if (answer_may_be_stale(ref->val))
+		return true;
+	cache_unref(rv->cache, ref);
+	return false;
+}
+
 void answer_store(struct resolver *rv, const uint8_t *qname, uint16_t qtype,
 		  uint16_t qclass, struct answer *a)
 {
 	uint8_t key[DT_CACHE_KEY_MAXLEN];
 	size_t klen = cache_key('V', qname, qtype, qclass, key);
 	size_t cost = sizeof(*a) + (a->msg ? 2 * a->msg->rawlen + 1024 : 0);
+	int64_t expire = a->stored + a->ttl;
 
+	if (answer_may_be_stale(a) && rv->st)
+		expire += rv->st->cfg.serve_stale_max;
 	if (!a->ttl) {
 		answer_free(a);
 		return;
@@ -200,6 +260,5 @@ void answer_store(struct resolver *rv, const uint8_t *qname, uint16_t qtype,
 		wk[wl] = v;
 		cache_remove(rv->cache, wk, wl + 1);
 	}
-	cache_put(rv->cache, key, klen, a, cost, a->stored + a->ttl,
-		  answer_free);
+	cache_put(rv->cache, key, klen, a, cost, expire, answer_free);
 }

@@ -469,12 +469,52 @@ static void task_abandon(struct rsv_task *t, const char *tag,
  *     stopped without saying what it needs (a bug).
  * Only the upstream failures count as such (answer.upstream_fail).
  */
+/*
+ * The upstreams failed: an answer kept past its TTL (secure or insecure
+ * only) is served instead, for at most serve-stale-max, marked stale
+ * (RFC 8767: EDE 3, TTL DT_RSV_STALE_TTL); the failure is not cached
+ * over it. A fresh one (a prefetch that failed) is served as it is.
+ * Returns true when t was finished so.
+ */
+static bool finish_stale(struct rsv_task *t, int err)
+{
+	struct cache_ref ref;
+
+	if (!t->st->cfg.serve_stale_max ||
+	    !answer_stale_get(t->r, t->qname, t->qtype, t->qclass, t->mono,
+			      &ref))
+		return false;
+	struct answer a = *(const struct answer *)ref.val;
+	int64_t past = t->mono - (a.stored + (int64_t)a.ttl);
+	if (past >= 0) {
+		a.ede = WIRE_EDE_STALE_ANSWER;
+		a.tag = "stale-answer";
+		snprintf(a.reason, sizeof(a.reason),
+			 "%lld s past its TTL, served stale (RFC 8767): the "
+			 "upstreams failed (%s)",
+			 (long long)past, dt_strerror(err));
+		a.ttl = DT_RSV_STALE_TTL;
+		a.stored = t->mono;
+		RSV_STAT_INC(t->r, stale);
+	}
+	/* Rendered with the age the cache would give it. */
+	a.ttl = past >= 0 ? a.ttl : (uint32_t)(-past);
+	a.stored = t->mono;
+	task_end(t, &a);
+	cache_unref(t->r->cache, &ref);
+	task_free(t);
+	return true;
+}
+
 static void finish_failed(struct rsv_task *t, int err, const char *tag,
 			  const char *what)
 {
-	struct answer *a = answer_new();
+	struct answer *a;
 	char txt[DT_NAME_TEXT_MAXLEN];
 
+	if (strncmp(tag, "upstream-", 9) == 0 && finish_stale(t, err))
+		return;
+	a = answer_new();
 	if (!a) {
 		task_abandon(t, "internal-nomem", "out of memory");
 		return;
@@ -869,6 +909,28 @@ int rsv_submit(struct resolver *r, struct rsv_waiter *wt,
 	t->nwaiters = 1;
 	task_run(t, now);
 	return 0;
+}
+
+void rsv_prefetch(struct resolver *r, const struct qinfo *q,
+		  const struct rsv_clock *now)
+{
+	uint8_t lname[DT_NAME_MAXLEN];
+	struct rsv_task **slot;
+
+	wire_dname_copy(lname, q->qname);
+	wire_dname_tolower(lname);
+	slot = task_slot(r, lname, q->qtype, q->qclass);
+	/* Never at the expense of clients' questions: only while the
+	 * table is at most half full. */
+	if (*slot || !r->st || r->ntasks >= DT_DMN_MAX_TASKS / 2)
+		return;
+	struct rsv_task *t = task_new(r, q, now);
+	if (!t)
+		return;
+	*slot = t;
+	r->ntasks++;
+	RSV_STAT_INC(r, prefetch);
+	task_run(t, now);
 }
 
 void rsv_detach(struct rsv_waiter *wt)

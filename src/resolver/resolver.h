@@ -89,6 +89,9 @@ struct rsv_stats {
 	uint64_t secure, insecure, bogus, indeterminate;
 	uint64_t servfail_upstream;	/* no usable upstream answer */
 	uint64_t overload;		/* refused: too many under way */
+	uint64_t prefetch;		/* answers fetched again before they
+					   expired */
+	uint64_t stale;			/* answers served stale (RFC 8767) */
 };
 
 /* A new resolver over the shared cache c, calling env. NULL when out of

@@ -97,6 +97,18 @@ void source_release(struct rsv_task *t);
 void source_response(const struct wire_msg *msg, const uint8_t *qname,
 		     uint16_t qtype, struct val_response *ret);
 
+/* The cached answer to (qname, qtype, qclass) when it may be served
+ * stale (secure or insecure, kept past its TTL for serve-stale-max),
+ * fresh or not: true with *ref held (reply.c). */
+bool answer_stale_get(struct resolver *r, const uint8_t *qname,
+		      uint16_t qtype, uint16_t qclass, int64_t now,
+		      struct cache_ref *ref);
+
+/* Starts, without a waiter, the resolution of q when none is under way:
+ * the answer refreshes the cache (resolver.c). */
+void rsv_prefetch(struct resolver *r, const struct qinfo *q,
+		  const struct rsv_clock *now);
+
 /* Stores a in the answer cache (takes it) (reply.c). */
 void answer_store(struct resolver *r, const uint8_t *qname, uint16_t qtype,
 		  uint16_t qclass, struct answer *a);

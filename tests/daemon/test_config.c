@@ -387,6 +387,8 @@ static void test_numbers(void)
 	number_key("max-cache-ttl", 1, 2147483647, 1,
 		   offsetof(struct cfg, max_cache_ttl));
 	number_key("bogus-ttl", 1, 3600, 1, offsetof(struct cfg, bogus_ttl));
+	number_key("serve-stale-max", 0, 604800, 1,
+		   offsetof(struct cfg, serve_stale_max));
 	if (good("threads 007", &c, "leading zeros"))
 		is_int(c.threads, 7, "threads 007 is 7");
 	bad("threads \"\"", "t.conf:1: threads: '' is not a number");
@@ -698,6 +700,8 @@ static const char full_text[] = "# every key, values away from the defaults\n"
 				"clock-skew 0\n"
 				"max-cache-ttl 2147483647\n"
 				"bogus-ttl 3600\n"
+				"serve-stale-max 0\n"
+				"prefetch no\n"
 				"max-connections-per-user 16\n"
 				"allow-remote 2001:db8::/32 192.0.2.0/24\n"
 				"ratelimit 20\n"
@@ -720,7 +724,8 @@ static void test_format(void)
 		"#user NAME\n",	     "log-level notice\n",
 		"query-timeout 5\n", "nsec3-max-iterations 50\n",
 		"clock-skew 300\n",  "max-cache-ttl 86400\n",
-		"bogus-ttl 60\n",   "max-connections-per-user 128\n",
+		"bogus-ttl 60\n",   "serve-stale-max 86400\n",
+		"prefetch yes\n",   "max-connections-per-user 128\n",
 		"#allow-remote NET...\n", "ratelimit 100\n",
 	};
 	char text[8192], small[16];
@@ -825,6 +830,12 @@ static void test_policy(void)
 		ok(!c.nnta && !c.nrequire && !c.ndomain, "no lists");
 	}
 	bad("mode lax", "t.conf:1: mode: 'lax' is not enforce or permissive");
+	cfg_default(&c);
+	ok(c.prefetch && c.serve_stale_max == 86400,
+	   "prefetch yes and serve-stale-max a day by default");
+	if (good("prefetch no\n", &c, "prefetch no"))
+		ok(!c.prefetch, "prefetch no: off");
+	bad("prefetch maybe", "t.conf:1: prefetch: 'maybe' is not yes or no");
 	bad("insecure maybe",
 	    "t.conf:1: insecure: 'maybe' is not accept or reject");
 	if (good("negative-trust-anchor Broken.Example until 2026-12-04\n"

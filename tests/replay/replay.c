@@ -360,7 +360,9 @@ static int step_query(struct run *run, const struct rpl_step *st, char *why,
 			 sizeof(run->buf));
 	if (len) {
 		push_reply(run, run->buf, len);
-		return 0;
+		/* A hit may start a prefetch: its fetches are answered
+		 * now, as an upstream would while the client reads. */
+		return drain(run, why, whylen);
 	}
 	ret = rsv_submit(run->r, &qr->wt, &run->now);
 	if (ret < 0) {
