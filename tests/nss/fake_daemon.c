@@ -336,6 +336,16 @@ int fake_daemon_restart(void)
 	return serve_start();
 }
 
+void fake_daemon_pause(void)
+{
+	serve_stop();
+}
+
+int fake_daemon_resume(void)
+{
+	return serve_start();
+}
+
 void fake_daemon_hangup_next(void)
 {
 	atomic_store(&hangup_next, true);

@@ -16,6 +16,7 @@
 #include <nss.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -823,6 +824,53 @@ static void test_reuse_taken(const char *sock)
 	close(p[0]);
 }
 
+/* The daemon gone and its path taken by a socket another user listens
+ * on: the next connection is checked as the first was. */
+static void test_reuse_impostor(const char *sock)
+{
+	static char buf[1024];
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	struct gaih_addrtuple *t = NULL;
+	int ready[2], status;
+	struct call c;
+	char x;
+	pid_t pid;
+
+	if (getuid() != 0) {
+		ok(1, "# SKIP the impostor test needs root");
+		return;
+	}
+	is_int(lookups(1), 0, "a connection kept");
+	fake_daemon_pause();
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
+	if (pipe(ready) != 0 || (pid = fork()) < 0) {
+		ok(0, "an impostor starts");
+		return;
+	}
+	if (pid == 0) {
+		int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		/* Bound as root, listening as 65534: SO_PEERCRED says 65534. */
+		if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
+		    setgid(65534) != 0 || setuid(65534) != 0 ||
+		    listen(fd, 16) != 0 || write(ready[1], "", 1) != 1)
+			_exit(1);
+		for (;;)
+			if (accept(fd, NULL, NULL) < 0)
+				pause();
+	}
+	ok(read(ready[0], &x, 1) == 1, "another user listens at the path");
+	c = name4("v4.test", &t, buf, sizeof(buf));
+	is_call(&c, NSS_STATUS_UNAVAIL, EACCES, NO_RECOVERY,
+		"the kept connection gone, the new one refused");
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	close(ready[0]);
+	close(ready[1]);
+	unlink(sock);
+	ok(fake_daemon_resume() == 0 && lookups(1) == 0,
+	   "the daemon back: answered again");
+}
+
 static void test_reuse(const char *sock)
 {
 	static char buf[1024];
@@ -863,6 +911,7 @@ static void test_reuse(const char *sock)
 	is_int(fake_daemon_connections() - c0, 1, "... one new connection");
 
 	test_reuse_taken(sock);
+	test_reuse_impostor(sock);
 }
 
 /* --- hostile answers --- */
