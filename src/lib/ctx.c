@@ -246,8 +246,10 @@ void dtlib_pool_give(dt_ctx_t *ctx, int fd, unsigned gen)
 	pthread_mutex_lock(&ctx->lock);
 	pool_check_pid(ctx);
 	if (ctx->nidle < DTLIB_POOL_MAX && gen == ctx->set.gen) {
-		ctx->idle[ctx->nidle++] = (struct dtlib_idle){
-			.fd = fd, .gen = gen, .dev = st.st_dev, .ino = st.st_ino};
+		ctx->idle[ctx->nidle++] = (struct dtlib_idle){.fd = fd,
+							      .gen = gen,
+							      .dev = st.st_dev,
+							      .ino = st.st_ino};
 		fd = -1;
 	}
 	pthread_mutex_unlock(&ctx->lock);

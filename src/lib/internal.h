@@ -227,8 +227,8 @@ int dtlib_result_new(const struct dtlib_answer *a, dt_result_t **ret);
  * failed exchange gets the exchange's error, one answered before it its
  * own outcome. */
 void dtlib_query_each(dt_ctx_t *ctx, const char *name, uint16_t rclass,
-		      const uint16_t *types, size_t n, unsigned flags,
-		      int *rcs, dt_result_t **rets);
+		      const uint16_t *types, size_t n, unsigned flags, int *rcs,
+		      dt_result_t **rets);
 
 /* The per-thread status of dt_last_status(). */
 void dtlib_set_last_status(enum dt_status st);

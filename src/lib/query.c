@@ -95,8 +95,8 @@ int dt_query(dt_ctx_t *ctx, const char *name, uint16_t rclass, uint16_t type,
 }
 
 void dtlib_query_each(dt_ctx_t *ctx, const char *name, uint16_t rclass,
-		      const uint16_t *types, size_t n, unsigned flags,
-		      int *rcs, dt_result_t **rets)
+		      const uint16_t *types, size_t n, unsigned flags, int *rcs,
+		      dt_result_t **rets)
 {
 	uint8_t qname[DT_NAME_MAXLEN];
 	struct dtlib_q qs[DTLIB_MAX_QUESTIONS];

@@ -178,8 +178,9 @@ static int dl_cycles(const char *module, const char *name, int count)
 			return 2;
 		}
 		fn = (name4_fn)dlsym(h, "_nss_dnstrust_gethostbyname4_r");
-		if (fn != NULL && fn(name, &t, buf, sizeof(buf), &err, &herr,
-				     &ttl) == NSS_STATUS_SUCCESS &&
+		if (fn != NULL &&
+		    fn(name, &t, buf, sizeof(buf), &err, &herr, &ttl) ==
+			    NSS_STATUS_SUCCESS &&
 		    t != NULL)
 			good++;
 		dlclose(h);
