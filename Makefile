@@ -55,7 +55,7 @@ test-asan: $(ASAN)/build.ninja
 	-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	meson test -C $(ASAN) --print-errorlogs --num-processes 2 \
-		--suite unit --suite fuzz-replay --suite lab-asan
+		--suite unit --suite fuzz-replay --suite replay --suite lab-asan
 
 check: deps
 	$(MAKE) test

@@ -15,18 +15,14 @@ set -eu
 build=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
 case $build in /*) ;; *) build=$top/$build ;; esac
-daemon="$build/src/daemon/dnstrustd"
+DNSTRUSTD="$build/src/daemon/dnstrustd"
 dt="$build/src/cli/dnstrust"
 nssdir="$build/src/nss"
-work=$(mktemp -d /tmp/dnstrust-demo.XXXXXX)
-chmod 755 "$work"
-dpid=""
-cleanup() {
-	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
-	"$top/tests/lab/lab.sh" stop "$work/lab" >/dev/null 2>&1 || true
-	rm -rf "$work"
-}
-trap cleanup EXIT
+LAB_SH=$top/tests/lab/lab.sh
+# The tests' harness: the lab's start and stop, the daemon's, the mount
+# namespace of NSS (its TAP counters are not used here).
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$top/tests/harness.sh}"
 
 shown=0 wrong=0
 expect() { # WHAT GOT WANT: one outcome, compared
@@ -41,11 +37,7 @@ say() { printf '%s\n' "$@" | fold -s -w 76 | sed 's/^/   /'; }
 indent() { sed 's/^/    /'; }
 
 step "1. The lab: a private signed DNS hierarchy on loopback"
-"$top/tests/lab/lab.sh" start "$work/lab" >"$work/lab.log" 2>&1 || {
-	tail -20 "$work/lab.log"
-	exit 1
-}
-. "$work/lab/lab.env"
+lab_start demo # $work, the lab in $work/lab, stopped on exit
 say "Root and lab. on NSD ($LAB_ROOT_SERVER), the zones below on Knot" \
     "($LAB_LEAF_SERVER). The honest upstream is an iterating Unbound" \
     "($LAB_RESOLVER) that does not validate; the attacker ($LAB_ATTACKER)" \
@@ -54,9 +46,8 @@ say "Root and lab. on NSD ($LAB_ROOT_SERVER), the zones below on Knot" \
 step "2. The host before: resolv.conf names a resolver, glibc believes it"
 cp "$LAB_RESOLV_CONF" "$work/resolv.conf"
 mkdir -m 755 "$work/run"
-sock=$work/run/socket
 listen=$LAB_NET.100
-cat >"$work/dnstrust.conf" <<EOF
+cat >"$conf" <<EOF
 socket $sock
 listen $listen@53
 resolv-conf $work/resolv.conf
@@ -69,7 +60,7 @@ printf 'passwd: files\ngroup: files\nhosts: files dnstrust\n' >"$work/nss.after"
 chmod 644 "$work"/nss.*
 audit() { # NSSWITCH: dnstrust audit of the demo host, its exit status
 	"$dt" audit --resolv-conf "$work/resolv.conf" --nsswitch "$1" \
-		--config "$work/dnstrust.conf" --socket "$sock"
+		--config "$conf" --socket "$sock"
 }
 rc=0
 audit "$work/nss.before" >"$work/audit" || rc=$?
@@ -78,10 +69,8 @@ expect "audit before" "$rc" 1
 say "dnstrust audit: the AD bit reaching applications means nothing here."
 
 step "3. dnstrustd: queries go to resolv.conf, trust comes from its anchor"
-indent <"$work/dnstrust.conf"
-"$daemon" -c "$work/dnstrust.conf" -f 2>"$work/dnstrustd.log" &
-dpid=$!
-for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+indent <"$conf"
+start_daemon || true
 
 show() { # NAME TYPE WANT: a plain DNS client of the listener
 	local out rc ad ede ans got
@@ -140,15 +129,7 @@ expect "--trace www.sub.secure.lab." "$rc" 0
 
 step "7. Unmodified programs: getaddrinfo through the NSS module (getent)"
 nss() { # CMD...: in a mount namespace with nss.after and our socket
-	unshare --mount --propagation private -- /bin/bash -c '
-		set -e
-		mount --bind "$1" /etc/nsswitch.conf
-		mount -t tmpfs -o mode=755 dtdemo-run /run
-		mkdir /run/dnstrust
-		mount --bind "$2" /run/dnstrust
-		shift 2
-		exec env LD_LIBRARY_PATH="'"$nssdir"'" "$@"
-	' nss "$work/nss.after" "$work/run" "$@"
+	ns_run "$work/nss.after" - "$work/run" "$nssdir" "$@"
 }
 if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 	say "/etc/nsswitch.conf: hosts: files dnstrust (fail closed)"
@@ -171,7 +152,7 @@ step "8. resolv.conf rewritten to the attacker, as a rogue DHCP server would"
 cp "$LAB_ATTACKER_RESOLV_CONF" "$work/resolv.conf.new"
 mv "$work/resolv.conf.new" "$work/resolv.conf"
 sleep 0.5
-grep -o 'upstreams .*' "$work/dnstrustd.log" | tail -1 |
+grep -o 'upstreams .*' "$dlog" | tail -1 |
 	sed 's/^/  dnstrustd follows it: /'
 "$dt" flush --socket "$sock" >/dev/null
 forged=$(dig @"$LAB_ATTACKER" +short www.secure.lab. A | head -1)

@@ -304,6 +304,11 @@
  * along the chain of trust: about 2 per zone cut; a 127-label name under
  * an insecure cut needs one DS probe per label). */
 #define DT_DMN_FETCHES_PER_TASK 64
+/* Signers of one answer whose chains of trust are fetched at once, before
+ * validation asks for them (resolver.c speculate()): an answer is signed
+ * by one zone, a CNAME chain or a proof by a few more; past this, the
+ * rest are fetched as validation asks, one after another. */
+#define DT_RSV_SPECULATE_SIGNERS 4
 /* Memory the parsed upstream responses of one question may hold: a real
  * chain of trust is a few KiB per zone cut; a crafted 64 KiB response
  * decompresses to a few MiB, and DT_DMN_FETCHES_PER_TASK of them would be

@@ -14,8 +14,9 @@
 #include "cache/cache.h"
 #include "common/protocol.h"
 #include "daemon/admin_ops.h"
+#include "daemon/admin.h"
 #include "daemon/daemon.h"
-#include "daemon/resolve.h"
+#include "daemon/stats.h"
 #include "resolver/render.h"
 #include "daemon/policy.h"
 #include "upstream/transport.h"
@@ -95,18 +96,6 @@ static bool name_is(const struct qinfo *q, const char *text)
 	if (wire_dname_from_str(text, strlen(text), NULL, name) < 0)
 		return false;
 	return wire_dname_equal(q->qname, name);
-}
-
-static void sum_stats(struct daemon *d, struct wstats *s)
-{
-	memset(s, 0, sizeof(*s));
-	for (unsigned i = 0; i < d->nworkers; i++) {
-		const uint64_t *src = (const uint64_t *)&d->workers[i].stats;
-		uint64_t *dst = (uint64_t *)s;
-		for (size_t k = 0; k < sizeof(*s) / sizeof(uint64_t); k++)
-			dst[k] += __atomic_load_n(&src[k], __ATOMIC_RELAXED);
-		resolve_stats(&d->workers[i], s);
-	}
 }
 
 static void status_anchors(struct txt *t, const struct dstate *st)
@@ -209,7 +198,7 @@ static void status(struct txt *t, struct worker *w)
 	line(t, "cache-max-bytes=%zu", cs.max_bytes);
 	line(t, "cache-entries=%zu", cs.entries);
 	line(t, "cache-evictions=%llu", (unsigned long long)cs.evictions);
-	sum_stats(d, &s);
+	stats_sum(d, &s);
 	line(t, "queries=%llu", (unsigned long long)s.queries);
 	line(t, "cache-hits=%llu", (unsigned long long)s.cache_hits);
 	line(t, "joined=%llu", (unsigned long long)s.joined);

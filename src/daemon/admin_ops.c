@@ -16,7 +16,7 @@
 #include "common/errcode.h"
 #include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
-#include "daemon/resolve.h"
+#include "daemon/stats.h"
 #include "daemon/log.h"
 #include "daemon/monitor.h"
 #include "daemon/nta.h"
@@ -185,14 +185,7 @@ bool admin_ops_privileged(const struct qinfo *q)
 static void counts_now(struct daemon *d, struct ops_counts *c)
 {
 	memset(c, 0, sizeof(*c));
-	for (unsigned i = 0; i < d->nworkers; i++) {
-		const uint64_t *src = (const uint64_t *)&d->workers[i].stats;
-		uint64_t *dst = (uint64_t *)&c->w;
-
-		for (size_t k = 0; k < sizeof(c->w) / sizeof(uint64_t); k++)
-			dst[k] += __atomic_load_n(&src[k], __ATOMIC_RELAXED);
-		resolve_stats(&d->workers[i], &c->w);
-	}
+	stats_sum(d, &c->w);
 	for (size_t i = 0; i < OPS_EDE_MAX + 2; i++)
 		c->ede[i] = __atomic_load_n(&ede_count[i], __ATOMIC_RELAXED);
 	for (size_t i = 0; i < OPS_LAT_BUCKETS; i++)

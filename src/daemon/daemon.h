@@ -37,6 +37,7 @@ struct val_used;
 struct wire_msg;
 struct conn;
 struct ratelimit;
+struct waiter;
 
 /* Counters, per worker, added with relaxed atomics so that a status
  * query on another worker reads them safely. */
@@ -67,6 +68,8 @@ struct worker {
 	struct loop_io tcp_io[DT_CFG_MAX_LISTEN];
 	struct loop_io udp_io[DT_CFG_MAX_LISTEN];
 	struct resolver *rsv;		/* questions under way (resolve.h) */
+	/* answers a waiting client (server.c's waiter_reply) */
+	void (*reply)(struct waiter *wt, const uint8_t *msg, size_t len);
 	size_t nwaiters;		/* client questions waiting (server.c) */
 	struct conn *conns;		/* open client connections */
 	size_t nconns;
@@ -106,6 +109,8 @@ struct daemon {
 	unsigned reload_done;		/* reload_asked when the last reload
 					   began */
 	char reload_error[512];		/* why it was refused; "" if taken */
+	void (*reload)(void *d);	/* the main thread's reload (main.c),
+					   posted to its loop */
 };
 
 /* --- client questions (server.c) --- */
@@ -121,18 +126,6 @@ struct waiter {
 	struct loop_timer deadline;
 };
 
-/* Sends a reply of len octets to the waiter's client and frees it. */
-void waiter_reply(struct waiter *wt, const uint8_t *msg, size_t len);
-
-/* Frees a waiter that will not be answered (connection gone). */
-void waiter_free(struct waiter *wt);
-
-/* --- admin (admin.c) --- */
-
-/* Answers a CH-class question. Returns the reply length. */
-size_t admin_answer(struct worker *w, const struct qinfo *q, uint8_t *buf,
-		    size_t cap);
-
 /* Monotonic seconds of a worker's loop. */
 static inline int64_t worker_now(const struct worker *w)
 {
@@ -140,9 +133,15 @@ static inline int64_t worker_now(const struct worker *w)
 }
 
 /* Wall clock of a worker's loop, with the daemon's offset (-T). */
-int64_t worker_wallclock(const struct worker *w);
+static inline int64_t worker_wallclock(const struct worker *w)
+{
+	return loop_wallclock(w->loop);
+}
 
 /* Asks the main thread to reload (SIGHUP's work). */
-void daemon_request_reload(struct daemon *d);
+static inline void daemon_request_reload(struct daemon *d)
+{
+	loop_post(d->loop, d->reload, d);
+}
 
 #endif

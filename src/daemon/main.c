@@ -45,11 +45,6 @@
 #include "validator/anchor.h"
 #include "wire/dname.h"
 
-int64_t worker_wallclock(const struct worker *w)
-{
-	return loop_wallclock(w->loop);
-}
-
 /* --- upstream configuration --- */
 
 static bool same_addr(const struct up_server *a, const struct up_server *b)
@@ -262,11 +257,6 @@ static void reload(struct daemon *d)
 static void reload_post(void *arg)
 {
 	reload(arg);
-}
-
-void daemon_request_reload(struct daemon *d)
-{
-	loop_post(d->loop, reload_post, d);
 }
 
 /* --- sockets --- */
@@ -666,6 +656,7 @@ int main(int argc, char **argv)
 	log_setup(true, (int)cfg.log_level);
 	pthread_mutex_init(&d.reload_lock, NULL);
 	d.time_offset = o.offset;
+	d.reload = reload_post;
 	d.unix_fd = -1;
 	d.st = state_load(&cfg, o.offset, err, sizeof(err));
 	if (!d.st)

@@ -87,7 +87,7 @@ static void answered(void *arg, struct rsv_waiter *list,
 							       rw));
 		list = list->next;
 		size_t len = rsv_render(d->a, &wt->rw.q, 0, buf, sizeof(buf));
-		waiter_reply(wt, buf, len);
+		w->reply(wt, buf, len);
 	}
 }
 
@@ -130,13 +130,12 @@ void resolve_submit(struct worker *w, struct waiter *wt)
 	int r = rsv_submit(w->rsv, &wt->rw, &now);
 	if (r == 0)
 		return;
-	waiter_reply(wt, buf,
-		     reply_error(&wt->rw.q, WIRE_RCODE_SERVFAIL,
-				 r == -ENOMEM ? WIRE_EDE_OTHER
-					      : WIRE_EDE_NOT_READY,
-				 r == -ENOMEM ? "out of memory"
-					      : "too many questions under way",
-				 buf, sizeof(buf)));
+	w->reply(wt, buf,
+		 reply_error(&wt->rw.q, WIRE_RCODE_SERVFAIL,
+			     r == -ENOMEM ? WIRE_EDE_OTHER : WIRE_EDE_NOT_READY,
+			     r == -ENOMEM ? "out of memory"
+					  : "too many questions under way",
+			     buf, sizeof(buf)));
 }
 
 void resolve_detach(struct waiter *wt)
@@ -151,22 +150,4 @@ void resolve_shutdown(struct worker *w)
 		return;
 	rsv_free(w->rsv);
 	w->rsv = NULL;
-}
-
-void resolve_stats(const struct worker *w, struct wstats *s)
-{
-	if (!w->rsv)
-		return;
-	const struct rsv_stats *r = rsv_stats(w->rsv);
-#define ADD(to, from) \
-	s->to += __atomic_load_n(&r->from, __ATOMIC_RELAXED)
-	ADD(joined, joined);
-	ADD(upstream, upstream);
-	ADD(secure, secure);
-	ADD(insecure, insecure);
-	ADD(bogus, bogus);
-	ADD(indeterminate, indeterminate);
-	ADD(servfail_upstream, servfail_upstream);
-	ADD(refused, overload);
-#undef ADD
 }

@@ -2,8 +2,8 @@
 /*
  * A worker's resolver (src/resolver) in its event loop: the resolver
  * core's fetches go to the worker's upstream client, its answers to the
- * waiting clients (server.c). server.c knows resolution only through
- * these calls.
+ * waiting clients (through worker.reply, server.c's waiter_reply).
+ * server.c knows resolution only through these calls.
  */
 #ifndef DT_DAEMON_RESOLVE_H
 #define DT_DAEMON_RESOLVE_H
@@ -14,7 +14,6 @@
 struct qinfo;
 struct waiter;
 struct worker;
-struct wstats;
 
 /* Makes the worker's resolver, on the worker's state. Returns 0 or
  * -ENOMEM. */
@@ -38,8 +37,5 @@ void resolve_detach(struct waiter *wt);
 
 /* Ends every question and fetch of the worker (shutdown). */
 void resolve_shutdown(struct worker *w);
-
-/* Adds the worker's resolution counters to s (thread-safe). */
-void resolve_stats(const struct worker *w, struct wstats *s);
 
 #endif

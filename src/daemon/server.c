@@ -18,6 +18,7 @@
 
 #include "common/errcode.h"
 #include "common/protocol.h"
+#include "daemon/admin.h"
 #include "daemon/admin_ops.h"
 #include "daemon/log.h"
 #include "daemon/ratelimit.h"
@@ -950,6 +951,7 @@ int server_attach(struct worker *w, const int *udp_fds)
 	struct daemon *d = w->d;
 	int r;
 
+	w->reply = waiter_reply;
 	w->unix_io.cb = accept_event;
 	w->unix_io.arg = w;
 	if ((r = loop_io_add(w->loop, &w->unix_io, d->unix_fd, LOOP_READ)) < 0)

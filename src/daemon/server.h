@@ -14,4 +14,10 @@ int server_attach(struct worker *w, const int *udp_fds);
 /* Stops listening, ends every question and closes every connection. */
 void server_detach(struct worker *w);
 
+/* Sends a reply of len octets to the waiter's client and frees it. */
+void waiter_reply(struct waiter *wt, const uint8_t *msg, size_t len);
+
+/* Frees a waiter that will not be answered (connection gone). */
+void waiter_free(struct waiter *wt);
+
 #endif

@@ -18,6 +18,7 @@
 #include "resolver/task.h"
 #include "validator/keyset.h"
 #include "validator/sig.h"
+#include "validator/anchor.h"
 #include "validator/walk.h"
 #include "wire/bytes.h"
 #include "wire/dname.h"
@@ -157,15 +158,28 @@ void rsv_fetch_done(struct rsv_fetch *f, int err, const uint8_t *msg,
 		int e = err;
 		if (m && !(copy = wire_msg_parse(m->raw, m->rawlen, 0, &e)))
 			e = -ENOMEM;
-		t->fetching = false;
+		t->nfetching--;
 		int rr = fetched_add(t, f->name, f->type, copy, e,
 				     from ? from : "upstream");
 		if (rr < 0 && rr != DT_ELIMIT)
 			t->fail_err = -ENOMEM;
-		task_run(t, now);
+		/* Validation runs again when what it asked for is in, or
+		 * when nothing else is on its way. */
+		if (!t->nfetching || !t->want ||
+		    (t->want_type == f->type &&
+		     wire_dname_equal(t->want_name, f->name)))
+			task_run(t, now);
 	}
 	wire_msg_free(m);
 	fetch_free(f);
+}
+
+static bool waits_on(const struct rsv_fetch *f, const struct rsv_task *t)
+{
+	for (size_t i = 0; i < f->ntasks; i++)
+		if (f->tasks[i] == t)
+			return true;
+	return false;
 }
 
 /* Makes t wait for (name, type), joining a fetch in flight if any.
@@ -176,6 +190,8 @@ static int fetch_start(struct rsv_task *t, const uint8_t *name, uint16_t type)
 	struct rsv_fetch **slot = fetch_slot(r, name, type);
 	struct rsv_fetch *f = *slot;
 
+	if (f && waits_on(f, t))
+		return 0;
 	if (!f) {
 		f = calloc(1, sizeof(*f));
 		if (!f)
@@ -213,24 +229,135 @@ static int fetch_start(struct rsv_task *t, const uint8_t *name, uint16_t type)
 		f->cap = cap;
 	}
 	f->tasks[f->ntasks++] = t;
-	t->fetching = true;
+	t->nfetching++;
 	return 0;
 }
 
-/* Removes t from the fetch it waits on (task ending early). */
+/* Removes t from the fetches it waits on (task ending early). */
 static void fetch_leave(struct rsv_task *t)
 {
-	for (size_t b = 0; b < TABLE_SIZE && t->fetching; b++) {
+	for (size_t b = 0; b < TABLE_SIZE && t->nfetching; b++) {
 		for (struct rsv_fetch *f = t->r->fetches[b]; f; f = f->hnext) {
 			for (size_t i = 0; i < f->ntasks; i++) {
 				if (f->tasks[i] != t)
 					continue;
 				f->tasks[i] = f->tasks[--f->ntasks];
-				t->fetching = false;
+				t->nfetching--;
 				break;
 			}
 		}
 	}
+}
+
+/* --- the chain of trust fetched at once --- */
+
+/* Whether the cache holds the response to (name, type) ('Q'). */
+static bool response_kept(struct rsv_task *t, const uint8_t *name,
+			  uint16_t type)
+{
+	uint8_t key[DT_CACHE_KEY_MAXLEN];
+	size_t klen = cache_key('Q', name, type, WIRE_CLASS_IN, key);
+	struct cache_ref ref;
+
+	if (!cache_get(t->r->cache, key, klen, t->mono, &ref))
+		return false;
+	cache_unref(t->r->cache, &ref);
+	return true;
+}
+
+/* What the cache knows of the zone cut at name: 1 a secure key set
+ * (nothing to fetch there), 2 not a cut, 3 the name does not exist or a
+ * key set that is not secure (nothing below needs fetching), 0
+ * nothing. */
+static int cut_known(struct rsv_task *t, const uint8_t *name)
+{
+	uint8_t key[DT_CACHE_KEY_MAXLEN];
+	size_t klen = cache_key('K', name, WIRE_TYPE_DNSKEY, WIRE_CLASS_IN, key);
+	struct cache_ref ref;
+	int r = 0;
+
+	if (cache_get(t->r->cache, key, klen, t->mono, &ref)) {
+		const struct val_keyset *ks = ref.val;
+		r = ks->verdict.status == VAL_SECURE ? 1 : 3;
+		cache_unref(t->r->cache, &ref);
+		return r;
+	}
+	klen = cache_key('P', name, WIRE_TYPE_DS, WIRE_CLASS_IN, key);
+	if (cache_get(t->r->cache, key, klen, t->mono, &ref)) {
+		r = (uintptr_t)ref.val == WALK_PROBE_NXDOMAIN ? 3 : 2;
+		cache_unref(t->r->cache, &ref);
+	}
+	return r;
+}
+
+static void speculate_one(struct rsv_task *t, const uint8_t *name,
+			  uint16_t type)
+{
+	if (t->nf + t->nfetching >= t->r->fetches_max ||
+	    fetched_find(t, name, type) || response_kept(t, name, type))
+		return;
+	fetch_start(t, name, type);
+}
+
+/* The chain from the anchor above name down to name: the DS and DNSKEY
+ * response of every label not known from the cache (dnskey false:
+ * DS only, but the anchor's DNSKEY). */
+static void speculate_chain(struct rsv_task *t, const uint8_t *name,
+			    bool dnskey)
+{
+	const struct val_anchor_zone *az = val_anchors_find(t->st->ta, name);
+	int top = az ? wire_dname_labels(az->zone) : 0;
+
+	for (int l = top; az && l <= wire_dname_labels(name); l++) {
+		const uint8_t *a = wire_dname_ancestor(name, l);
+		if (policy_nta(&t->st->cfg, a, t->now))
+			return;
+		int known = cut_known(t, a);
+		if (known == 3)
+			return;
+		if (known)
+			continue;
+		if (l > top)
+			speculate_one(t, a, WIRE_TYPE_DS);
+		if (dnskey || l == top)
+			speculate_one(t, a, WIRE_TYPE_DNSKEY);
+	}
+}
+
+/*
+ * The DS and DNSKEY responses a chain of trust needs do not depend on one
+ * another, only their validation does: once the answer is in, ask for
+ * every one the cache does not hold, together, so that a cold answer
+ * takes two round trips whatever its depth. Which they are: for each
+ * signer of the answer's RRSIGs, every label from the closest anchor down
+ * to it (labels that are not zone cuts cost a NODATA each); for an
+ * unsigned answer, the DS of every label down to the name. Labels the
+ * cache knows (key sets, probes that are not cuts) are skipped; the
+ * fetches of a question stay within fetches_max.
+ */
+static void speculate(struct rsv_task *t, const struct wire_msg *m)
+{
+	const uint8_t *signers[DT_RSV_SPECULATE_SIGNERS];
+	size_t n = 0;
+
+	for (int s = WIRE_SEC_ANSWER; s <= WIRE_SEC_AUTHORITY; s++) {
+		for (size_t i = 0; i < m->count[s]; i++) {
+			const struct wire_rr *rr = &m->sec[s][i];
+			if (rr->type != WIRE_TYPE_RRSIG ||
+			    n == DT_RSV_SPECULATE_SIGNERS)
+				continue;
+			const uint8_t *sg = val_rrsig_signer(rr);
+			bool seen = !wire_dname_is_subdomain(rr->owner, sg);
+			for (size_t k = 0; k < n && !seen; k++)
+				seen = wire_dname_equal(signers[k], sg);
+			if (!seen)
+				signers[n++] = sg;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		speculate_chain(t, signers[i], true);
+	if (!n)
+		speculate_chain(t, t->qname, false);
 }
 
 /* --- tasks --- */
@@ -676,11 +803,15 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 			      "too many upstream queries");
 		return;
 	}
-	if ((err = fetch_start(t, t->want_name, t->want_type)) < 0)
+	if ((err = fetch_start(t, t->want_name, t->want_type)) < 0) {
 		finish_failed(t, err,
 			      err == -ENOMEM ? "internal-nomem"
 					     : "upstream-failed",
 			      "the upstream query cannot be sent");
+		return;
+	}
+	if (m)
+		speculate(t, m);
 }
 
 static struct rsv_task *task_new(struct resolver *r, const struct qinfo *q,
@@ -768,7 +899,7 @@ void rsv_free(struct resolver *r)
 			if (r->env.fetch_cancel)
 				r->env.fetch_cancel(r->env.arg, f->handle);
 			for (size_t i = 0; i < f->ntasks; i++)
-				f->tasks[i]->fetching = false;
+				f->tasks[i]->nfetching--;
 			fetch_free(f);
 		}
 	}

@@ -53,7 +53,7 @@ struct rsv_task {
 	struct fetched *f;
 	size_t nf, capf;
 	size_t bytes;			/* held by f's messages (parsed) */
-	bool fetching;
+	unsigned nfetching;		/* fetches it waits on */
 	int64_t now;			/* wall clock of this run */
 	int64_t mono;			/* monotonic seconds of this run */
 	int64_t started_ms;		/* monotonic, when it was created */

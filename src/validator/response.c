@@ -183,8 +183,39 @@ static void remember_soa(struct walk *w, const struct val_rrset *s,
 	};
 }
 
-/* Verifies the authority section's NSEC, NSEC3 and SOA RRsets once. */
-static int gather_denial(struct walk *w)
+/*
+ * The zone whose proofs speak for name: the deepest signer of an NSEC or
+ * NSEC3 RRset of the authority section that is name or above it (above
+ * it only, for name's DS, which the parent holds). The order of the
+ * records plays no part, so that proofs of another zone added to a
+ * response (a parent's opt-out span beside a closer anchor's NSEC)
+ * cannot take the place of the right ones.
+ */
+static const uint8_t *denial_zone_for(const struct walk *w,
+				      const uint8_t *name)
+{
+	bool ds = w->resp->qtype == WIRE_TYPE_DS &&
+		  wire_dname_equal(name, w->resp->qname);
+	const uint8_t *best = NULL;
+
+	for (size_t i = 0; i < w->nauth; i++) {
+		const struct val_rrset *s = &w->auth[i];
+		if (!s->n || !s->nsigs || (s->type != WIRE_TYPE_NSEC &&
+					   s->type != WIRE_TYPE_NSEC3))
+			continue;
+		const uint8_t *sg = val_rrsig_signer(s->sigs[0]);
+		if (!wire_dname_is_subdomain(name, sg) ||
+		    (ds && wire_dname_equal(name, sg)))
+			continue;
+		if (!best || wire_dname_labels(sg) > wire_dname_labels(best))
+			best = sg;
+	}
+	return best;
+}
+
+/* Verifies the authority section's SOA RRsets and the NSEC and NSEC3
+ * RRsets of the zone that speaks for name, once. */
+static int gather_denial(struct walk *w, const uint8_t *name)
 {
 	struct val_sig_info info;
 	struct val_verdict v;
@@ -194,12 +225,17 @@ static int gather_denial(struct walk *w)
 		return 0;
 	w->denial_done = true;
 	val_verdict_secure(&w->denial_fail);
+	const uint8_t *zone = denial_zone_for(w, name);
 	for (size_t i = 0; i < w->nauth && !w->need; i++) {
 		const struct val_rrset *s = &w->auth[i];
 		if (s->n == 0 || (s->type != WIRE_TYPE_NSEC &&
 				  s->type != WIRE_TYPE_NSEC3 &&
 				  s->type != WIRE_TYPE_SOA))
 			continue;
+		if (s->type != WIRE_TYPE_SOA && s->nsigs &&
+		    (!zone ||
+		     !wire_dname_equal(zone, val_rrsig_signer(s->sigs[0]))))
+			continue; /* another zone's proof: not usable here */
 		if ((r = verify_set(w, s, &info, &v)) < 0)
 			return r;
 		if (w->need)
@@ -325,12 +361,64 @@ static bool denial_usable(const struct walk *w, const uint8_t *name)
 	       wire_dname_is_subdomain(name, w->denial_zone);
 }
 
+/*
+ * A NODATA "proven" by the parent's NSEC or NSEC3 at a delegation (NS, no
+ * SOA) cannot deny data of the child (RFC 4035 §5.4), but when the child
+ * is unsigned nothing of it can be proven anyway: the answer is then
+ * insecure, when the same verified records prove that the delegation has
+ * no DS (RFC 4035 §5.2), or as insecure as the zone holding name, which
+ * name_keys() establishes from the DS response on its own. Returns true when
+ * that decided the verdict (folded), false when v stands; sets w->need
+ * when the keys are not there yet.
+ */
+static bool referral_below_insecure(struct walk *w, const uint8_t *name,
+				    const struct val_verdict *v)
+{
+	struct val_denial_info info = {0};
+	struct val_verdict ds;
+	char txt[DT_NAME_TEXT_MAXLEN];
+
+	if (v->status != VAL_BOGUS || !v->tag ||
+	    (strcmp(v->tag, "nsec-nodata-referral") != 0 &&
+	     strcmp(v->tag, "nsec3-nodata-referral") != 0))
+		return false;
+	/* The same verified records, read as the parent's answer to
+	 * "name DS", may prove the delegation insecure themselves. */
+	int r = w->nnsec ? val_nsec_nodata(w->ctx, w->nsec, w->nnsec,
+					   w->denial_zone, name, WIRE_TYPE_DS,
+					   &info, &ds)
+			 : val_nsec3_nodata(w->ctx, w->nsec3, w->nnsec3,
+					    w->denial_zone, name, WIRE_TYPE_DS,
+					    &info, &ds);
+	if (r == 0 && ds.status == VAL_SECURE && info.delegation) {
+		wire_dname_to_str(name, txt, sizeof(txt));
+		val_verdict_set(&ds, VAL_INSECURE, VAL_EDE_NONE,
+				"resp-insecure-referral",
+				"the negative answer comes from the parent side "
+				"of %s, an insecure delegation (NS, no DS, "
+				"proven): not validated",
+				txt);
+		fold(w, &ds, denial_ttl(w));
+		use_proofs(w);
+		return true;
+	}
+	const struct val_keyset *ks = w->src->name_keys(w->src->arg, name);
+	if (!ks) {
+		need_keys(w, name);
+		return false;
+	}
+	if (ks->verdict.status == VAL_SECURE)
+		return false;
+	fold(w, &ks->verdict, ks->ttl);
+	return true;
+}
+
 static int prove_negative(struct walk *w, const uint8_t *name, bool nx)
 {
 	struct val_verdict v;
 	int r;
 
-	if ((r = gather_denial(w)) < 0 || w->need)
+	if ((r = gather_denial(w, name)) < 0 || w->need)
 		return r;
 	w->res->kind = nx ? VAL_KIND_NXDOMAIN : VAL_KIND_NODATA;
 	if (!denial_usable(w, name)) {
@@ -354,6 +442,12 @@ static int prove_negative(struct walk *w, const uint8_t *name, bool nx)
 					  &w->res->denial, &v);
 	if (r < 0)
 		return r;
+	if (referral_below_insecure(w, name, &v) && !w->need) {
+		use_soa(w, name);
+		return 0;
+	}
+	if (w->need)
+		return 0;
 	fold(w, &v, denial_ttl(w));
 	use_proofs(w);
 	use_soa(w, name);
@@ -366,7 +460,7 @@ static int prove_wildcard(struct walk *w, const uint8_t *name,
 	struct val_verdict v;
 	int r;
 
-	if ((r = gather_denial(w)) < 0 || w->need)
+	if ((r = gather_denial(w, name)) < 0 || w->need)
 		return r;
 	if (!denial_usable(w, name)) {
 		denial_missing(w, name, "the wildcard expansion");

@@ -190,6 +190,7 @@ static long field_len(uint8_t kind, const uint8_t *p, const uint8_t *end)
 		n = (size_t)ret;
 		break;
 	case WIRE_F_U8:
+	case WIRE_F_ALG:
 		n = 1;
 		break;
 	case WIRE_F_U16:

@@ -201,6 +201,7 @@ int wire_class_from_str(const char *str, size_t len, uint16_t *ret_class)
 #define NC  WIRE_F_NAME_C
 #define NL  WIRE_F_NAME_L
 #define U8  WIRE_F_U8
+#define ALG WIRE_F_ALG
 #define U16 WIRE_F_U16
 #define U32 WIRE_F_U32
 #define TTL WIRE_F_TTL
@@ -241,7 +242,7 @@ static const struct wire_rdesc rdescs[] = {
 	{WIRE_TYPE_RT, "RT", {U16, NL}},
 	{WIRE_TYPE_SIG,
 	 "SIG",
-	 {WIRE_F_TYPE, U8, U8, TTL, WIRE_F_TIME, WIRE_F_TIME, U16, NL,
+	 {WIRE_F_TYPE, ALG, U8, TTL, WIRE_F_TIME, WIRE_F_TIME, U16, NL,
 	  WIRE_F_B64}},
 	{WIRE_TYPE_PX, "PX", {U16, NL, NL}},
 	{WIRE_TYPE_AAAA, "AAAA", {WIRE_F_AAAA}},
@@ -252,22 +253,22 @@ static const struct wire_rdesc rdescs[] = {
 	 {U16, U16, WIRE_F_CHARSTR, WIRE_F_CHARSTR, WIRE_F_CHARSTR, NL}},
 	{WIRE_TYPE_KX, "KX", {U16, NL}},
 	{WIRE_TYPE_DNAME, "DNAME", {NL}},
-	{WIRE_TYPE_DS, "DS", {U16, U8, U8, WIRE_F_HEX}},
+	{WIRE_TYPE_DS, "DS", {U16, ALG, U8, WIRE_F_HEX}},
 	{WIRE_TYPE_SSHFP, "SSHFP", {U8, U8, WIRE_F_HEX}},
 	{WIRE_TYPE_RRSIG,
 	 "RRSIG",
-	 {WIRE_F_TYPE, U8, U8, TTL, WIRE_F_TIME, WIRE_F_TIME, U16, NL,
+	 {WIRE_F_TYPE, ALG, U8, TTL, WIRE_F_TIME, WIRE_F_TIME, U16, NL,
 	  WIRE_F_B64}},
 	{WIRE_TYPE_NSEC, "NSEC", {WIRE_F_NAME, WIRE_F_BITMAP}},
-	{WIRE_TYPE_DNSKEY, "DNSKEY", {U16, U8, U8, WIRE_F_B64}},
+	{WIRE_TYPE_DNSKEY, "DNSKEY", {U16, U8, ALG, WIRE_F_B64}},
 	{WIRE_TYPE_NSEC3,
 	 "NSEC3",
 	 {U8, U8, U16, WIRE_F_SALT, WIRE_F_HASH, WIRE_F_BITMAP}},
 	{WIRE_TYPE_NSEC3PARAM, "NSEC3PARAM", {U8, U8, U16, WIRE_F_SALT}},
 	{WIRE_TYPE_TLSA, "TLSA", {U8, U8, U8, WIRE_F_HEX}},
 	{WIRE_TYPE_SMIMEA, "SMIMEA", {U8, U8, U8, WIRE_F_HEX}},
-	{WIRE_TYPE_CDS, "CDS", {U16, U8, U8, WIRE_F_HEX}},
-	{WIRE_TYPE_CDNSKEY, "CDNSKEY", {U16, U8, U8, WIRE_F_B64}},
+	{WIRE_TYPE_CDS, "CDS", {U16, ALG, U8, WIRE_F_HEX}},
+	{WIRE_TYPE_CDNSKEY, "CDNSKEY", {U16, U8, ALG, WIRE_F_B64}},
 	{WIRE_TYPE_OPENPGPKEY, "OPENPGPKEY", {WIRE_F_B64}},
 	{WIRE_TYPE_CSYNC, "CSYNC", {U32, U16, WIRE_F_BITMAP}},
 	{WIRE_TYPE_ZONEMD, "ZONEMD", {U32, U8, U8, WIRE_F_HEX}},
@@ -348,7 +349,8 @@ static int field_len(uint8_t f, const uint8_t *p, const uint8_t *end)
 	size_t avail = (size_t)(end - p), need;
 
 	switch (f) {
-	case WIRE_F_U8: need = 1; break;
+	case WIRE_F_U8:
+	case WIRE_F_ALG: need = 1; break;
 	case WIRE_F_U16:
 	case WIRE_F_TYPE: need = 2; break;
 	case WIRE_F_U32:

@@ -117,6 +117,9 @@ enum wire_field {
 			    form (RFC 4034 §6.2, RFC 6840 §5.1) */
 	WIRE_F_NAME,	 /* name, not compressed, case kept (NSEC next name) */
 	WIRE_F_U8,
+	WIRE_F_ALG,	 /* 8-bit DNSSEC algorithm number; text also accepts
+			    its mnemonic (RFC 4034 App. A.1), written as
+			    the number */
 	WIRE_F_U16,
 	WIRE_F_U32,
 	WIRE_F_TTL,	 /* 32-bit period, text accepts units (1h30m) */

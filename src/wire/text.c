@@ -497,6 +497,7 @@ typedef int (*field_writer)(struct sbuf *sb, struct rdcur *c);
 static const field_writer field_writers[] = {
 	[WIRE_F_NAME_C] = wr_name,	 [WIRE_F_NAME_L] = wr_name,
 	[WIRE_F_NAME] = wr_name,	 [WIRE_F_U8] = wr_u8,
+	[WIRE_F_ALG] = wr_u8,
 	[WIRE_F_U16] = wr_u16,		 [WIRE_F_U32] = wr_u32,
 	[WIRE_F_TTL] = wr_u32,		 [WIRE_F_TYPE] = wr_type,
 	[WIRE_F_TIME] = wr_time,	 [WIRE_F_A] = wr_a,

@@ -648,6 +648,39 @@ static int rd_u8(struct zcur *c)
 	return rd_uint(c, 1);
 }
 
+/* The DNSSEC algorithm mnemonics of RFC 4034 App. A.1 and the RFCs that
+ * added algorithms since (5155, 5702, 5933, 6605, 8080). */
+static const struct {
+	const char *name;
+	uint8_t num;
+} alg_names[] = {
+	{"RSAMD5", 1},	       {"DH", 2},
+	{"DSA", 3},	       {"RSASHA1", 5},
+	{"DSA-NSEC3-SHA1", 6}, {"RSASHA1-NSEC3-SHA1", 7},
+	{"RSASHA256", 8},      {"RSASHA512", 10},
+	{"ECC-GOST", 12},      {"ECDSAP256SHA256", 13},
+	{"ECDSAP384SHA384", 14}, {"ED25519", 15},
+	{"ED448", 16},	       {"INDIRECT", 252},
+	{"PRIVATEDNS", 253},   {"PRIVATEOID", 254},
+};
+
+/* An algorithm field: a number, or a mnemonic (case-insensitive). */
+static int rd_alg(struct zcur *c)
+{
+	const struct ztok *t = NULL;
+	int ret = next_bare(c, &t);
+
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < sizeof(alg_names) / sizeof(alg_names[0]); i++) {
+		const char *n = alg_names[i].name;
+		if (strlen(n) == t->len && strncasecmp(n, t->s, t->len) == 0)
+			return rd_put_uint(c, t, alg_names[i].num, 1);
+	}
+	c->tok--; /* a number, read as any 8-bit field */
+	return rd_uint(c, 1);
+}
+
 static int rd_u16(struct zcur *c)
 {
 	return rd_uint(c, 2);
@@ -1131,6 +1164,7 @@ typedef int (*field_parser)(struct zcur *c);
 static const field_parser field_parsers[] = {
 	[WIRE_F_NAME_C] = rd_name,	 [WIRE_F_NAME_L] = rd_name,
 	[WIRE_F_NAME] = rd_name,	 [WIRE_F_U8] = rd_u8,
+	[WIRE_F_ALG] = rd_alg,
 	[WIRE_F_U16] = rd_u16,		 [WIRE_F_U32] = rd_u32,
 	[WIRE_F_TTL] = rd_ttl,		 [WIRE_F_TYPE] = rd_type,
 	[WIRE_F_TIME] = rd_time,	 [WIRE_F_A] = rd_a,

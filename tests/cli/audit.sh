@@ -11,16 +11,16 @@
 set -u
 
 DNSTRUST=$1 DNSTRUSTD=$2
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 if [ "${DT_AUDIT_INSIDE:-}" != 1 ]; then
 	if [ "$(id -u)" != 0 ] || ! unshare --mount true 2>/dev/null; then
-		echo "1..0 # SKIP needs root and unshare --mount"
-		exit 0
+		skip_all "needs root and unshare --mount"
 	fi
 	for tool in python3 setpriv; do
 		if ! command -v "$tool" >/dev/null; then
-			echo "1..0 # SKIP needs $tool"
-			exit 0
+			skip_all "needs $tool"
 		fi
 	done
 	host_files=$(sha256sum /etc/resolv.conf /etc/nsswitch.conf 2>&1;
@@ -31,41 +31,33 @@ if [ "${DT_AUDIT_INSIDE:-}" != 1 ]; then
 		unshare --mount --propagation private -- \
 		"$BASH" "$0" "$DNSTRUST" "$DNSTRUSTD"
 	rc=$?
-	n=$(cat "$work/count" 2>/dev/null || echo 0)
-	n=$((n + 1))
+	n=$(cat "$work/count" 2>/dev/null || echo 0) # the checks inside
 	now=$(sha256sum /etc/resolv.conf /etc/nsswitch.conf 2>&1;
 	      ls -la /run/dnstrust 2>&1)
 	if [ "$now" = "$host_files" ]; then
-		echo "ok $n - the host's /etc/resolv.conf, /etc/nsswitch.conf and /run/dnstrust are untouched"
+		ok "the host's /etc/resolv.conf, /etc/nsswitch.conf and /run/dnstrust are untouched"
 	else
-		echo "not ok $n - the host's files changed"
+		not_ok "the host's files changed"
 		rc=1
 	fi
-	echo "1..$n"
+	plan
 	exit "$rc"
 fi
 
 # --- inside the namespace ---
 
 work=$DT_AUDIT_WORK
-n=0 failed=0
 dpid="" fpid=""
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
-	[ -n "${2:-}" ] && echo "$2" | sed 's/^/#   /'
-}
 stop_pid() { # PID: ends a process this script started
 	[ -n "$1" ] && kill "$1" 2>/dev/null && wait "$1" 2>/dev/null
 	return 0
 }
-finish() {
+inside_done() { # the count of checks for the outer part
 	stop_pid "$dpid"
 	stop_pid "$fpid"
 	echo "$n" >"$work/count"
 }
-trap finish EXIT
+trap inside_done EXIT
 
 # Where glibc reads resolv.conf (it may be a link into /run), found before
 # /run is covered.
@@ -85,6 +77,7 @@ mount --bind "$nss" /etc/nsswitch.conf || exit 1
 # dnstrustd's own upstreams: never asked (the audit asks status only).
 printf 'nameserver 192.0.2.53\n' >"$work/upstream.conf"
 conf=$work/dnstrust.conf
+sock=/run/dnstrust/socket dlog=$work/dnstrustd.log # for start_daemon
 write_conf() { # extra lines
 	{
 		echo "socket /run/dnstrust/socket"
@@ -95,16 +88,7 @@ write_conf() { # extra lines
 	chmod 644 "$conf"
 }
 
-start_daemon() {
-	"$DNSTRUSTD" -c "$conf" -f 2>>"$work/dnstrustd.log" &
-	dpid=$!
-	for _ in $(seq 50); do
-		[ -S /run/dnstrust/socket ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-stop_daemon() {
+stop_daemon() { # whatever its exit status
 	stop_pid "$dpid"
 	dpid=""
 	# No longer root, the daemon could not remove its socket.
@@ -306,10 +290,7 @@ setpriv --reuid=65534 --regid=65534 --clear-groups \
 	--inh-caps=+dac_override --ambient-caps=+dac_override \
 	python3 "$work/fake.py" /run/dnstrust/socket "$work/fake.ready" &
 fpid=$!
-for _ in $(seq 50); do
-	[ -e "$work/fake.ready" ] && break
-	sleep 0.1
-done
+wait_for 50 [ -e "$work/fake.ready" ]
 audit
 expect "an impostor serving the socket as uid 65534" 1 \
 	CRITICAL:daemon-impostor '!daemon-ok'

@@ -14,45 +14,15 @@
 set -u
 
 DNSTRUST=$1 DNSTRUSTD=$2 LAB_SH=$3
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
-	[ -n "${2:-}" ] && echo "$2" | head -40 | sed 's/^/#   /'
-}
-check() { # description, then a command that must succeed
-	local d=$1; shift
-	if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 # Exit codes of dnstrust(1).
 SECURE=0 INSECURE=1 BOGUS=2 INDETERMINATE=3 NOT_FOUND=5 UNAVAILABLE=69
 REFUSED=77
 
-work=$(mktemp -d /tmp/dt-query-lab.XXXXXX)
-chmod 755 "$work" # another user must reach the socket
-lab=$work/lab
-dpid=""
-fake_pid=""
-cleanup() {
-	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
-	[ -n "$fake_pid" ] && kill "$fake_pid" 2>/dev/null
-	"$LAB_SH" stop "$lab" >/dev/null 2>&1
-	rm -rf "$work"
-}
-trap cleanup EXIT
+lab_start query-lab
 
-if ! "$LAB_SH" start "$lab" >"$work/lab.log" 2>&1; then
-	echo "1..1"
-	echo "not ok 1 - lab starts"
-	sed 's/^/#   /' "$work/lab.log" | tail -20
-	exit 1
-fi
-. "$lab/lab.env"
-
-sock=$work/run/socket
-conf=$work/dnstrust.conf
 cat >"$conf" <<EOF
 # written by query_lab.sh
 socket $sock
@@ -64,24 +34,13 @@ log-level info
 EOF
 
 mkdir -p "$work/state"
-# Runtime NTAs are saved there by the daemon, which runs as _dnstrust
-# (nobody where that does not exist).
+# Runtime NTAs are saved there by the daemon (STATE_DIRECTORY, which only
+# dnstrustd reads), which runs as _dnstrust (nobody where that does not
+# exist).
 duser=nobody
 getent passwd _dnstrust >/dev/null && duser=_dnstrust
 chown "$duser" "$work/state"
-start_daemon() {
-	local old
-	old=$(stat -c %i "$sock" 2>/dev/null)
-	STATE_DIRECTORY=$work/state "$DNSTRUSTD" -c "$conf" -f \
-		2>>"$work/dnstrustd.log" &
-	dpid=$!
-	# A socket left by a daemon that had given up root is replaced.
-	for _ in $(seq 50); do
-		[ -S "$sock" ] && [ "$(stat -c %i "$sock")" != "$old" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+export STATE_DIRECTORY=$work/state
 dt() { "$DNSTRUST" "$@" --socket "$sock"; }
 # A JSON document on stdin, checked by python3 -m json.tool, then the
 # Python expression $1 over it (as j) must be true.
@@ -356,13 +315,6 @@ that "flush secure.lab: exit 0, at and below secure.lab." \
 	'[ $rc = 0 ] && has -E "^flushed [1-9][0-9]* cache entr(y|ies) at and below secure\.lab\.$"'
 out="$(cached www.secure.lab.)/$(cached www.ed.lab.)"
 that "flush NAME drops that name and keeps the others" '[ "$out" = False/True ]'
-wait_log() { # a fixed string the daemon must log within 5 s
-	for _ in $(seq 50); do
-		grep -qF -- "$1" "$work/dnstrustd.log" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 out=$(dt reload); rc=$?
 that "reload: exit 0, and the daemon reloads" \
 	'[ $rc = 0 ] && has "^reloaded" && wait_log "configuration reloaded"'
@@ -553,7 +505,8 @@ while True:
     c.recv(65535)
     c.close()' "$work/fake/socket" &
 fake_pid=$!
-for _ in $(seq 50); do [ -S "$work/fake/socket" ] && break; sleep 0.1; done
+extra_pids=$fake_pid
+wait_for 50 [ -S "$work/fake/socket" ]
 "$DNSTRUST" status --json --socket "$work/fake/socket" >"$work/fake.json" 2>/dev/null
 rc=$?
 out=$(cat "$work/fake.json")
@@ -564,7 +517,7 @@ out=$("$DNSTRUST" query www.secure.lab. A --socket "$work/fake/socket" 2>&1); rc
 that "query to the impostor: exit $UNAVAILABLE" '[ $rc = $UNAVAILABLE ]'
 kill "$fake_pid" 2>/dev/null
 wait "$fake_pid" 2>/dev/null
-fake_pid=""
+fake_pid="" extra_pids=""
 
 # --- the daemon stopped: every command is unavailable ---
 
@@ -592,9 +545,9 @@ check "daemon stopped: status --json says not reachable" \
 	json_ok "not j['reachable'] and not j['trusted'] and j['error']" \
 	<"$work/down.json"
 
-echo "1..$n"
+plan
 if [ "$failed" -ne 0 ]; then
 	echo "# daemon log (last 30 lines):"
-	tail -30 "$work/dnstrustd.log" | sed 's/^/#   /'
+	tail -30 "$dlog" | sed 's/^/#   /'
 fi
 exit 0

@@ -37,6 +37,8 @@
 # check's question is listed in DT_ATTACK_DIR/questions (description,
 # anchor, file, question, options; tab-separated) for bench/attacks.sh.
 set -u
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 abs() { case $1 in /*) echo "$1" ;; *) echo "$(pwd)/$1" ;; esac; }
 dt=$(abs "$1")
 shim=$(abs "$2")
@@ -46,8 +48,7 @@ wire=$(dirname "$dt")/dnstrust-wire
 
 for tool in ldns-keygen ldns-signzone python3; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "1..0 # SKIP $tool not installed"
-		exit 0
+		skip_all "$tool not installed"
 	fi
 done
 
@@ -67,11 +68,6 @@ else
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/dt-verify-attacks.XXXXXX") || exit 1
 	trap 'rm -rf "$tmp"' EXIT
 fi
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
-bail() { echo "not ok $((n + 1)) - $1"; echo "1..$((n + 1))"; exit 1; }
 
 # run FILE QUESTION [VERIFY OPTIONS...]: dnstrust verify --json on FILE
 # with the current $anchor; sets rc, vfy (verifications), sha1 (SHA-1
@@ -119,7 +115,7 @@ expect() {
 	if [ $res -eq 0 ]; then
 		ok "$1"
 	else
-		nok "$1"
+		not_ok "$1"
 		echo "# exit $rc, $vfy verifications, $sha1 SHA-1 digests"
 		sed 's/^/# /' "$tmp/out"
 	fi
@@ -363,5 +359,4 @@ run "$d/expanded" "x.w1.deep.test. A" --rcode NXDOMAIN
 expect "NSEC3 budget: 9 wildcard CNAME links then that NXDOMAIN: 133 hashes, secure" \
 	secure - secure 29 133 '"links":9'
 
-echo "1..$n"
-exit $fail
+finish

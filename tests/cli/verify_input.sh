@@ -4,14 +4,12 @@
 # standard error), never a verdict on what was read before. TAP output.
 # usage: verify_input.sh DNSTRUST
 set -u
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 dt=$1
-n=0
-fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
 # refused DESCRIPTION MESSAGE ARGS...: exit 4 and MESSAGE on stderr.
 refused() {
 	d=$1 msg=$2
@@ -22,8 +20,8 @@ refused() {
 		[ ! -s "$tmp/out" ]; then
 		ok "$d"
 	else
-		nok "$d (exit $got, want 4 and \"$msg\")"
-		sed 's/^/# /' "$tmp/out" "$tmp/err"
+		not_ok "$d (exit $got, want 4 and \"$msg\")"
+		diag "$tmp/out" "$tmp/err"
 	fi
 }
 
@@ -35,8 +33,8 @@ got=$?
 if [ "$got" -ne 4 ] && grep -q '^status: ' "$tmp/out"; then
 	ok "a whole file: a verdict (exit $got)"
 else
-	nok "a whole file: a verdict (exit $got)"
-	sed 's/^/# /' "$tmp/out"
+	not_ok "a whole file: a verdict (exit $got)"
+	diag "$tmp/out"
 fi
 
 # Reading /proc/self/mem from offset 0 fails with EIO after a successful
@@ -47,7 +45,7 @@ if [ -r /proc/self/mem ]; then
 	refused "a read error with --zone: refused" "Input/output error" \
 		--zone example. /proc/self/mem
 else
-	nok "/proc/self/mem not readable: read errors not tested"
+	not_ok "/proc/self/mem not readable: read errors not tested"
 fi
 
 # A sparse file one octet over DT_ZONE_FILE_MAXSIZE (1 GiB).
@@ -57,7 +55,7 @@ if truncate -s 1073741825 "$tmp/big" 2>/dev/null; then
 	refused "a zone over 1 GiB: refused unread" "larger than its limit" \
 		--zone example. "$tmp/big"
 else
-	nok "sparse file not made"
+	not_ok "sparse file not made"
 fi
 
 # Files cut short: in the middle of a parenthesised record, and after
@@ -72,5 +70,4 @@ refused "a record cut after its type: refused" "too few fields" \
 	"$tmp/cut2"
 refused "a directory: refused" "is a directory" "$tmp"
 
-echo "1..$n"
-exit $fail
+finish

@@ -4,16 +4,14 @@
 # an RRset at and over DT_VAL_RRS_PER_RRSET (1024) records. TAP output.
 # usage: verify_limits.sh DNSTRUST
 set -u
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 dt=$1
 # dnstrust-wire is built in src/, dnstrust in src/cli/.
 wire=$(dirname "$dt")/dnstrust-wire
 [ -x "$wire" ] || wire=$(dirname "$(dirname "$dt")")/dnstrust-wire
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
 
 # expect DESCRIPTION STATUS TAG QUESTION: runs verify on the signed zone.
 expect() {
@@ -23,8 +21,8 @@ expect() {
 		{ [ -z "$3" ] || grep -q "\[$3\]\$" "$tmp/out"; }; then
 		ok "$1"
 	else
-		nok "$1"
-		sed 's/^/# /' "$tmp/out"
+		not_ok "$1"
+		diag "$tmp/out"
 	fi
 }
 
@@ -47,11 +45,10 @@ expect() {
 		i=$((i + 1))
 	done
 } >"$tmp/limits.test"
-(cd "$tmp" &&
-	ldns-keygen -a ECDSAP256SHA256 -k limits.test >ksk &&
-	ldns-keygen -a ECDSAP256SHA256 limits.test >zsk &&
-	ldns-signzone limits.test "$(cat ksk)" "$(cat zsk)") >/dev/null 2>&1 ||
-	{ echo "not ok 1 - signing the test zone"; echo "1..1"; exit 1; }
+(cd "$tmp" && zone_keys ldns limits.test 13 &&
+	sign_zone ldns limits.test limits.test.signed limits.test \
+		"$k13" "$z13") >/dev/null 2>&1 ||
+	bail "signing the test zone"
 "$wire" zone -p "$tmp/limits.test.signed" >"$tmp/all" 2>/dev/null
 awk -F'\t' '$4 == "DNSKEY" && $5 ~ /^257 /' "$tmp/all" >"$tmp/anchor"
 
@@ -60,5 +57,4 @@ expect "CNAME chain of 13 links: bogus" bogus resp-chain-limit "c3.limits.test. 
 expect "RRset of 1024 records: secure" secure "" "fits.limits.test. A"
 expect "RRset of 1025 records: bogus" bogus sig-too-many-rrs "big.limits.test. A"
 
-echo "1..$n"
-exit $fail
+finish

@@ -74,6 +74,8 @@
 # Usage: verify_matrix.sh PATH/TO/dnstrust      (output: TAP)
 
 set -u
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 DT=${1:?usage: verify_matrix.sh PATH/TO/dnstrust}
 case $DT in
@@ -84,8 +86,7 @@ esac
 for tool in ldns-keygen ldns-signzone ldns-key2ds dnssec-keygen \
 	dnssec-signzone dnssec-dsfromkey dig; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "1..0 # SKIP $tool not installed (ldnsutils, bind9-utils, bind9-dnsutils)"
-		exit 0
+		skip_all "$tool not installed (ldnsutils, bind9-utils, bind9-dnsutils)"
 	fi
 done
 NSD=$(command -v nsd 2>/dev/null || true)
@@ -93,8 +94,7 @@ NSD=$(command -v nsd 2>/dev/null || true)
 	[ -x "$p" ] && NSD=$p && break
 done
 if [ -z "$NSD" ]; then
-	echo "1..0 # SKIP nsd not installed"
-	exit 0
+	skip_all "nsd not installed"
 fi
 
 ADDR=127.0.3.1
@@ -424,7 +424,7 @@ fields() {
 	END { if (!found) print "- - - -" }' "$1"
 }
 
-check() { # IDX SIGNER ALG DENIAL VARIANT QUESTION
+check_cell() { # IDX SIGNER ALG DENIAL VARIANT QUESTION
 	idx=$1 s=$2 a=$3 d=$4 v=$5 q=$6
 	res=$tmp/res/$idx
 	want "$s" "$v" "$d" "$q"
@@ -586,10 +586,8 @@ done
 
 PORT=
 if ! start_nsd; then
-	echo "not ok 1 - NSD serving the matrix zones on $ADDR"
-	sed 's/^/# /' "$tmp/nsd/stderr" "$tmp/nsd/nsd.log" 2>/dev/null
-	echo "1..1"
-	exit 1
+	bail "NSD serving the matrix zones on $ADDR" \
+		"$(cat "$tmp/nsd/stderr" "$tmp/nsd/nsd.log" 2>/dev/null)"
 fi
 
 dopt="@$ADDR -p $PORT +dnssec +norec +time=5 +tries=2"
@@ -639,30 +637,26 @@ for s in $SIGNERS; do
 		done
 	done
 done >"$tmp/checks"
-parallel check "$tmp/checks"
+parallel check_cell "$tmp/checks"
 
-n=0
-fail=0
-skip=0
-while [ $n -lt "$idx" ]; do
-	n=$((n + 1))
-	f=$tmp/res/$n
+i=0 skipped=0
+while [ $i -lt "$idx" ]; do
+	i=$((i + 1))
+	f=$tmp/res/$i
 	if [ ! -s "$f" ]; then
-		echo "not ok $n - check $n produced no result"
-		fail=$((fail + 1))
+		not_ok "check $i produced no result"
 		continue
 	fi
 	line=$(head -1 "$f")
 	case $line in
-	"not ok"*) fail=$((fail + 1)) ;;
-	*"# SKIP"*) skip=$((skip + 1)) ;;
-	esac
-	case $line in
-	"not ok"*) echo "not ok $n${line#not ok}" ;;
-	*) echo "ok $n${line#ok}" ;;
+	"not ok - "*) not_ok "${line#not ok - }" ;;
+	"ok # SKIP "*)
+		skip "${line#ok # SKIP }"
+		skipped=$((skipped + 1))
+		;;
+	*) ok "${line#ok - }" ;;
 	esac
 	tail -n +2 "$f"
 done
-echo "# $n checks, $fail failed, $skip skipped"
-echo "1..$n"
-[ $fail -eq 0 ]
+echo "# $n checks, $failed failed, $skipped skipped"
+finish

@@ -8,23 +8,21 @@
 # tag as the offline walk. TAP output.
 # usage: verify_vectors.sh DNSTRUST PEER_DIR
 set -u
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 dt=$1
 vec=$2/rfc-vectors
-n=0
-fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
-check() { # description, wanted exit, command...
+check_exit() { # description, wanted exit, command...
 	d=$1 want=$2
 	shift 2
 	"$@" >"$tmp/out" 2>&1
 	got=$?
 	if [ "$got" -eq "$want" ]; then ok "$d"; else
-		nok "$d (exit $got, want $want)"
-		sed 's/^/# /' "$tmp/out"
+		not_ok "$d (exit $got, want $want)"
+		diag "$tmp/out"
 	fi
 }
 
@@ -33,15 +31,13 @@ agrees() { # description, then verify's arguments: the resolver core agrees
 	shift
 	"$dt" verify --resolver --json "$@" >"$tmp/agree" 2>&1
 	if grep -q '"agree":true' "$tmp/agree"; then ok "$d: the resolver core agrees"; else
-		nok "$d: the resolver core agrees"
-		sed 's/^/# /' "$tmp/agree"
+		not_ok "$d: the resolver core agrees"
+		diag "$tmp/agree"
 	fi
 }
 
 if [ ! -d "$vec" ]; then
-	echo "not ok 1 - RFC vectors not found at $vec"
-	echo "1..1"
-	exit 1
+	bail "RFC vectors not found at $vec"
 fi
 
 for f in "$vec"/rfc5702-*.zone "$vec"/rfc6605-*.zone "$vec"/rfc8080-*.zone; do
@@ -49,14 +45,14 @@ for f in "$vec"/rfc5702-*.zone "$vec"/rfc6605-*.zone "$vec"/rfc8080-*.zone; do
 	at=$(grep -o 'VALIDATE-AT: [0-9]*' "$f" | awk '{print $2}')
 	exp=$(grep -o 'EXPIRES-AT: [0-9]*' "$f" | awk '{print $2}')
 	grep -v '^;' "$f" | grep -E '[[:space:]]DNSKEY[[:space:]]' >"$tmp/anchor"
-	check "$b: secure at $at" 0 "$dt" verify --anchor "$tmp/anchor" --time "$at" "$f"
+	check_exit "$b: secure at $at" 0 "$dt" verify --anchor "$tmp/anchor" --time "$at" "$f"
 	agrees "$b: secure" --anchor "$tmp/anchor" --time "$at" "$f"
-	check "$b: bogus after expiry" 2 "$dt" verify --anchor "$tmp/anchor" --time $((exp + 3600)) "$f"
+	check_exit "$b: bogus after expiry" 2 "$dt" verify --anchor "$tmp/anchor" --time $((exp + 3600)) "$f"
 	agrees "$b: after expiry" --anchor "$tmp/anchor" --time $((exp + 3600)) "$f"
 	if "$dt" verify --json --anchor "$tmp/anchor" --time $((exp + 3600)) "$f" | grep -q '"code":7'; then
 		ok "$b: EDE 7 after expiry"
 	else
-		nok "$b: EDE 7 after expiry"
+		not_ok "$b: EDE 7 after expiry"
 	fi
 	# Flip one bit in the signature's first base64 character.
 	awk '!/^;/ && $0 ~ /[[:space:]]RRSIG[[:space:]]/ && !done {
@@ -65,9 +61,9 @@ for f in "$vec"/rfc5702-*.zone "$vec"/rfc6605-*.zone "$vec"/rfc8080-*.zone; do
 		r = (c == "A") ? "B" : "A"
 		sub(/[^ \t]+$/, r substr(s, 2)); done = 1
 	} { print }' "$f" >"$tmp/flipped"
-	check "$b: bogus with a flipped signature" 2 "$dt" verify --anchor "$tmp/anchor" --time "$at" "$tmp/flipped"
+	check_exit "$b: bogus with a flipped signature" 2 "$dt" verify --anchor "$tmp/anchor" --time "$at" "$tmp/flipped"
 	agrees "$b: flipped" --anchor "$tmp/anchor" --time "$at" "$tmp/flipped"
-	check "$b: indeterminate without a covering anchor" 3 "$dt" verify --time "$at" "$f"
+	check_exit "$b: indeterminate without a covering anchor" 3 "$dt" verify --time "$at" "$f"
 	agrees "$b: no covering anchor" --time "$at" "$f"
 done
 
@@ -90,8 +86,8 @@ responses() {
 			grep -q "^result: $kind\$" "$tmp/out"; then
 			ok "$title: $st $kind"
 		else
-			nok "$title: want $st $kind"
-			sed 's/^/# /' "$tmp/out"
+			not_ok "$title: want $st $kind"
+			diag "$tmp/out"
 		fi
 		agrees "$title" --anchor "$tmp/anchor" --time "$3" "$tmp/keys" \
 			"$tmp/blk$blk"
@@ -114,8 +110,7 @@ responses "$vec/rfc5155-appendix-A-nsec3-zone.zone" \
 
 f="$vec/rfc4035-appendix-A-signed-zone.zone"
 at=$(grep -o 'VALIDATE-AT: [0-9]*' "$f" | awk '{print $2}')
-check "RFC 4035 A zone: --zone secure" 0 "$dt" verify --zone example. --time "$at" "$f"
-check "RFC 4035 A zone: --zone bogus a year later" 2 "$dt" verify --zone example. --time $((at + 31536000)) "$f"
+check_exit "RFC 4035 A zone: --zone secure" 0 "$dt" verify --zone example. --time "$at" "$f"
+check_exit "RFC 4035 A zone: --zone bogus a year later" 2 "$dt" verify --zone example. --time $((at + 31536000)) "$f"
 
-echo "1..$n"
-exit $fail
+finish

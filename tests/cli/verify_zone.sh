@@ -21,6 +21,8 @@
 # Usage: verify_zone.sh PATH/TO/dnstrust      (output: TAP)
 
 set -u
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 DT=${1:?usage: verify_zone.sh PATH/TO/dnstrust}
 case $DT in
@@ -32,32 +34,13 @@ ORIGIN=example.test.
 for tool in ldns-keygen ldns-signzone ldns-verify-zone ldns-key2ds \
 	ldns-nsec3-hash dnssec-keygen dnssec-signzone; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "1..0 # SKIP $tool not installed (ldnsutils, bind9-utils)"
-		exit 0
+		skip_all "$tool not installed (ldnsutils, bind9-utils)"
 	fi
 done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dt-verify-zone.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-
-n=0
-failed=0
-
-# ok STATUS DESCRIPTION
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
-
-diag() {
-	sed 's/^/# /' "$@"
-}
 
 # verify OUT ARGS...: runs dnstrust verify --zone, output to OUT; sets rc.
 verify() {
@@ -78,7 +61,7 @@ expect() {
 	for pat in "$@"; do
 		grep -qF -- "$pat" "$out" || res=1
 	done
-	ok $res "$name: exit $rc (want $want)"
+	result $res "$name: exit $rc (want $want)"
 	[ $res -eq 0 ] || head -20 "$out" | diag
 }
 
@@ -116,45 +99,30 @@ EOF
 	done
 }
 
-keygen() {
-	ldns-keygen "$@" 2>/dev/null
-}
-
 # --- keys and zones ---
 
-child=$(keygen -a ECDSAP256SHA256 -k sub.$ORIGIN)
+child=$(ldns-keygen -a ECDSAP256SHA256 -k sub.$ORIGIN 2>/dev/null)
 gen_zone "$child.ds" >zone
-ok $? "generated a zone of $(grep -c . zone) lines"
+result $? "generated a zone of $(grep -c . zone) lines"
 
-k8=$(keygen -a RSASHA256 -b 2048 -k $ORIGIN)
-z8=$(keygen -a RSASHA256 -b 1024 $ORIGIN)
-k13=$(keygen -a ECDSAP256SHA256 -k $ORIGIN)
-z13=$(keygen -a ECDSAP256SHA256 $ORIGIN)
-k15=$(keygen -a ED25519 -k $ORIGIN)
-z15=$(keygen -a ED25519 $ORIGIN)
-[ -f "$k8.private" ] && [ -f "$z8.private" ] && [ -f "$k13.private" ] &&
-	[ -f "$z13.private" ] && [ -f "$k15.private" ] && [ -f "$z15.private" ]
-ok $? "ldns-keygen: KSK and ZSK for algorithms 8, 13 and 15"
+zone_keys ldns $ORIGIN 8 13 15
+result $? "ldns-keygen: KSK and ZSK for algorithms 8, 13 and 15"
 
-mkdir bind
-bk=$(dnssec-keygen -q -K bind -a ECDSAP256SHA256 -f KSK -n ZONE $ORIGIN 2>/dev/null)
-bz=$(dnssec-keygen -q -K bind -a ECDSAP256SHA256 -n ZONE $ORIGIN 2>/dev/null)
-[ -f "bind/$bk.private" ] && [ -f "bind/$bz.private" ]
-ok $? "dnssec-keygen: ECDSAP256SHA256 KSK and ZSK"
+zone_keys bind $ORIGIN bind
+result $? "dnssec-keygen: ECDSAP256SHA256 KSK and ZSK"
 
 sign_ldns() {
 	out=$1
 	shift
-	ldns-signzone -o $ORIGIN -f "$out" "$@" >>ldns.err 2>&1
-	ok $? "ldns-signzone $*"
+	sign_zone ldns $ORIGIN "$out" "$@" >>ldns.err 2>&1
+	result $? "ldns-signzone $*"
 }
 
 sign_bind() {
 	out=$1
 	shift
-	dnssec-signzone -S -K bind -o $ORIGIN -f "$out" "$@" zone \
-		>>bind.err 2>&1
-	ok $? "dnssec-signzone $*"
+	sign_zone bind $ORIGIN "$out" bind "$@" zone >>bind.err 2>&1
+	result $? "dnssec-signzone $*"
 }
 
 sign_ldns alg8-nsec.zone zone "$k8" "$z8"
@@ -179,7 +147,7 @@ for z in alg8-nsec alg13-nsec alg15-nsec alg13-nsec3 alg8-nsec3 \
 	expect "$z: valid" 0 "$z.out" "0 errors" "status: secure" \
 		"keys: self-signed, not anchored"
 	ldns-verify-zone "$z.zone" >"$z.ldns" 2>&1
-	ok $? "$z: ldns-verify-zone agrees"
+	result $? "$z: ldns-verify-zone agrees"
 	grep -v '^Zone is verified' "$z.ldns" | head -5 | diag
 done
 
@@ -191,7 +159,7 @@ for name in insecure deleg.ent2 ent2; do
 	h=$(ldns-nsec3-hash -t 0 "$name.$ORIGIN" | cut -d. -f1)
 	! grep -qi "^$h" bind-optout.zone || res=1
 done
-ok $res "bind-optout: no NSEC3 for insecure delegations and their non-terminal"
+result $res "bind-optout: no NSEC3 for insecure delegations and their non-terminal"
 
 # --- tampering ---
 
@@ -200,7 +168,7 @@ tamper() {
 	awk "$3" "$2" >"$1.zone"
 	cmp -s "$1.zone" "$2"
 	[ $? -eq 1 ]
-	ok $? "$1: zone changed"
+	result $? "$1: zone changed"
 }
 
 tamper changed-a alg13-nsec.zone \
@@ -244,7 +212,7 @@ awk -v h="$(echo "$hash_www.$ORIGIN" | tr a-z A-Z)" '
 	!skip' bind-optout.zone >optout-www.zone
 cmp -s optout-www.zone bind-optout.zone
 [ $? -eq 1 ]
-ok $? "optout-www: zone changed"
+result $? "optout-www: zone changed"
 verify optout-www.out optout-www.zone
 expect "opt-out span: a signed name without NSEC3" 2 optout-www.out \
 	"error: www.example.test./NSEC3: no NSEC3 with hashed owner" \
@@ -253,13 +221,13 @@ expect "opt-out span: a signed name without NSEC3" 2 optout-www.out \
 for z in changed-a no-rrsig no-nsec bad-next no-nsec3; do
 	ldns-verify-zone "$z.zone" >/dev/null 2>&1
 	[ $? -ne 0 ]
-	ok $? "$z: ldns-verify-zone also fails"
+	result $? "$z: ldns-verify-zone also fails"
 done
 
 # Signatures valid only in 2019.
-ldns-signzone -o $ORIGIN -i 20190101000000 -e 20200101000000 \
-	-f old.zone zone "$k13" "$z13" >>ldns.err 2>&1
-ok $? "ldns-signzone with an expiration in the past"
+sign_zone ldns $ORIGIN old.zone -i 20190101000000 -e 20200101000000 \
+	zone "$k13" "$z13" >>ldns.err 2>&1
+result $? "ldns-signzone with an expiration in the past"
 verify old.out old.zone
 expect "expired signatures" 2 old.out "error: example.test./DNSKEY: " \
 	"error: mail.example.test./A: " "status: bogus"
@@ -271,12 +239,12 @@ expect "--time before inception: EDE 8" 2 early.out '"ede":8' \
 verify inside.out --time 20190601000000 old.zone
 expect "--time inside the validity period" 0 inside.out "0 errors"
 ldns-verify-zone -t 20190601000000 old.zone >/dev/null 2>&1
-ok $? "ldns-verify-zone -t agrees inside the validity period"
+result $? "ldns-verify-zone -t agrees inside the validity period"
 
 # --- trust anchors ---
 
 ldns-key2ds -n -2 "$k13.key" >ds.good 2>/dev/null
-ok $? "ldns-key2ds: DS of the KSK"
+result $? "ldns-key2ds: DS of the KSK"
 verify anchor-ds.out --anchor ds.good alg13-nsec.zone
 expect "--anchor with the KSK's DS" 0 anchor-ds.out "keys: anchored" \
 	"0 errors" "status: secure"
@@ -326,7 +294,7 @@ assert d["status"] == "secure" and d["error_count"] == 0
 assert d["errors"] == [] and d["rrsets_verified"] > 0
 assert d["keys"]["anchored"] is False
 ' json.out
-	ok $? "--json: one JSON document, secure, no errors"
+	result $? "--json: one JSON document, secure, no errors"
 fi
 verify json-bad.out --json no-nsec.zone
 if command -v python3 >/dev/null 2>&1; then
@@ -337,7 +305,7 @@ assert d["status"] == "bogus" and d["error_count"] == len(d["errors"])
 e = [x for x in d["errors"] if x["tag"] == "zone-nsec-missing"]
 assert e and e[0]["owner"] == "mail.example.test." and e[0]["type"] == "NSEC"
 ' json-bad.out
-	ok $? "--json: errors are objects with owner, type, reason, tag"
+	result $? "--json: errors are objects with owner, type, reason, tag"
 fi
 
 # --- a zone of 100,000 records ---
@@ -351,14 +319,13 @@ fi
 		printf "h%d.g%d A 10.%d.%d.%d\n", i, i % 100, i % 256,
 			int(i / 256) % 256, 1 }'
 } >big
-ldns-signzone -o $ORIGIN -f big.zone big "$k13" "$z13" >>ldns.err 2>&1
-ok $? "ldns-signzone: a zone of $(grep -vc '^;' big.zone) records"
+sign_zone ldns $ORIGIN big.zone big "$k13" "$z13" >>ldns.err 2>&1
+result $? "ldns-signzone: a zone of $(grep -vc '^;' big.zone) records"
 start=$(date +%s)
 verify big.out big.zone
 end=$(date +%s)
 expect "100,000 records: valid" 0 big.out "0 errors"
 [ $((end - start)) -le 20 ]
-ok $? "100,000 records checked in $((end - start)) s"
+result $? "100,000 records checked in $((end - start)) s"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+finish

@@ -15,6 +15,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "daemon/admin.h"
 #include "daemon/admin_ops.h"
 #include "daemon/resolve.h"
 #include "resolver/render.h"
@@ -129,11 +130,6 @@ void resolve_shutdown(struct worker *wk)
 		slow = slow->next;
 		waiter_free(wt);
 	}
-}
-
-void daemon_request_reload(struct daemon *d)
-{
-	(void)d;
 }
 
 /* --- a worker serving a socket --- */

@@ -23,7 +23,8 @@
 set -u
 
 DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3 GAIQ=$4
-. "$(dirname "$0")/harness.sh"
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 ABUSE=$(cd "$(dirname "$0")" && pwd)/abuse.py
 # The system's python3: a per-user one (pyenv) may not run as another user.
 PY=/usr/bin/python3
@@ -63,7 +64,7 @@ before=$(rss_kib)
 attacker "$PY" "$ABUSE" pin "$sock" 50 . DNSKEY IN 1 13 >"$work/pin.out" 2>&1 &
 pin=$!
 extra_pids=$pin
-for _ in $(seq 100); do grep -q held "$work/pin.out" && break; sleep 0.1; done
+wait_for 100 grep -q held "$work/pin.out"
 peak=$before
 for _ in $(seq 20); do
 	r=$(rss_kib)
@@ -86,7 +87,7 @@ check "unread for 13 s, all 50 were closed by the write-stall timeout ($(tail -1
 attacker "$PY" "$ABUSE" hold "$sock" 1100 12 >"$work/hold.out" 2>&1 &
 hold=$!
 extra_pids=$hold
-for _ in $(seq 100); do grep -q held "$work/hold.out" && break; sleep 0.1; done
+wait_for 100 grep -q held "$work/hold.out"
 check "the attacker holds 1,100 connections ($(head -1 "$work/hold.out"))" \
 	grep -q '^held 1100$' "$work/hold.out"
 out=$("$GAIQ" "$sock" www.secure.lab 20 5 2>&1)
@@ -113,10 +114,10 @@ s.bind((sys.argv[1], 53))
 open(sys.argv[2], "w").close()
 time.sleep(60)' "$LAB_NET.98" "$work/sink.ready" &
 extra_pids=$!
-for _ in $(seq 50); do [ -e "$work/sink.ready" ] && break; sleep 0.1; done
+wait_for 50 [ -e "$work/sink.ready" ]
 printf 'nameserver %s.98\n' "$LAB_NET" >"$work/silent.conf"
 mv "$work/silent.conf" "$work/resolv.conf"
-for _ in $(seq 50); do grep -qF "upstreams $LAB_NET.98" "$dlog" && break; sleep 0.1; done
+wait_log "upstreams $LAB_NET.98"
 sleep 0.3
 out=$(attacker "$PY" "$ABUSE" flood "$sock" 20 64 2 2>&1)
 check "1,280 questions for slow names at once: the 256 past 1,024 under way get SERVFAIL, EDE 14 at once ($out)" \
@@ -135,7 +136,7 @@ check "one octet of a frame, then nothing: closed after 5 s ($out)" \
 	bash -c "case '$out' in 'closed after '[56]' s') true;; *) false;; esac"
 
 check "the daemon is still alive" kill -0 "$dpid"
-echo "1..$n"
+plan
 if [ "$failed" -ne 0 ]; then
 	echo "# daemon log (last 30 lines):"
 	tail -30 "$dlog" | sed 's/^/#   /'

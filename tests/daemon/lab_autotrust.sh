@@ -22,45 +22,17 @@
 set -u
 
 DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
-	[ -n "${2:-}" ] && echo "$2" | sed 's/^/#   /'
-}
-check() { # description, then a command that must succeed
-	local d=$1; shift
-	if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 HOUR=3600
 DAY=86400
 HOLD=$((7 * DAY))
 
-work=$(mktemp -d /tmp/dt-lab-autotrust.XXXXXX)
-chmod 755 "$work"
-lab=$work/lab
-dpid=""
-cleanup() {
-	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
-	"$LAB_SH" stop "$lab" >/dev/null 2>&1
-	rm -rf "$work"
-}
-trap cleanup EXIT
+lab_start lab-autotrust
 
-if ! "$LAB_SH" start "$lab" >"$work/lab.log" 2>&1; then
-	echo "1..1"
-	echo "not ok 1 - lab starts"
-	sed 's/^/#   /' "$work/lab.log" | tail -20
-	exit 1
-fi
-. "$lab/lab.env"
-
-sock=$work/run/socket
-conf=$work/dnstrust.conf
 state=$work/state/root.autotrust
-log=$work/dnstrustd.log
+log=$dlog
 mkdir -p "$work/state"
 # The daemon runs as _dnstrust (nobody where that does not exist) and
 # writes its state there, as in /var/lib/dnstrust.
@@ -98,18 +70,13 @@ start_at() {
 	log_from=$(($(wc -l <"$log") + 1))
 	"$DNSTRUSTD" -c "$conf" -f -T "$1" 2>>"$log" &
 	dpid=$!
-	for _ in $(seq 100); do
-		if [ -S "$sock" ] && [ "$(last_query)" -ge "$since" ] 2>/dev/null; then
-			sleep 0.3
-			return 0
-		fi
-		sleep 0.1
-	done
-	return 1
+	wait_for 100 refreshed "$since" || return 1
+	sleep 0.3
 }
+# refreshed TIME: the socket is there and the state file's last query at
+# TIME or later.
+refreshed() { [ -S "$sock" ] && [ "$(last_query)" -ge "$1" ] 2>/dev/null; }
 log_from=1
-q() { "$DTQ" -s "$sock" "$@"; }
-field() { sed -n "1s/.* $1=\([^ ]*\).*/\1/p; 1s/^$1=\([^ ]*\).*/\1/p"; }
 # key_state TAG: the state of the key with that tag in the state file.
 key_state() {
 	awk -v t="tag=$1" '$1 == "key" && $3 == t { print $2 }' "$state"
@@ -121,12 +88,9 @@ anchors() {
 # anchors_are LIST: the anchors become LIST within 3 s (a reload the
 # refresh asked for may still be under way).
 anchors_are() {
-	for _ in $(seq 30); do
-		[ "$(anchors)" = "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
+	wait_for 30 anchors_is "$1"
 }
+anchors_is() { [ "$(anchors)" = "$1" ]; }
 secure() { [ "$(q www.secure.lab. A | field status)" = secure ]; }
 # logged TEXT: the log of the last start has a line with TEXT.
 logged() { tail -n +"$log_from" "$log" | grep -qF -- "$1"; }
@@ -227,7 +191,7 @@ rc=$?
 dpid=""
 check "SIGTERM: exit 0" test "$rc" = 0
 
-echo "1..$n"
+plan
 if [ "$failed" -ne 0 ]; then
 	echo "# state file:"
 	sed 's/^/#   /' "$state" | cut -c1-160

@@ -13,7 +13,8 @@
 set -u
 
 DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3
-. "$(dirname "$0")/harness.sh"
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 lab_start lab-daemon
 listen=$LAB_NET.100
 conf=$work/dnstrust.conf
@@ -36,13 +37,7 @@ write_conf 3
 replace_resolv() { # atomically, as DHCP clients do
 	cp "$1" "$resolv.new" && mv "$resolv.new" "$resolv"
 }
-wait_log() { # a fixed string the daemon must log within 5 s
-	for _ in $(seq 50); do
-		grep -qF -- "$1" "$dlog" && return 0
-		sleep 0.1
-	done
-	return 1
-}
+gone() { ! kill -0 "$1" 2>/dev/null; } # PID: the process has ended
 
 check "dnstrustd starts and creates its socket" start_daemon
 check "socket is mode 0666 and its directory 0755, both root's" \
@@ -195,10 +190,10 @@ replace_resolv "$LAB_RESOLV_CONF"
 check "back to the honest upstream" wait_log "upstreams $LAB_RESOLVER"
 dropped() { grep -F "not validated as secure dropped" "$dlog" | tail -1 |
 	sed -n 's/.*changed: \([0-9]*\) cached.*/\1/p'; }
-for _ in $(seq 50); do
-	[ "$(grep -cF "not validated as secure dropped" "$dlog")" -ge 2 ] && break
-	sleep 0.1
-done
+dropped_twice() {
+	[ "$(grep -cF "not validated as secure dropped" "$dlog")" -ge 2 ]
+}
+wait_for 50 dropped_twice
 check "what the attacker's servers taught and did not validate is dropped ($(dropped) entries)" \
 	test "$(dropped)" -gt 0
 sleep 0.3 # the workers take the new servers from the main thread's post
@@ -296,7 +291,7 @@ s.bind((sys.argv[1], 53))
 open(sys.argv[2], "w").close()
 time.sleep(60)' "$LAB_NET.98" "$work/sink.ready" &
 extra_pids=$!
-for _ in $(seq 50); do [ -e "$work/sink.ready" ] && break; sleep 0.1; done
+wait_for 50 [ -e "$work/sink.ready" ]
 printf 'nameserver %s.98\noptions timeout:10\n' "$LAB_NET" >"$work/silent.conf"
 replace_resolv "$work/silent.conf"
 wait_log "upstreams $LAB_NET.98" >/dev/null
@@ -319,7 +314,7 @@ check "through a second upstream (the lab's other Unbound)" \
 	test "$(q www.rsa.lab. AAAA | field status)" = secure
 upid=$(cat "$lab/run/validator.pid")
 kill -TERM "$upid"
-for _ in $(seq 50); do kill -0 "$upid" 2>/dev/null || break; sleep 0.1; done
+wait_for 50 gone "$upid"
 start=$(date +%s%N)
 out=$(q www.killed.secure.lab. A)
 ms=$((($(date +%s%N) - start) / 1000000))
@@ -335,11 +330,8 @@ wait_log "upstreams $LAB_RESOLVER" >/dev/null
 # --- SIGTERM ---
 
 kill -TERM "$dpid"
-stopped=1
-for _ in $(seq 30); do
-	kill -0 "$dpid" 2>/dev/null || { stopped=0; break; }
-	sleep 0.1
-done
+stopped=0
+wait_for 30 gone "$dpid" || stopped=1
 wait "$dpid"
 rc=$?
 dpid=""
@@ -383,7 +375,7 @@ kill -TERM "$dpid"
 wait "$dpid"
 dpid=""
 
-echo "1..$n"
+plan
 if [ "$failed" -ne 0 ]; then
 	echo "# daemon log (last 30 lines):"
 	tail -30 "$dlog" | sed 's/^/#   /'

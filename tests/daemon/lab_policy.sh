@@ -13,7 +13,8 @@
 set -u
 
 DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3
-. "$(dirname "$0")/harness.sh"
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 lab_start lab-policy
 base_conf() {
 	cat <<EOF
@@ -30,13 +31,9 @@ apply() { # policy lines on stdin: written after the base, then SIGHUP
 	{ base_conf; cat; } >"$conf"
 	kill -HUP "$dpid"
 	reloads=$((reloads + 1))
-	for _ in $(seq 50); do
-		[ "$(grep -c 'configuration reloaded' "$dlog")" -ge "$reloads" ] &&
-			return 0
-		sleep 0.1
-	done
-	return 1
+	wait_for 50 reloaded "$reloads"
 }
+reloaded() { [ "$(grep -c 'configuration reloaded' "$dlog")" -ge "$1" ]; }
 stop_daemon() { kill "$dpid"; wait "$dpid"; dpid=""; reloads=0; cat "$dlog" >>"$work/d.all"; : >"$dlog"; }
 is() { # description, dtq output, then key=value pairs it must show
 	local d=$1 out=$2 bad=""
@@ -146,7 +143,7 @@ check "reload back to enforce" apply </dev/null
 is "enforce: bogus withheld again" "$(q www.tampered.lab. A)" \
 	status=bogus rcode=SERVFAIL answers=0
 
-echo "1..$n"
+plan
 if [ "$failed" -ne 0 ]; then
 	echo "# daemon log (last 20 lines):"
 	cat "$work/d.all" "$dlog" 2>/dev/null | grep -v "^$" | tail -40 | sed 's/^/#   /'

@@ -16,19 +16,8 @@
 set -u
 
 D=$1 C=$2 LISTENER=$3
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
-	[ -n "${2:-}" ] && echo "$2" | sed 's/^/#   /'
-}
-# check DESCRIPTION COMMAND...: COMMAND must succeed; its output shown
-# when it does not.
-check() {
-	local d=$1 out; shift
-	if out=$("$@" 2>&1); then ok "$d"; else not_ok "$d" "$out"; fi
-}
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 work=$(mktemp -d /tmp/dt-startup.XXXXXX)
 # The daemon gives up root once its sockets are bound (_dnstrust, or
@@ -53,15 +42,6 @@ conf() {
 		echo "resolv-conf $work/resolv.conf"
 		for l in "$@"; do echo "$l"; done
 	} >"$f"
-}
-
-# wait_for COND...: up to 5 s for COND to hold.
-wait_for() {
-	for _ in $(seq 50); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
 }
 
 # run NAME CMD...: CMD's exit status in $rc, stdout and stderr in
@@ -214,7 +194,7 @@ expect "dnstrust reload: the corrected file taken, exit 0" 0 "out:reloaded" \
 # Running as _dnstrust or nobody, the daemon cannot remove its socket
 # from the root-owned directory: what is left accepts nobody, and the next
 # start replaces it.
-if [ -n "$dpid" ] && kill "$dpid" && wait_for test ! -e "/proc/$dpid" &&
+if [ -n "$dpid" ] && kill "$dpid" && wait_for 50 test ! -e "/proc/$dpid" &&
 	! "$C" status --socket "$sock" >/dev/null 2>&1; then
 	ok "SIGTERM: the daemon stops, its socket answers no more"
 else
@@ -228,7 +208,7 @@ conf "$work/notify.conf"
 "$LISTENER" "$work/notify" "$sock" >"$work/notify.log" 2>&1 &
 lpid=$!
 pids="$pids $lpid"
-wait_for test -S "$work/notify"
+wait_for 50 test -S "$work/notify"
 # Writable by all, as systemd's own notify socket is: the daemon tells
 # readiness after giving up root.
 chmod 666 "$work/notify"
@@ -236,7 +216,7 @@ NOTIFY_SOCKET=$work/notify "$D" -f -c "$work/notify.conf" \
 	2>"$work/notifyd.err" &
 npid=$!
 pids="$pids $npid"
-if wait_for grep -q '^READY=1' "$work/notify.log" &&
+if wait_for 50 grep -q '^READY=1' "$work/notify.log" &&
 	grep -q '^READY=1 socket-ready' "$work/notify.log"; then
 	ok "sd_notify: READY=1 arrives, once the socket accepts"
 else
@@ -249,15 +229,16 @@ else
 	not_ok "sd_notify: MAINPID is the daemon's" "$(cat "$work/notify.log")"
 fi
 kill -HUP "$npid"
-if wait_for grep -q '^RELOADING=1' "$work/notify.log" &&
-	wait_for test "$(grep -c '^READY=1' "$work/notify.log")" -ge 2; then
+ready_twice() { [ "$(grep -c '^READY=1' "$work/notify.log")" -ge 2 ]; }
+if wait_for 50 grep -q '^RELOADING=1' "$work/notify.log" &&
+	wait_for 50 ready_twice; then
 	ok "sd_notify: RELOADING=1 then READY=1 around a reload"
 else
 	not_ok "sd_notify: RELOADING=1 then READY=1 around a reload" \
 		"$(cat "$work/notify.log")"
 fi
 kill "$npid"
-if wait_for grep -q '^STOPPING=1' "$work/notify.log"; then
+if wait_for 50 grep -q '^STOPPING=1' "$work/notify.log"; then
 	ok "sd_notify: STOPPING=1"
 else
 	not_ok "sd_notify: STOPPING=1" "$(cat "$work/notify.log")"
@@ -274,7 +255,7 @@ JOURNAL_STREAM=$(stat -c %d:%i "$work/journal.err") \
 	"$D" -f -c "$work/journal.conf" 2>>"$work/journal.err" &
 jpid=$!
 pids="$pids $jpid"
-wait_for grep -q started "$work/journal.err"
+wait_for 50 grep -q started "$work/journal.err"
 kill "$jpid"
 wait "$jpid" 2>/dev/null
 if grep -q '^<5>dnstrustd .* started' "$work/journal.err" &&
@@ -296,7 +277,7 @@ if command -v systemd-socket-activate >/dev/null; then
 		2>"$work/sa.err" &
 	sapid=$!
 	pids="$pids $sapid"
-	wait_for test -S "$sock"
+	wait_for 50 test -S "$sock"
 	run sa "$C" status --socket "$sock"
 	expect "socket activation: dnstrustd serves the socket passed" 0 \
 		"out:reachable and trusted" sa
@@ -339,5 +320,4 @@ expect "a 265-octet name: the limit named" 64 "longer than 255 octets" long
 run elabel "$C" flush "a..example"
 expect "an empty label: said" 64 "empty label" elabel
 
-echo "1..$n"
-[ "$failed" = 0 ]
+finish

@@ -21,11 +21,11 @@ set -u
 
 DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3 INJECTOR=$4 INJ_CLIENT=$5 DNSTRUST=$6 MODULE=$7
 MODDIR=$(cd "$(dirname "$MODULE")" && pwd)
-. "$(dirname "$0")/../daemon/harness.sh"
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
-	echo "1..0 # SKIP needs root and mount namespaces"
-	exit 0
+	skip_all "needs root and mount namespaces"
 fi
 lab_start lab-injector
 inj=$LAB_NET.70
@@ -67,30 +67,14 @@ echo "cname-beside www.secure.lab." >"$control"
 check "the injector adds records (evil.plain. beside www.secure.lab. A)" \
 	bash -c "dig @$inj +tries=2 +time=3 +dnssec www.secure.lab. A | grep -q evil.plain"
 : >"$control"
-for _ in $(seq 50); do
-	dig @"$ubaddr" +tries=1 +time=1 lab. SOA >/dev/null 2>&1 && break
-	sleep 0.1
-done
+ub_up() { dig @"$ubaddr" +tries=1 +time=1 lab. SOA >/dev/null 2>&1; }
+wait_for 50 ub_up
 
-# --- the namespace of the NSS module (see nss_lab.sh) ---
+# --- the namespace of the NSS module (ns_run, as nss_lab.sh) ---
 
 printf 'passwd: files\ngroup: files\nhosts: files dnstrust\n' >"$work/nss"
 chmod 644 "$work/nss"
-ns() {
-	unshare --mount --propagation private -- /bin/bash -c '
-		set -e
-		nss=$1 resolv=$2 rundir=$3 libdir=$4
-		shift 4
-		mount --bind "$nss" /etc/nsswitch.conf
-		r=$(readlink -m /etc/resolv.conf)
-		mount -t tmpfs -o mode=755 dtinj-run /run
-		mkdir /run/dnstrust
-		mount --bind "$rundir" /run/dnstrust
-		case $r in /run/*) mkdir -p "${r%/*}" && : >"$r" ;; esac
-		mount --bind "$resolv" "$r"
-		exec env LD_LIBRARY_PATH="$libdir" "$@"
-	' ns "$work/nss" "$LAB_RESOLV_CONF" "$rundir" "$MODDIR" "$@"
-}
+ns() { ns_run "$work/nss" "$LAB_RESOLV_CONF" "$rundir" "$MODDIR" "$@"; }
 
 # --- checks ---
 
@@ -204,5 +188,4 @@ rcode-nx-cname www.secure.lab. A NOERROR
 rcode-nx _443._tcp.www.secure.lab. TLSA NOERROR
 EOF
 
-echo "1..$n"
-exit $((failed > 0))
+finish

@@ -27,19 +27,19 @@
 #        LAB_NET=127.X.Y selftest.sh   beside a lab running on 127.0.2
 
 set -u
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 here=$(cd "$(dirname "$0")" && pwd)
 LAB=$here/lab.sh
 
 if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP the lab binds port 53: run as root"
-	exit 0
+	skip_all "the lab binds port 53: run as root"
 fi
 for tool in delv dig unbound-control ldns-nsec3-hash ldns-keygen ldns-signzone dnssec-signzone \
 	dnssec-dsfromkey ss /usr/sbin/nsd /usr/sbin/knotd /usr/sbin/unbound; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "1..0 # SKIP $tool not installed (scripts/deps.sh)"
-		exit 0
+		skip_all "$tool not installed (scripts/deps.sh)"
 	fi
 done
 
@@ -52,20 +52,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-n=0
-failed=0
-ok() { # STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
-diag() {
-	sed 's/^/# /'
-}
 now_ms() {
 	echo $((${EPOCHREALTIME/./} / 1000))
 }
@@ -76,14 +62,14 @@ t=$(now_ms)
 "$LAB" start "$lab" >"$tmp/start.log" 2>&1
 rc=$?
 t=$(($(now_ms) - t))
-ok $rc "lab starts ($t ms)"
+result $rc "lab starts ($t ms)"
 if [ $rc -ne 0 ]; then
 	diag <"$tmp/start.log"
-	echo "1..$n"
+	plan
 	exit 1
 fi
 [ "$t" -lt 15000 ]
-ok $? "start takes less than 15 s"
+result $? "start takes less than 15 s"
 
 # shellcheck disable=SC1091
 . "$lab/lab.env"
@@ -97,7 +83,7 @@ for v in LAB_DIR LAB_RESOLVER LAB_ATTACKER LAB_RESOLV_CONF \
 	LAB_ATTACKER_CONF; do
 	[ -n "${!v:-}" ] || missing="$missing $v"
 done
-ok "${#missing}" "lab.env defines every variable${missing:+ (missing:$missing)}"
+result "${#missing}" "lab.env defines every variable${missing:+ (missing:$missing)}"
 net=${LAB_NET:-127.0.2}
 [ "$LAB_NET" = "$net" ] && [ "$LAB_ROOT_SERVER" = "$net.1" ] &&
 	[ "$LAB_LEAF_SERVER" = "$net.2" ] && [ "$LAB_RESOLVER" = "$net.53" ] &&
@@ -106,11 +92,11 @@ net=${LAB_NET:-127.0.2}
 	[ "$LAB_DIR" = "$(cd "$lab" && pwd -P)" ] &&
 	env -i sh -c ". '$lab/lab.env' && [ \"\$LAB_RESOLVER\" = $net.53 ] &&
 		env | grep -q '^LAB_EXPECT='"
-ok $? "lab.env: addresses, LAB_DIR, sourceable by sh and exported"
+result $? "lab.env: addresses, LAB_DIR, sourceable by sh and exported"
 [ "$(cat "$LAB_RESOLV_CONF")" = "nameserver $LAB_RESOLVER" ] &&
 	[ "$(cat "$LAB_ATTACKER_RESOLV_CONF")" = "nameserver $LAB_ATTACKER" ] &&
 	[ "$(cat "$LAB_VALIDATOR_RESOLV_CONF")" = "nameserver $LAB_VALIDATOR" ]
-ok $? "resolv.conf files name the resolvers"
+result $? "resolv.conf files name the resolvers"
 
 # The DS anchor is the digest of the DNSKEY anchor, which is the root's
 # KSK as served.
@@ -120,7 +106,7 @@ ds_key=$(dnssec-dsfromkey -2 -f "$LAB_ANCHOR_DNSKEY" . 2>/dev/null |
 served=$(dig +norec +short +nosplit @"$LAB_ROOT_SERVER" . DNSKEY | grep -c "^257 3 8 $(awk '{print $NF}' "$LAB_ANCHOR_DNSKEY")$")
 [ -n "$ds_line" ] && [ "$ds_line" = "$ds_key" ] && [ "$served" = 1 ] &&
 	[ "$(wc -l <"$LAB_ANCHOR")" = 1 ] && grep -q 'static-ds' "$LAB_ANCHOR_BIND"
-ok $? "anchors: one root DS ($ds_line) = digest of the served KSK"
+result $? "anchors: one root DS ($ds_line) = digest of the served KSK"
 
 # --- the truth table -------------------------------------------------------
 
@@ -128,7 +114,7 @@ lines=$(grep -c . "$LAB_EXPECT")
 bad=$(awk 'NF < 4 || NF > 5 || $3 !~ /^(secure|insecure|bogus|indeterminate)$/ ||
 	$4 !~ /^(NOERROR|NXDOMAIN|SERVFAIL)$/ || (NF == 5 && $5 !~ /^[0-9]+$/)' "$LAB_EXPECT")
 [ -z "$bad" ] && [ "$lines" -ge 50 ]
-ok $? "expect.txt: $lines well-formed lines"
+result $? "expect.txt: $lines well-formed lines"
 [ -n "$bad" ] && diag <<<"$bad"
 
 # Ask everything at once, in parallel; judge afterwards.
@@ -213,7 +199,7 @@ while read -r name type status rcode ede; do
 		;;
 	esac
 	[ "$got" = "$want" ]
-	ok $? "delv: $q is $want$note"
+	result $? "delv: $q is $want$note"
 	[ "$got" = "$want" ] || diag <"$tmp/q/e$i.delv"
 
 	got=$(ub_verdict "$tmp/q/e$i.ub")
@@ -224,19 +210,19 @@ while read -r name type status rcode ede; do
 	*) want="$rcode $ad" got=${got% *} ;;
 	esac
 	[ "$got" = "$want" ]
-	ok $? "validating Unbound: $q: $want"
+	result $? "validating Unbound: $q: $want"
 	[ "$got" = "$want" ] || diag <"$tmp/q/e$i.ub"
 done <"$LAB_EXPECT"
 
 # The EDE 27 zone really is above the limit.
 iters=$(dig +norec +short @"$LAB_LEAF_SERVER" iter.lab. NSEC3PARAM | awk '{ print $3 }')
 [ -n "$iters" ] && [ "$iters" -gt "$LAB_NSEC3_ITERATIONS_LIMIT" ]
-ok $? "iter.lab. uses $iters NSEC3 iterations, above the limit $LAB_NSEC3_ITERATIONS_LIMIT"
+result $? "iter.lab. uses $iters NSEC3 iterations, above the limit $LAB_NSEC3_ITERATIONS_LIMIT"
 oo=$(dig +norec +short @"$LAB_LEAF_SERVER" optout.lab. NSEC3PARAM)
 dig +norec +dnssec @"$LAB_LEAF_SERVER" unsigned.optout.lab. DS >"$tmp/oo"
 [ -n "$oo" ] && grep -qE 'NSEC3[[:space:]]+1 1 ' "$tmp/oo" &&
 	! grep -qiE "^$(ldns-nsec3-hash -t 0 unsigned.optout.lab. 2>/dev/null | cut -d. -f1)\." "$tmp/oo"
-ok $? "optout.lab.: opt-out NSEC3, no NSEC3 for the unsigned delegation"
+result $? "optout.lab.: opt-out NSEC3, no NSEC3 for the unsigned delegation"
 
 # --- the attacker ----------------------------------------------------------
 
@@ -251,7 +237,7 @@ forged_addr() { # ADDRESS: true if in 10.66.0.0/16 or fd66::/16
 }
 
 [ "$LAB_FORGED_NETS" = "10.66.0.0/16,fd66::/16" ]
-ok $? "LAB_FORGED_NETS is 10.66.0.0/16,fd66::/16"
+result $? "LAB_FORGED_NETS is 10.66.0.0/16,fd66::/16"
 
 i=0
 while read -r name type addr method; do
@@ -270,11 +256,11 @@ while read -r name type addr method; do
 	*) want="unknown method $method" ;;
 	esac
 	[ "$addrs" = "$addr" ] && [ "sigs $sigs ad $adflag" = "$want" ]
-	ok $? "attacker: $q -> $addr ($method: $want)"
+	result $? "attacker: $q -> $addr ($method: $want)"
 	[ "$addrs" = "$addr" ] || diag <"$f"
 	got=$(delv_verdict "$tmp/q/f$i.adelv")
 	[ "$got" = "bogus SERVFAIL" ]
-	ok $? "delv through the attacker: $q fails validation"
+	result $? "delv through the attacker: $q fails validation"
 	[ "$got" = "bogus SERVFAIL" ] || diag <"$tmp/q/f$i.adelv"
 done <"$LAB_FORGED"
 
@@ -283,10 +269,10 @@ dig +norec +dnssec @"$LAB_ATTACKER_AUTH" rsa.lab. DNSKEY >"$tmp/a1"
 dig +norec +dnssec @"$LAB_LEAF_SERVER" rsa.lab. DNSKEY >"$tmp/a2"
 [ "$(grep -E '\sDNSKEY\s' "$tmp/a1" | awk '{print $NF}' | sort)" = \
 	"$(grep -E '\sDNSKEY\s' "$tmp/a2" | awk '{print $NF}' | sort)" ]
-ok $? "attacker's rsa.lab. copy has the genuine DNSKEY set"
+result $? "attacker's rsa.lab. copy has the genuine DNSKEY set"
 dig +norec +dnssec @"$LAB_ATTACKER_AUTH" nsec3.lab. DNSKEY >"$tmp/a3"
 ! grep -qE '\s(DNSKEY|RRSIG)\s' "$tmp/a3" && grep -q 'status: NOERROR' "$tmp/a3"
-ok $? "attacker's nsec3.lab. copy is unsigned"
+result $? "attacker's nsec3.lab. copy is unsigned"
 
 # Every secure address of the truth table is forged by the attacker; no
 # forged address ever comes with an insecure name.
@@ -314,9 +300,9 @@ while read -r name type status rcode _; do
 	fi
 done <"$LAB_EXPECT"
 [ -z "$unforged" ]
-ok $? "attacker forges every secure address of expect.txt${unforged:+ (not:$unforged)}"
+result $? "attacker forges every secure address of expect.txt${unforged:+ (not:$unforged)}"
 [ -z "$leaked$insecure_changed" ]
-ok $? "attacker passes insecure addresses through unchanged${leaked:+ (forged:$leaked)}${insecure_changed:+ (changed:$insecure_changed)}"
+result $? "attacker passes insecure addresses through unchanged${leaked:+ (forged:$leaked)}${insecure_changed:+ (changed:$insecure_changed)}"
 
 # Insecure names and unforged types validate through the attacker as
 # through the honest resolver.
@@ -335,12 +321,12 @@ while read -r name type status _; do
 		differ="$differ $name/$type"
 done <"$LAB_EXPECT"
 [ -z "$differ" ]
-ok $? "unforged answers validate the same through the attacker${differ:+ (differ:$differ)}"
+result $? "unforged answers validate the same through the attacker${differ:+ (differ:$differ)}"
 
 # --- logs and stop ----------------------------------------------------------
 
 grep -qE 'info: 127\.0\.0\.1 www\.secure\.lab\. A IN$' "$LAB_UNBOUND_LOG"
-ok $? "Unbound logs queries in LAB_UNBOUND_LOG"
+result $? "Unbound logs queries in LAB_UNBOUND_LOG"
 
 pids=""
 for f in "$lab"/run/*.pid; do
@@ -353,22 +339,21 @@ t=$(now_ms)
 "$LAB" stop "$lab" >"$tmp/stop.log" 2>&1
 rc=$?
 t=$(($(now_ms) - t))
-ok $rc "lab stops ($t ms)"
+result $rc "lab stops ($t ms)"
 alive=""
 for p in $pids; do
 	[ -r "/proc/$p/status" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$p/status" &&
 		alive="$alive $p"
 done
 [ -z "$alive" ] && [ "$count" -ge 6 ]
-ok $? "every process the lab started ($count) is gone${alive:+ (alive:$alive)}"
+result $? "every process the lab started ($count) is gone${alive:+ (alive:$alive)}"
 left=$(ss -Hlnut 2>/dev/null | awk -v a="$LAB_ROOT_SERVER $LAB_LEAF_SERVER \
 	$LAB_RESOLVER $LAB_VALIDATOR $LAB_ATTACKER $LAB_ATTACKER_AUTH" '
 	BEGIN { n = split(a, l, " "); for (i = 1; i <= n; i++) m[l[i] ":53"] = 1 }
 	$5 in m { print $5 }')
 [ -z "$left" ] && [ ! -e "$lab/lab.env" ]
-ok $? "no socket left on the lab's addresses, lab.env removed"
+result $? "no socket left on the lab's addresses, lab.env removed"
 "$LAB" stop "$lab" >/dev/null 2>&1
-ok $? "a second stop is harmless"
+result $? "a second stop is harmless"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+finish

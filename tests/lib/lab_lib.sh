@@ -13,17 +13,9 @@
 set -u
 
 DNSTRUSTD=$1 LAB_CHECK=$2 DT_LOOKUP=$3 LAB_SH=$4
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
-	[ -n "${2:-}" ] && echo "$2" | sed 's/^/#   /'
-}
-check() { # description, then a command that must succeed
-	local d=$1; shift
-	if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
+
 # Runs a command printing "ok - ..." lines and numbers them.
 numbered() {
 	local line
@@ -36,27 +28,8 @@ numbered() {
 	done < <("$@" 2>&1)
 }
 
-work=$(mktemp -d /tmp/dt-lab-lib.XXXXXX)
-chmod 755 "$work"
-lab=$work/lab
-dpid=""
-cleanup() {
-	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
-	"$LAB_SH" stop "$lab" >/dev/null 2>&1
-	rm -rf "$work"
-}
-trap cleanup EXIT
+lab_start lab-lib
 
-if ! "$LAB_SH" start "$lab" >"$work/lab.log" 2>&1; then
-	echo "1..1"
-	echo "not ok 1 - lab starts"
-	sed 's/^/#   /' "$work/lab.log" | tail -20
-	exit 1
-fi
-. "$lab/lab.env"
-
-sock=$work/run/socket
-conf=$work/dnstrust.conf
 cat >"$conf" <<EOF
 # written by lab_lib.sh
 socket $sock
@@ -66,25 +39,6 @@ threads 2
 query-timeout 5
 log-level info
 EOF
-
-start_daemon() {
-	local old
-	old=$(stat -c %i "$sock" 2>/dev/null)
-	"$DNSTRUSTD" -c "$conf" -f 2>>"$work/dnstrustd.log" &
-	dpid=$!
-	# A socket left by a daemon that had given up root is replaced.
-	for _ in $(seq 50); do
-		[ -S "$sock" ] && [ "$(stat -c %i "$sock")" != "$old" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-stop_daemon() {
-	kill -TERM "$dpid" && wait "$dpid"
-	local rc=$?
-	dpid=""
-	return $rc
-}
 
 check "dnstrustd starts" start_daemon
 
@@ -140,9 +94,9 @@ numbered unshare -m bash -c \
 	'mount --bind "$1" /etc/resolv.conf && exec "$2" fallback "$3"' \
 	_ "$LAB_VALIDATOR_RESOLV_CONF" "$LAB_CHECK" "$sock"
 
-echo "1..$n"
-if [ "$failed" -ne 0 ] && [ -s "$work/dnstrustd.log" ]; then
+plan
+if [ "$failed" -ne 0 ] && [ -s "$dlog" ]; then
 	echo "# daemon log (last 20 lines):"
-	tail -20 "$work/dnstrustd.log" | sed 's/^/#   /'
+	tail -20 "$dlog" | sed 's/^/#   /'
 fi
 exit 0

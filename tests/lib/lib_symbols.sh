@@ -10,13 +10,8 @@
 set -u
 
 LIB=$1 HEADER=$2
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1))
-	echo "not ok $n - $1"
-	[ -n "${2:-}" ] && echo "$2" | sed 's/^/#   /'
-}
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 soname=$(readelf -d "$LIB" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 if [ "$soname" = libdnstrust.so.1 ]; then
@@ -42,4 +37,4 @@ if nm -D --defined-only "$LIB" | awk '$2 == "A" { print $3 }' |
 else
 	not_ok "version node DNSTRUST_1.0"
 fi
-echo "1..$n"
+plan

@@ -7,13 +7,15 @@
 # usage: man_example.sh MAN_PAGE EXAMPLE_C        (TAP on stdout)
 set -u
 man=$1 example=$2
-echo "1..1"
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 # The first .EX block after .SH EXAMPLE, roff escapes undone.
 if diff=$(sed -n '/^\.SH EXAMPLE/,/^\.EE/p' "$man" |
 	sed '1,/^\.EX/d; /^\.EE/d' |
 	sed 's/^\\&//; s/\\-/-/g; s/\\e/\\/g' | diff -u - "$example"); then
-	echo "ok 1 - the EXAMPLE of $(basename "$man") is $(basename "$example")"
+	ok "the EXAMPLE of $(basename "$man") is $(basename "$example")"
 else
-	echo "not ok 1 - the EXAMPLE of $(basename "$man") differs from $(basename "$example")"
-	echo "$diff" | sed 's/^/#   /'
+	not_ok "the EXAMPLE of $(basename "$man") differs from $(basename "$example")" \
+		"$diff"
 fi
+plan

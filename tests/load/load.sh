@@ -38,11 +38,11 @@ set -u
 
 DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3 LOADCLIENT=$4 NSSDIR=$5
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../daemon/harness.sh"
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$here/../harness.sh}"
 
 if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP needs root (the lab binds port 53)"
-	exit 0
+	skip_all "needs root (the lab binds port 53)"
 fi
 lab_start load
 listen=$LAB_NET.100
@@ -59,7 +59,7 @@ echo pass >"$mode"
 python3 "$here/faultproxy.py" "$proxy" "$LAB_RESOLVER" "$mode" \
 	>"$work/proxy.log" 2>&1 &
 extra_pids="$!"
-for _ in $(seq 50); do grep -q ready "$work/proxy.log" && break; sleep 0.1; done
+wait_for 50 grep -q ready "$work/proxy.log"
 
 write_conf() { # UPSTREAM, then extra lines
 	local up=$1
@@ -76,10 +76,6 @@ query-timeout $timeout_s
 log-level notice
 EOF
 	for l in "$@"; do echo "$l" >>"$conf"; done
-}
-stop_daemon() {
-	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
-	dpid=""
 }
 rss_kib() { awk '/^VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
 secure_now() { # NAME: asked over the socket, answered secure
@@ -138,18 +134,9 @@ if want flood; then
 fi
 
 # --- clients: 10,000 through NSS ---
+printf 'passwd: files\ngroup: files\nhosts: files dnstrust\n' >"$work/nss.conf"
 nss_run() { # CMD...: private mount namespace, our socket at the fixed path
-	unshare --mount --propagation private -- /bin/bash -c '
-		set -e
-		printf "passwd: files\ngroup: files\nhosts: files dnstrust\n" \
-			>"$1/nss.conf"
-		mount --bind "$1/nss.conf" /etc/nsswitch.conf
-		mount -t tmpfs -o mode=755 dtload-run /run
-		mkdir /run/dnstrust
-		mount --bind "$1/run" /run/dnstrust
-		shift
-		exec env LD_LIBRARY_PATH="'"$NSSDIR"'" "$@"
-	' nss "$work" "$@"
+	ns_run "$work/nss.conf" - "$work/run" "$NSSDIR" "$@"
 }
 if want clients; then
 	write_conf "$LAB_RESOLVER"
@@ -256,10 +243,7 @@ if want clock; then
 		dpid=$!
 		# (the socket left by the last daemon, no longer root, is
 		# replaced: wait for the new one)
-		for _ in $(seq 50); do
-			[ -S "$sock" ] && [ "$(stat -c %i "$sock")" != "$old" ] && break
-			sleep 0.1
-		done
+		wait_socket "$sock" "$old"
 		check "clock: dnstrustd starts under libfaketime" test -S "$sock"
 		check "clock: secure before the jumps" secure_now www.secure.lab.
 		for j in +1d -1d +0; do
@@ -318,7 +302,7 @@ if want state; then
 	chown "$duser" "$work/st"
 	write_conf "$LAB_RESOLVER" "auto-trust-anchor-file $work/st/root.key"
 	check "state: a first daemon writes the state file" start_daemon
-	for _ in $(seq 50); do [ -s "$work/st/root.key" ] && break; sleep 0.1; done
+	wait_for 50 [ -s "$work/st/root.key" ]
 	secure_now www.secure.lab.
 	stop_daemon
 	cp "$work/st/root.key" "$work/root.key.saved"
@@ -327,11 +311,13 @@ if want state; then
 	for how in full ro; do
 		: >"$dlog"
 		rm -f "$work/inner.pid"
+		old=$(stat -c %i "$sock" 2>/dev/null)
 		unshare --mount --propagation private -- /bin/bash \
 			"$work/state.sh" "$work" "$DNSTRUSTD" "$conf" "$how" "$duser" \
 			2>>"$dlog" &
 		wrapper=$!
-		for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+		# (the last daemon's socket stays: wait for the new one)
+		wait_socket "$sock" "$old"
 		sleep 1
 		check "state ($how): answers still secure" secure_now www.secure.lab.
 		check "state ($how): the write failure is logged" \
@@ -346,5 +332,4 @@ if want state; then
 	done
 fi
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+finish

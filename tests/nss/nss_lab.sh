@@ -31,48 +31,19 @@ set -u
 
 DNSTRUSTD=$1 MODULE=$2 GAI_PROG=$3 LAB_SH=$4
 MODDIR=$(cd "$(dirname "$MODULE")" && pwd)
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
-	[ -n "${2:-}" ] && echo "$2" | sed 's/^/#   /'
-}
-check() { # description, then a command that must succeed
-	local d=$1; shift
-	if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
-	echo "1..0 # SKIP needs root and mount namespaces"
-	exit 0
+	skip_all "needs root and mount namespaces"
 fi
 
-work=$(mktemp -d /tmp/dt-lab-nss.XXXXXX)
-chmod 755 "$work"
-lab=$work/lab
-dpid=""
 host_nss=$(sha256sum /etc/nsswitch.conf /etc/resolv.conf 2>/dev/null)
-cleanup() {
-	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
-	"$LAB_SH" stop "$lab" >/dev/null 2>&1
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-if ! "$LAB_SH" start "$lab" >"$work/lab.log" 2>&1; then
-	echo "1..1"
-	echo "not ok 1 - lab starts"
-	sed 's/^/#   /' "$work/lab.log" | tail -20
-	exit 1
-fi
-. "$lab/lab.env"
+lab_start lab-nss
 
 # --- dnstrustd ---
 
 rundir=$work/run
-sock=$rundir/socket
-conf=$work/dnstrust.conf
 resolv=$work/resolv.conf
 mkdir -m 755 "$rundir"
 cp "$LAB_RESOLV_CONF" "$resolv"
@@ -86,27 +57,6 @@ query-timeout 3
 log-level info
 EOF
 
-start_daemon() {
-	local old
-	old=$(stat -c %i "$sock" 2>/dev/null)
-	"$DNSTRUSTD" -c "$conf" -f 2>>"$work/dnstrustd.log" &
-	dpid=$!
-	# A socket left by a daemon that had given up root is replaced.
-	for _ in $(seq 50); do
-		[ -S "$sock" ] && [ "$(stat -c %i "$sock")" != "$old" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-# The daemon no longer runs as root when it stops: its socket stays in
-# root's directory, refusing connections, as after a crash.
-stop_daemon() {
-	kill -TERM "$dpid" && wait "$dpid"
-	local rc=$?
-	dpid=""
-	return $rc
-}
-
 # --- the namespace ---
 
 for f in closed fallback danger; do
@@ -117,25 +67,12 @@ echo "hosts: files dnstrust [!UNAVAIL=return] dns" >>"$work/nss.fallback"
 echo "hosts: files dnstrust dns" >>"$work/nss.danger"
 chmod 644 "$work"/nss.*
 
-# ns NSSWITCH CMD...: runs CMD in a private mount namespace (above).
+# ns NSSWITCH CMD...: runs CMD in a private mount namespace (above;
+# ns_run) with $work/nss.NSSWITCH.
 ns() {
 	local nss=$work/nss.$1
 	shift
-	unshare --mount --propagation private -- /bin/bash -c '
-		set -e
-		nss=$1 resolv=$2 rundir=$3 libdir=$4
-		shift 4
-		mount --bind "$nss" /etc/nsswitch.conf
-		# Where resolv.conf really is, before /run is covered (it may
-		# be a symbolic link into /run).
-		r=$(readlink -m /etc/resolv.conf)
-		mount -t tmpfs -o mode=755 dtnss-run /run
-		mkdir /run/dnstrust
-		mount --bind "$rundir" /run/dnstrust
-		case $r in /run/*) mkdir -p "${r%/*}" && : >"$r" ;; esac
-		mount --bind "$resolv" "$r"
-		exec env LD_LIBRARY_PATH="$libdir" "$@"
-	' ns "$nss" "$LAB_RESOLV_CONF" "$rundir" "$MODDIR" "$@"
+	ns_run "$nss" "$LAB_RESOLV_CONF" "$rundir" "$MODDIR" "$@"
 }
 
 # addrs: the first column of getent or the addr lines of gai_prog, sorted.
@@ -399,9 +336,9 @@ check "dnstrustd stops" stop_daemon
 check "the host's /etc/nsswitch.conf and /etc/resolv.conf are untouched" \
 	test "$(sha256sum /etc/nsswitch.conf /etc/resolv.conf 2>/dev/null)" = "$host_nss"
 
-echo "1..$n"
+plan
 if [ "$failed" -ne 0 ]; then
 	echo "# daemon log (last 30 lines):"
-	tail -30 "$work/dnstrustd.log" | sed 's/^/#   /'
+	tail -30 "$dlog" | sed 's/^/#   /'
 fi
 exit 0

@@ -10,17 +10,8 @@
 set -u
 
 MODULE=$1
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
-	[ -n "${2:-}" ] && echo "$2" | sed 's/^/#   /'
-}
-check() { # description, then a command that must succeed
-	local d=$1; shift
-	if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 want="_nss_dnstrust_gethostbyaddr2_r
 _nss_dnstrust_gethostbyaddr_r
@@ -56,5 +47,5 @@ undef=$(nm -D --undefined-only "$MODULE" | awk '{ print $2 }' |
 	grep -e '^dt_' -e '^dtlib_' -e '^dtnss_' -e '^wire_')
 check "no libdnstrust or module symbol left undefined" test -z "$undef"
 
-echo "1..$n"
+plan
 exit 0

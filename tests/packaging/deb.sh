@@ -13,18 +13,12 @@
 set -u
 
 TOP=$1 SECURITY=$2
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
-	[ -n "${2:-}" ] && echo "$2" | sed 's/^/#   /'
-}
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 for tool in dpkg-buildpackage dh lintian; do
 	if ! command -v $tool >/dev/null; then
-		echo "1..0 # SKIP $tool not installed (make deps)"
-		exit 0
+		skip_all "$tool not installed (make deps)"
 	fi
 done
 work=$(mktemp -d /tmp/dt-deb.XXXXXX)
@@ -144,5 +138,4 @@ nss_case "an upgrade's postrm keeps it" \
 	"hosts: files dnstrust [!UNAVAIL=return] dns" postrm "upgrade 0.1.0" \
 	"hosts: files dnstrust [!UNAVAIL=return] dns"
 
-echo "1..$n"
-[ "$failed" = 0 ]
+finish

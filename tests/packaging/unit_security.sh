@@ -12,17 +12,11 @@ set -u
 
 UNIT=$1 SOCKET=${2:-}
 MAX=2.0
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1"
-	[ -n "${2:-}" ] && echo "$2" | sed 's/^/#   /'
-}
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 if ! command -v systemd-analyze >/dev/null; then
-	echo "1..0 # SKIP systemd-analyze not installed"
-	exit 0
+	skip_all "systemd-analyze not installed"
 fi
 out=$(systemd-analyze security --offline=true "$UNIT" 2>&1)
 level=$(echo "$out" | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
@@ -51,5 +45,4 @@ for want in Type=notify ExecReload= Before=nss-lookup.target \
 		not_ok "$want"
 	fi
 done
-echo "1..$n"
-[ "$failed" = 0 ]
+finish

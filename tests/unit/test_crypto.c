@@ -31,6 +31,7 @@
 #include "common/limits.h"
 #include "crypto/crypto.h"
 #include "tap.h"
+#include "vectors.h"
 #include "wire/base.h"
 #include "wire/bytes.h"
 #include "wire/dname.h"
@@ -39,119 +40,12 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* --- records read from a vector file, owned copies --- */
+/* --- records read from a vector file (vectors.h) --- */
 
-struct rec {
-	uint8_t owner[DT_NAME_MAXLEN];
-	uint16_t type;
-	uint16_t rclass;
-	uint32_t ttl;
-	uint16_t rdlen;
-	uint8_t *rdata;
-};
-
-struct zone {
-	struct rec *r;
-	size_t n;
-};
-
-static void zone_free(struct zone *z)
+static int zone_load_text(const char *text, struct vec_recs *z)
 {
-	for (size_t i = 0; i < z->n; i++)
-		free(z->r[i].rdata);
-	free(z->r);
-	z->r = NULL;
-	z->n = 0;
-}
-
-static void zone_add(struct zone *z, const struct wire_rr *rr)
-{
-	struct rec *rec;
-
-	z->r = realloc(z->r, (z->n + 1) * sizeof(*z->r));
-	if (!z->r)
-		abort();
-	rec = &z->r[z->n++];
-	wire_dname_copy(rec->owner, rr->owner);
-	rec->type = rr->type;
-	rec->rclass = rr->rclass;
-	rec->ttl = rr->ttl;
-	rec->rdlen = rr->rdlen;
-	rec->rdata = malloc(rr->rdlen ? rr->rdlen : 1);
-	if (!rec->rdata)
-		abort();
-	memcpy(rec->rdata, rr->rdata, rr->rdlen);
-}
-
-/* Reads every record of zr into z; returns the count or a negative code. */
-static int zone_read(struct wire_zreader *zr, struct zone *z)
-{
-	struct wire_rr rr;
-	int r;
-
-	while ((r = wire_zreader_next(zr, &rr)) == 1)
-		zone_add(z, &rr);
-	if (r < 0)
-		diag("%s", wire_zreader_error(zr));
-	wire_zreader_free(zr);
-	return r < 0 ? r : (int)z->n;
-}
-
-static const char *vector_path(const char *file)
-{
-	static char path[4096];
-	const char *peer = getenv("DT_PEER");
-
-	snprintf(path, sizeof(path), "%s/rfc-vectors/%s", peer ? peer : ".",
-		 file);
-	return path;
-}
-
-static int zone_load(const char *file, struct zone *z)
-{
-	struct wire_zreader *zr;
-	int r;
-
-	r = wire_zreader_open(vector_path(file), NULL, 3600, &zr);
-	if (r < 0) {
-		diag("%s: %s", vector_path(file), dt_strerror(r));
-		return r;
-	}
-	return zone_read(zr, z);
-}
-
-static int zone_load_text(const char *text, struct zone *z)
-{
-	struct wire_zreader *zr;
-
-	zr = wire_zreader_new(text, strlen(text), NULL, 3600, "text");
-	if (!zr)
-		abort();
-	return zone_read(zr, z);
-}
-
-/* The whole file as a NUL-terminated string (caller frees), or NULL. */
-static char *file_text(const char *file)
-{
-	FILE *f = fopen(vector_path(file), "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
-
-	if (!f)
-		return NULL;
-	do {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 65536;
-			buf = realloc(buf, cap);
-			if (!buf)
-				abort();
-		}
-		got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-	} while (got > 0);
-	fclose(f);
-	buf[len] = '\0';
-	return buf;
+	vec_recs_init(z);
+	return vec_recs_text(z, text);
 }
 
 /* --- RRSIG fields and signed data (RFC 4034 §3.1, §3.1.8.1) --- */
@@ -170,7 +64,7 @@ struct sig {
 	size_t siglen;
 };
 
-static int sig_parse(const struct rec *rrsig, struct sig *s)
+static int sig_parse(const struct wire_rr *rrsig, struct sig *s)
 {
 	int nlen;
 
@@ -210,7 +104,7 @@ static void signed_free(struct signed_data *sd)
 
 /* Finds the records the RRSIG covers in z and builds the signed data.
  * Returns the number of records in the RRset (0: none found). */
-static size_t build_signed(const struct zone *z, const struct rec *rrsig,
+static size_t build_signed(const struct vec_recs *z, const struct wire_rr *rrsig,
 			   const struct sig *s, struct signed_data *sd)
 {
 	uint8_t wild[DT_NAME_MAXLEN];
@@ -224,7 +118,7 @@ static size_t build_signed(const struct zone *z, const struct rec *rrsig,
 	if (!set || !canon)
 		abort();
 	for (size_t i = 0; i < z->n; i++) {
-		const struct rec *r = &z->r[i];
+		const struct wire_rr *r = &z->rr[i];
 
 		if (r->type != s->covered || r->rclass != rrsig->rclass ||
 		    !wire_dname_equal(r->owner, rrsig->owner))
@@ -284,7 +178,7 @@ static size_t build_signed(const struct zone *z, const struct rec *rrsig,
 /* --- parsed keys of a zone --- */
 
 struct keyring {
-	const struct rec *rec[16];
+	const struct wire_rr *rec[16];
 	struct crypto_key *key[16];
 	size_t n;
 };
@@ -297,22 +191,22 @@ static void keyring_free(struct keyring *kr)
 }
 
 /* Parses every DNSKEY of z; each must parse. */
-static void keyring_load(struct keyring *kr, const struct zone *z,
+static void keyring_load(struct keyring *kr, const struct vec_recs *z,
 			 const char *file)
 {
 	for (size_t i = 0; i < z->n && kr->n < ARRAY_SIZE(kr->key); i++) {
 		struct crypto_key *key = NULL;
 		int r;
 
-		if (z->r[i].type != WIRE_TYPE_DNSKEY)
+		if (z->rr[i].type != WIRE_TYPE_DNSKEY)
 			continue;
-		r = crypto_key_new(z->r[i].rdata, z->r[i].rdlen, &key);
+		r = crypto_key_new(z->rr[i].rdata, z->rr[i].rdlen, &key);
 		is_int(r, 0, "%s: DNSKEY %u parses (%s)", file,
-		       wire_keytag(z->r[i].rdata, z->r[i].rdlen),
+		       wire_keytag(z->rr[i].rdata, z->rr[i].rdlen),
 		       dt_strerror(r));
 		if (r < 0)
 			continue;
-		kr->rec[kr->n] = &z->r[i];
+		kr->rec[kr->n] = &z->rr[i];
 		kr->key[kr->n++] = key;
 	}
 }
@@ -454,17 +348,17 @@ static int verify_both(const struct crypto_key *key,
 }
 
 /* The RFC 8080 signatures as printed, kept as ";BAD(...)" comments. */
-static void test_bad_lines(const char *file, const struct zone *z,
+static void test_bad_lines(const char *file, const struct vec_recs *z,
 			   const struct keyring *kr)
 {
-	char *text = file_text(file), *p;
+	char *text = vec_file_text(file), *p;
 	int found = 0;
 
 	if (!text)
 		return;
 	for (p = strstr(text, "BAD(RFC as printed) "); p;
 	     p = strstr(p, "BAD(RFC as printed) ")) {
-		struct zone bad = {0};
+		struct vec_recs bad = {0};
 		struct signed_data sd = {0};
 		struct crypto_key *key;
 		char *eol;
@@ -475,20 +369,20 @@ static void test_bad_lines(const char *file, const struct zone *z,
 		if (eol)
 			*eol = '\0';
 		if (zone_load_text(p, &bad) != 1 ||
-		    bad.r[0].type != WIRE_TYPE_RRSIG ||
-		    sig_parse(&bad.r[0], &s) < 0) {
+		    bad.rr[0].type != WIRE_TYPE_RRSIG ||
+		    sig_parse(&bad.rr[0], &s) < 0) {
 			ok(0, "%s: BAD line reads as one RRSIG", file);
-			zone_free(&bad);
+			vec_recs_free(&bad);
 			break;
 		}
 		key = keyring_find(kr, s.signer, s.tag, s.alg);
-		build_signed(z, &bad.r[0], &s, &sd);
+		build_signed(z, &bad.rr[0], &s, &sd);
 		ok(key != NULL, "%s: BAD line's key is present", file);
 		if (key)
 			is_int(verify_both(key, &sd, &s), DT_EBADSIG,
 			       "%s: RFC-printed signature fails", file);
 		signed_free(&sd);
-		zone_free(&bad);
+		vec_recs_free(&bad);
 		found++;
 		p = eol ? eol + 1 : p + strlen(p);
 	}
@@ -498,12 +392,12 @@ static void test_bad_lines(const char *file, const struct zone *z,
 }
 
 static void test_ds(const char *file, const struct vector *v,
-		    const struct zone *z, const struct keyring *kr)
+		    const struct vec_recs *z, const struct keyring *kr)
 {
 	int matched = 0;
 
 	for (size_t i = 0; i < z->n; i++) {
-		const struct rec *ds = &z->r[i];
+		const struct wire_rr *ds = &z->rr[i];
 		uint8_t digest[DT_DS_DIGEST_MAXLEN];
 		size_t rdlen;
 		const uint8_t *rdata;
@@ -539,21 +433,21 @@ static void test_ds(const char *file, const struct vector *v,
 
 static void test_vector(const struct vector *v)
 {
-	struct zone z = {0}, kz = {0};
+	struct vec_recs z = {0}, kz = {0};
 	struct keyring kr = {0};
 	int nsig = 0, good = 0, tampered = 0;
 
-	if (zone_load(v->file, &z) <= 0 ||
-	    (v->keyfile && zone_load(v->keyfile, &kz) <= 0)) {
+	if (vec_recs_file(&z, v->file) <= 0 ||
+	    (v->keyfile && vec_recs_file(&kz, v->keyfile) <= 0)) {
 		ok(0, "%s: read", v->file);
-		zone_free(&z);
-		zone_free(&kz);
+		vec_recs_free(&z);
+		vec_recs_free(&kz);
 		return;
 	}
 	keyring_load(&kr, v->keyfile ? &kz : &z, v->file);
 	ok(kr.n > 0, "%s: has keys", v->file);
 	for (size_t i = 0; i < kr.n; i++) {
-		const struct rec *k = kr.rec[i];
+		const struct wire_rr *k = kr.rec[i];
 
 		is_int(crypto_key_tag(kr.key[i]),
 		       wire_keytag(k->rdata, k->rdlen),
@@ -571,15 +465,15 @@ static void test_vector(const struct vector *v)
 		char tbuf[16];
 		int r;
 
-		if (z.r[i].type != WIRE_TYPE_RRSIG)
+		if (z.rr[i].type != WIRE_TYPE_RRSIG)
 			continue;
 		nsig++;
-		if (sig_parse(&z.r[i], &s) < 0) {
+		if (sig_parse(&z.rr[i], &s) < 0) {
 			ok(0, "%s: RRSIG %d parses", v->file, nsig);
 			continue;
 		}
 		key = keyring_find(&kr, s.signer, s.tag, s.alg);
-		if (!build_signed(&z, &z.r[i], &s, &sd) || !key) {
+		if (!build_signed(&z, &z.rr[i], &s, &sd) || !key) {
 			ok(0, "%s: RRSIG %s: RRset and key found", v->file,
 			   wire_type_to_str(s.covered, tbuf));
 			signed_free(&sd);
@@ -612,8 +506,8 @@ static void test_vector(const struct vector *v)
 	test_ds(v->file, v, &z, &kr);
 	test_bad_lines(v->file, &z, &kr);
 	keyring_free(&kr);
-	zone_free(&z);
-	zone_free(&kz);
+	vec_recs_free(&z);
+	vec_recs_free(&kz);
 }
 
 static void test_vectors(void)
@@ -702,7 +596,7 @@ static void test_rfc4034_ds(void)
 static int check_hash_comments(const char *file)
 {
 	static const uint8_t salt[] = {0xaa, 0xbb, 0xcc, 0xdd};
-	char *text = file_text(file), *p;
+	char *text = vec_file_text(file), *p;
 	int n = 0;
 
 	if (!text) {
@@ -978,27 +872,27 @@ static void test_malformed_keys(void)
 
 static void test_rsa_long_form(void)
 {
-	struct zone z = {0};
+	struct vec_recs z = {0};
 	struct signed_data sd = {0};
 	struct crypto_key *key = NULL;
 	uint8_t rd[1024];
-	const struct rec *dk = NULL, *rs = NULL;
+	const struct wire_rr *dk = NULL, *rs = NULL;
 	struct sig s;
 	size_t n;
 
-	if (zone_load("rfc5702-section6.1-rsasha256.zone", &z) <= 0) {
+	if (vec_recs_file(&z, "rfc5702-section6.1-rsasha256.zone") <= 0) {
 		ok(0, "RFC 5702 6.1 read");
 		return;
 	}
 	for (size_t i = 0; i < z.n; i++) {
-		if (z.r[i].type == WIRE_TYPE_DNSKEY)
-			dk = &z.r[i];
-		if (z.r[i].type == WIRE_TYPE_RRSIG)
-			rs = &z.r[i];
+		if (z.rr[i].type == WIRE_TYPE_DNSKEY)
+			dk = &z.rr[i];
+		if (z.rr[i].type == WIRE_TYPE_RRSIG)
+			rs = &z.rr[i];
 	}
 	if (!dk || !rs || dk->rdata[4] != 3 || sig_parse(rs, &s) < 0) {
 		ok(0, "RFC 5702 6.1 DNSKEY (e of 3 octets) and RRSIG");
-		zone_free(&z);
+		vec_recs_free(&z);
 		return;
 	}
 	/* 03 e e e n... becomes 00 00 03 e e e n... */
@@ -1020,7 +914,7 @@ static void test_rsa_long_form(void)
 	}
 	crypto_key_free(key);
 	signed_free(&sd);
-	zone_free(&z);
+	vec_recs_free(&z);
 }
 
 /* --- ECDSA DER conversion edge cases, with fresh signatures --- */
@@ -1177,18 +1071,18 @@ static void *verify_loop(void *arg)
 }
 
 /* Loads the single RRSIG of a small vector with its key. */
-static int load_single(const char *file, struct zone *z, struct keyring *kr,
+static int load_single(const char *file, struct vec_recs *z, struct keyring *kr,
 		       struct shared *sh)
 {
-	if (zone_load(file, z) <= 0)
+	if (vec_recs_file(z, file) <= 0)
 		return -1;
 	keyring_load(kr, z, file);
 	for (size_t i = 0; i < z->n; i++) {
-		if (z->r[i].type != WIRE_TYPE_RRSIG ||
-		    sig_parse(&z->r[i], &sh->s) < 0)
+		if (z->rr[i].type != WIRE_TYPE_RRSIG ||
+		    sig_parse(&z->rr[i], &sh->s) < 0)
 			continue;
 		sh->key = keyring_find(kr, sh->s.signer, sh->s.tag, sh->s.alg);
-		build_signed(z, &z->r[i], &sh->s, &sh->sd);
+		build_signed(z, &z->rr[i], &sh->s, &sh->sd);
 		return sh->key ? 0 : -1;
 	}
 	return -1;
@@ -1202,7 +1096,7 @@ static void test_threads(void)
 		"rfc8080-section6.1-ed25519-example1.zone",
 		"rfc8080-section6.2-ed448-example2.zone",
 	};
-	struct zone z[4] = {0};
+	struct vec_recs z[4] = {0};
 	struct keyring kr[4] = {0};
 	struct shared sh[4] = {0};
 	pthread_t th[8];
@@ -1249,7 +1143,7 @@ static void test_threads(void)
 	for (int i = 0; i < 4; i++) {
 		signed_free(&sh[i].sd);
 		keyring_free(&kr[i]);
-		zone_free(&z[i]);
+		vec_recs_free(&z[i]);
 	}
 }
 

@@ -32,6 +32,7 @@
 #include "wire/zone.h"
 
 #include "tap.h"
+#include "vectors.h"
 
 #define F4035 "rfc4035-appendix-A-signed-zone.zone"
 #define F6605 "rfc6605-section6.1-ecdsap256sha256.zone"
@@ -41,13 +42,7 @@
 #define T_INC (T0 - 86400)
 #define T_EXP (T0 + 86400)
 
-/* --- records, owned by an arena --- */
-
-struct recs {
-	struct arena a;
-	struct wire_rr *rr;
-	size_t n, cap;
-};
+/* --- records of the vector files (vectors.h), owned by an arena --- */
 
 static void *xalloc(struct arena *a, size_t len)
 {
@@ -68,75 +63,11 @@ static struct wire_rr rr_copy(struct arena *a, const struct wire_rr *rr)
 	return c;
 }
 
-static void recs_push(struct recs *z, const struct wire_rr *rr)
-{
-	if (z->n == z->cap) {
-		z->cap = z->cap ? 2 * z->cap : 64;
-		z->rr = realloc(z->rr, z->cap * sizeof(*z->rr));
-		if (!z->rr)
-			abort();
-	}
-	z->rr[z->n++] = rr_copy(&z->a, rr);
-}
-
-static const char *vector_path(const char *file)
-{
-	static char path[4096];
-	const char *peer = getenv("DT_PEER");
-
-	snprintf(path, sizeof(path), "%s/rfc-vectors/%s", peer ? peer : ".",
-		 file);
-	return path;
-}
-
-static int recs_read(struct recs *z, struct wire_zreader *zr)
-{
-	struct wire_rr rr;
-	int r;
-
-	while ((r = wire_zreader_next(zr, &rr)) == 1)
-		recs_push(z, &rr);
-	if (r < 0)
-		diag("%s", wire_zreader_error(zr));
-	wire_zreader_free(zr);
-	return r;
-}
-
-static void recs_init(struct recs *z)
-{
-	memset(z, 0, sizeof(*z));
-	arena_init(&z->a, 0);
-}
-
-static int recs_file(struct recs *z, const char *file)
-{
-	struct wire_zreader *zr;
-	int r;
-
-	recs_init(z);
-	r = wire_zreader_open(vector_path(file), NULL, 3600, &zr);
-	if (r < 0) {
-		diag("%s: %s", vector_path(file), dt_strerror(r));
-		return r;
-	}
-	return recs_read(z, zr);
-}
-
 /* Appends the records of text (absolute names) to z. */
-static void recs_text(struct recs *z, const char *text)
+static void recs_text(struct vec_recs *z, const char *text)
 {
-	struct wire_zreader *zr =
-		wire_zreader_new(text, strlen(text), NULL, 3600, "text");
-
-	if (!zr || recs_read(z, zr) < 0)
+	if (vec_recs_text(z, text) < 0)
 		abort();
-}
-
-static void recs_free(struct recs *z)
-{
-	free(z->rr);
-	arena_free(&z->a);
-	memset(z, 0, sizeof(*z));
 }
 
 static const uint8_t *dn(const char *s)
@@ -151,7 +82,7 @@ static const uint8_t *dn(const char *s)
 }
 
 /* The idx-th record of the type in z, or NULL. */
-static const struct wire_rr *nth(const struct recs *z, uint16_t type,
+static const struct wire_rr *nth(const struct vec_recs *z, uint16_t type,
 				 size_t idx)
 {
 	for (size_t i = 0; i < z->n; i++) {
@@ -163,7 +94,7 @@ static const struct wire_rr *nth(const struct recs *z, uint16_t type,
 
 /* The first record of type in z whose RDATA starts with key tag tag
  * (DS, RRSIG: at offset 16) or has key tag tag (DNSKEY). */
-static const struct wire_rr *by_tag(const struct recs *z, uint16_t type,
+static const struct wire_rr *by_tag(const struct vec_recs *z, uint16_t type,
 				    uint16_t tag)
 {
 	for (size_t i = 0; i < z->n; i++) {
@@ -214,7 +145,7 @@ static void kset_add(struct kset *k, const struct wire_rr *rr)
 }
 
 /* Every DNSKEY of z, and the RRSIGs over them except those in skip. */
-static void kset_from(struct kset *k, const struct recs *z, uint16_t skip)
+static void kset_from(struct kset *k, const struct vec_recs *z, uint16_t skip)
 {
 	kset_init(k, nth(z, WIRE_TYPE_DNSKEY, 0)->owner);
 	for (size_t i = 0; i < z->n; i++) {
@@ -240,7 +171,7 @@ struct signer {
 /* "PrivateKey: <base64>" from a vector file's comments. */
 static int private_key(const char *file, uint8_t *out, size_t outcap)
 {
-	FILE *f = fopen(vector_path(file), "r");
+	FILE *f = fopen(vec_path(file), "r");
 	char line[512];
 	int r = -1;
 
@@ -541,15 +472,15 @@ static void test_rfc_ds(void)
 	};
 
 	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
-		struct recs z;
+		struct vec_recs z;
 		struct signer s;
 		struct kset k;
 		struct result r;
 
-		if (recs_file(&z, files[f]) < 0 ||
+		if (vec_recs_file(&z, files[f]) < 0 ||
 		    !signer_load(&s, files[f], nth(&z, WIRE_TYPE_DNSKEY, 0))) {
 			ok(0, "%s: key and private key loaded", files[f]);
-			recs_free(&z);
+			vec_recs_free(&z);
 			continue;
 		}
 		kset_init(&k, nth(&z, WIRE_TYPE_DNSKEY, 0)->owner);
@@ -572,14 +503,14 @@ static void test_rfc_ds(void)
 		ok(outcome(&r, VAL_BOGUS, WIRE_EDE_RRSIGS_MISSING, "sig-none"),
 		   "%s: unsigned DNSKEY RRset -> bogus EDE 10", files[f]);
 		EVP_PKEY_free(s.pk);
-		recs_free(&z);
+		vec_recs_free(&z);
 	}
 }
 
 /* --- RFC 4035 App. A: the signed DNSKEY RRset, DS computed --- */
 
 struct z4035 {
-	struct recs z;
+	struct vec_recs z;
 	struct kset k;
 	const struct wire_rr *ksk, *zsk;
 	int64_t now;
@@ -587,7 +518,7 @@ struct z4035 {
 
 static bool load_4035(struct z4035 *t)
 {
-	if (recs_file(&t->z, F4035) < 0)
+	if (vec_recs_file(&t->z, F4035) < 0)
 		return false;
 	t->ksk = by_tag(&t->z, WIRE_TYPE_DNSKEY, 9465);
 	t->zsk = by_tag(&t->z, WIRE_TYPE_DNSKEY, 38519);
@@ -728,8 +659,8 @@ static void test_unsupported(struct z4035 *t)
 	val_keyset_free(&r.ks);
 
 	/* A fake key of algorithm 253 in the RRset and a DS for it. */
-	struct recs fake;
-	recs_init(&fake);
+	struct vec_recs fake;
+	vec_recs_init(&fake);
 	recs_text(&fake, "example. 3600 IN DNSKEY 257 3 253 "
 			 "BWZha2VrZXlkYXRhZm9yYWxnMjUz\n");
 	struct kset k = t->k;
@@ -760,7 +691,7 @@ static void test_unsupported(struct z4035 *t)
 	ok(outcome(&r, VAL_BOGUS, WIRE_EDE_DNSKEY_MISSING, "ks-no-match"),
 	   "alg 253 DS + wrong SHA-256 DS -> bogus, not insecure");
 	val_keyset_free(&r.ks);
-	recs_free(&fake);
+	vec_recs_free(&fake);
 }
 
 static void test_not_signed(struct z4035 *t)
@@ -872,7 +803,7 @@ static void test_shape(struct z4035 *t)
 static void test_anchor(struct z4035 *t)
 {
 	const struct wire_rr *anchors[4];
-	struct recs extra;
+	struct vec_recs extra;
 	struct result r;
 	struct kset k;
 
@@ -888,7 +819,7 @@ static void test_anchor(struct z4035 *t)
 			  "secure");
 	val_keyset_free(&r.ks);
 
-	recs_init(&extra);
+	vec_recs_init(&extra);
 	recs_text(&extra,
 		  /* The P-256 key of RFC 6605: not in this zone. */
 		  "example. 3600 IN DNSKEY 257 3 13 GojIhhXUN/u4v54ZQqGSnyhWJwa"
@@ -941,7 +872,7 @@ static void test_anchor(struct z4035 *t)
 		   strstr(r.ks.verdict.reason, "trust anchor (9465/5)"),
 	   "anchor's RRSIG dropped -> bogus: %s", r.ks.verdict.reason);
 	val_keyset_free(&r.ks);
-	recs_free(&extra);
+	vec_recs_free(&extra);
 }
 
 /* --- what the final key set holds: a DNSKEY RRset signed here --- */
@@ -972,18 +903,18 @@ static const char mixed_keys[] =
 
 static void test_mixed(void)
 {
-	struct recs z, f;
+	struct vec_recs z, f;
 	struct signer s;
 	struct kset k;
 	struct result r;
 	struct wire_rr ds;
 
-	recs_init(&z);
+	vec_recs_init(&z);
 	recs_text(&z, mixed_keys);
-	if (recs_file(&f, F6605) < 0 || !signer_load(&s, F6605, &z.rr[0])) {
+	if (vec_recs_file(&f, F6605) < 0 || !signer_load(&s, F6605, &z.rr[0])) {
 		ok(0, "RFC 6605 private key loaded");
-		recs_free(&f);
-		recs_free(&z);
+		vec_recs_free(&f);
+		vec_recs_free(&z);
 		return;
 	}
 	kset_init(&k, z.rr[0].owner);
@@ -1042,8 +973,8 @@ static void test_mixed(void)
 	val_keyset_free(&r.ks);
 
 	EVP_PKEY_free(s.pk);
-	recs_free(&f);
-	recs_free(&z);
+	vec_recs_free(&f);
+	vec_recs_free(&z);
 }
 
 int main(void)
@@ -1061,7 +992,7 @@ int main(void)
 	} else {
 		ok(0, "RFC 4035 zone loaded");
 	}
-	recs_free(&t.z);
+	vec_recs_free(&t.z);
 	test_mixed();
 	return done_testing();
 }

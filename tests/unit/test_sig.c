@@ -26,6 +26,7 @@
 #include "wire/zone.h"
 
 #include "tap.h"
+#include "vectors.h"
 
 #define SKEW	     DT_VAL_SKEW
 #define RRSIG_SIGNER 18
@@ -35,12 +36,10 @@
 #define F6605 "rfc6605-section6.1-ecdsap256sha256.zone"
 #define F8080 "rfc8080-section6.1-ed25519-example1.zone"
 
-/* --- records read from vector files, owned by an arena --- */
+/* --- records read from vector files (vectors.h), and their RRsets --- */
 
 struct recs {
-	struct arena a;
-	struct wire_rr *rr;
-	size_t n, cap;
+	struct vec_recs v;
 	struct val_rrset *sets;
 	size_t nsets;
 };
@@ -71,78 +70,36 @@ static uint8_t *wr(const struct wire_rr *rr)
 	return (uint8_t *)rr->rdata;
 }
 
-static void recs_push(struct recs *z, const struct wire_rr *rr)
+/* The RRsets of z's records, read with status r: 0 or a code. */
+static int recs_collect(struct recs *z, int r)
 {
-	if (z->n == z->cap) {
-		z->cap = z->cap ? 2 * z->cap : 64;
-		z->rr = realloc(z->rr, z->cap * sizeof(*z->rr));
-		if (!z->rr)
-			abort();
-	}
-	z->rr[z->n++] = rr_copy(&z->a, rr);
-}
-
-static int recs_read(struct recs *z, struct wire_zreader *zr)
-{
-	struct wire_rr rr;
-	int r;
-
-	while ((r = wire_zreader_next(zr, &rr)) == 1)
-		recs_push(z, &rr);
-	if (r < 0)
-		diag("%s", wire_zreader_error(zr));
-	wire_zreader_free(zr);
+	z->sets = NULL;
+	z->nsets = 0;
 	if (r < 0)
 		return r;
-	r = val_rrsets_collect(z->rr, z->n, &z->a, &z->sets);
+	r = val_rrsets_collect(z->v.rr, z->v.n, &z->v.a, &z->sets);
 	if (r < 0)
 		return r;
 	z->nsets = (size_t)r;
 	return 0;
 }
 
-static const char *vector_path(const char *file)
-{
-	static char path[4096];
-	const char *peer = getenv("DT_PEER");
-
-	snprintf(path, sizeof(path), "%s/rfc-vectors/%s", peer ? peer : ".",
-		 file);
-	return path;
-}
-
 static int recs_file(struct recs *z, const char *file)
 {
-	struct wire_zreader *zr;
-	int r;
-
-	memset(z, 0, sizeof(*z));
-	arena_init(&z->a, 0);
-	r = wire_zreader_open(vector_path(file), NULL, 3600, &zr);
-	if (r < 0) {
-		diag("%s: %s", vector_path(file), dt_strerror(r));
-		return r;
-	}
-	return recs_read(z, zr);
+	return recs_collect(z, vec_recs_file(&z->v, file));
 }
 
 static int recs_text(struct recs *z, const char *text)
 {
-	struct wire_zreader *zr;
-
-	memset(z, 0, sizeof(*z));
-	arena_init(&z->a, 0);
-	zr = wire_zreader_new(text, strlen(text), NULL, 3600, "text");
-	if (!zr)
-		abort();
-	return recs_read(z, zr);
+	vec_recs_init(&z->v);
+	return recs_collect(z, vec_recs_text(&z->v, text));
 }
 
 static void recs_free(struct recs *z)
 {
-	free(z->rr);
-	arena_free(&z->a);
-	memset(z, 0, sizeof(*z));
+	vec_recs_free(&z->v);
+	z->sets = NULL;
+	z->nsets = 0;
 }
 
 /* A name from text, in one of a few rotating buffers. */
@@ -168,36 +125,17 @@ static const struct val_rrset *find_set(const struct recs *z, const char *owner,
 	return NULL;
 }
 
-/* "; VALIDATE-AT: <unix>   EXPIRES-AT: <unix>" of a vector file. */
-static void vec_times(const char *file, int64_t *validate, int64_t *expires)
-{
-	FILE *f = fopen(vector_path(file), "r");
-	char line[512];
-	long long v = 0, e = 0;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		const char *p = strstr(line, "VALIDATE-AT:");
-		if (p && sscanf(p, "VALIDATE-AT: %lld EXPIRES-AT: %lld", &v,
-				&e) == 2)
-			break;
-	}
-	if (f)
-		fclose(f);
-	*validate = v;
-	*expires = e;
-}
-
 /* --- key sets made by hand: every DNSKEY of the records --- */
 
 static void hand_keyset(struct val_keyset *ks, const struct recs *z)
 {
 	memset(ks, 0, sizeof(*ks));
 	val_verdict_secure(&ks->verdict);
-	ks->keys = calloc(z->n + 1, sizeof(*ks->keys));
+	ks->keys = calloc(z->v.n + 1, sizeof(*ks->keys));
 	if (!ks->keys)
 		abort();
-	for (size_t i = 0; i < z->n; i++) {
-		const struct wire_rr *rr = &z->rr[i];
+	for (size_t i = 0; i < z->v.n; i++) {
+		const struct wire_rr *rr = &z->v.rr[i];
 		if (rr->type != WIRE_TYPE_DNSKEY)
 			continue;
 		if (crypto_key_new(rr->rdata, rr->rdlen, &ks->keys[ks->nkeys]) <
@@ -549,7 +487,7 @@ static void test_rfc8080_printed(void)
 	};
 
 	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
-		FILE *fp = fopen(vector_path(files[f]), "r");
+		FILE *fp = fopen(vec_path(files[f]), "r");
 		char line[1024], *bad = NULL;
 		struct recs z, b;
 		struct val_keyset ks;
@@ -572,7 +510,7 @@ static void test_rfc8080_printed(void)
 		hset_init(&h, find_set(&z, "example.com.", WIRE_TYPE_MX));
 		h.rrs[h.set.n++] =
 			find_set(&z, "example.com.", WIRE_TYPE_MX)->rrs[0];
-		h.sigs[h.set.nsigs++] = &b.rr[0];
+		h.sigs[h.set.nsigs++] = &b.v.rr[0];
 		struct outcome o = verify(&h.set, &ks, now);
 		ok(is_bogus(&o, WIRE_EDE_DNSSEC_BOGUS, "sig-bad"),
 		   "%s: the RRSIG printed in RFC 8080 is bogus", files[f]);
@@ -587,7 +525,7 @@ static void test_rfc8080_printed(void)
 /* The records of one "; ===== RFC 4035 <id>" block of a response file. */
 static int block_recs(struct recs *z, const char *file, const char *id)
 {
-	FILE *fp = fopen(vector_path(file), "r");
+	FILE *fp = fopen(vec_path(file), "r");
 	char line[4096], *text = NULL;
 	size_t len = 0;
 	bool in = false;

@@ -11,6 +11,7 @@
 
 #include "common/errcode.h"
 #include "tap.h"
+#include "vectors.h"
 #include "wire/dname.h"
 #include "wire/rr.h"
 #include "wire/zone.h"
@@ -185,6 +186,20 @@ static void test_dnssec_types(void)
 	RT("x NSEC3PARAM 1 0 12 aabbccdd",
 	   "x.example.\t3600\tIN\tNSEC3PARAM\t1 0 12 aabbccdd");
 	RT("x NSEC3PARAM 1 0 0 -", "x.example.\t3600\tIN\tNSEC3PARAM\t1 0 0 -");
+	/* Algorithm mnemonics (RFC 4034 App. A.1 and later), written as
+	 * numbers. */
+	RT("a DS 60485 RSASHA1 1 2bb183af",
+	   "a.example.\t3600\tIN\tDS\t60485 5 1 2BB183AF");
+	RT("@ DNSKEY 256 3 ecdsap256sha256 YQ==",
+	   "example.\t3600\tIN\tDNSKEY\t256 3 13 YQ==");
+	RT("@ RRSIG A ED448 2 3600 1440021600 1438207200 3613 example.com. /w==",
+	   "example.\t3600\tIN\tRRSIG\tA 16 2 3600 20150819220000 "
+	   "20150729220000 3613 example.com. /w==");
+	RT("@ CDS 1 DSA-NSEC3-SHA1 2 00", "example.\t3600\tIN\tCDS\t1 6 2 00");
+	RT("@ DNSKEY 256 3 PRIVATEOID YQ==",
+	   "example.\t3600\tIN\tDNSKEY\t256 3 254 YQ==");
+	is_err("@ DNSKEY 256 3 RSASHA999 YQ==\n", DT_ESYNTAX, 1, "DNSKEY",
+	       "an unknown algorithm mnemonic is refused");
 }
 
 static void test_generic(void)
@@ -767,13 +782,11 @@ static int want_records(const char *file)
 
 static void test_rfc_vectors(void)
 {
-	const char *peer = getenv("DT_PEER");
-	char dir[4096], path[8192];
+	const char *peer = getenv("DT_PEER"), *dir = vec_dir();
 	struct dirent *de;
 	int files = 0;
 	DIR *d;
 
-	snprintf(dir, sizeof(dir), "%s/rfc-vectors", peer ? peer : ".");
 	d = opendir(dir);
 	if (!d) {
 		diag("SKIP RFC vectors: %s: %s (DT_PEER=%s)", dir,
@@ -786,8 +799,7 @@ static void test_rfc_vectors(void)
 
 		if (len < 5 || strcmp(de->d_name + len - 5, ".zone") != 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		n = count_and_roundtrip(path, &mismatch);
+		n = count_and_roundtrip(vec_path(de->d_name), &mismatch);
 		is_int(n, want_records(de->d_name), "%s: record count",
 		       de->d_name);
 		is_int(mismatch, 0, "%s: every record reads back the same",

@@ -18,6 +18,8 @@
 # Usage: roundtrip.sh PATH/TO/zone_roundtrip      (output: TAP)
 
 set -u
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 RT=${1:?usage: roundtrip.sh PATH/TO/zone_roundtrip}
 case $RT in
@@ -29,32 +31,13 @@ ORIGIN=example.test.
 for tool in ldns-keygen ldns-signzone ldns-read-zone dnssec-keygen \
 	dnssec-signzone; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "1..0 # SKIP $tool not installed (ldnsutils, bind9-utils)"
-		exit 0
+		skip_all "$tool not installed (ldnsutils, bind9-utils)"
 	fi
 done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dt-roundtrip.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-
-n=0
-failed=0
-
-# ok STATUS DESCRIPTION
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
-
-diag() {
-	sed 's/^/# /' "$@"
-}
 
 # The unsigned zone. $1: file with the DS records of sub.example.test.
 gen_zone() {
@@ -117,23 +100,23 @@ check_zone() {
 	shift 2
 
 	"$RT" "$file" "$ORIGIN" "$file.ours" >"$file.rt" 2>"$file.err"
-	ok $? "$name: read, write, read back: same records"
+	result $? "$name: read, write, read back: same records"
 	diag "$file.rt" "$file.err"
 
 	ours=$(sed -n 's/^read //p' "$file.rt")
 	theirs=$(ldns-read-zone "$file" 2>/dev/null | grep -vc '^;')
 	[ -n "$ours" ] && [ "$ours" -eq "$theirs" ] && [ "$ours" -gt 700 ]
-	ok $? "$name: $ours records, ldns-read-zone counts $theirs"
+	result $? "$name: $ours records, ldns-read-zone counts $theirs"
 
 	for t in "$@"; do
 		grep -q "^types.* $t=" "$file.rt"
-		ok $? "$name: has $t records"
+		result $? "$name: has $t records"
 	done
 
 	ldns_print "$file" >"$file.ldns"
 	ldns_print "$file.ours" >"$file.ours.ldns"
 	[ -s "$file.ldns" ] && cmp -s "$file.ldns" "$file.ours.ldns"
-	ok $? "$name: ldns-read-zone prints our output as it prints the original"
+	result $? "$name: ldns-read-zone prints our output as it prints the original"
 	diff "$file.ldns" "$file.ours.ldns" | head -5 | diag
 
 	if command -v named-compilezone >/dev/null 2>&1; then
@@ -143,57 +126,42 @@ check_zone() {
 				-o "$file.ours.bind" "$ORIGIN" "$file.ours" \
 				>/dev/null 2>&1 &&
 			cmp -s "$file.bind" "$file.ours.bind"
-		ok $? "$name: named-compilezone prints our output as the original"
+		result $? "$name: named-compilezone prints our output as the original"
 	fi
 }
 
 # --- keys ---
 
-keygen() {
-	ldns-keygen "$@" 2>/dev/null
-}
-
-child=$(keygen -a ECDSAP256SHA256 -k sub.$ORIGIN)
+child=$(ldns-keygen -a ECDSAP256SHA256 -k sub.$ORIGIN 2>/dev/null)
 gen_zone "$child.ds" >zone
-ok $? "generated a zone of $(grep -c . zone) lines"
+result $? "generated a zone of $(grep -c . zone) lines"
 
-k8=$(keygen -a RSASHA256 -b 2048 -k $ORIGIN)
-z8=$(keygen -a RSASHA256 -b 1024 $ORIGIN)
-k13=$(keygen -a ECDSAP256SHA256 -k $ORIGIN)
-z13=$(keygen -a ECDSAP256SHA256 $ORIGIN)
-k15=$(keygen -a ED25519 -k $ORIGIN)
-[ -f "$k8.private" ] && [ -f "$z8.private" ] && [ -f "$k13.private" ] &&
-	[ -f "$z13.private" ] && [ -f "$k15.private" ]
-ok $? "ldns-keygen: keys for algorithms 8, 13 and 15"
+zone_keys ldns $ORIGIN 8 13 15
+result $? "ldns-keygen: keys for algorithms 8, 13 and 15"
 
-bk=$(dnssec-keygen -q -a ECDSAP256SHA256 -f KSK -n ZONE $ORIGIN 2>/dev/null)
-bz=$(dnssec-keygen -q -a ECDSAP256SHA256 -n ZONE $ORIGIN 2>/dev/null)
-[ -f "$bk.private" ] && [ -f "$bz.private" ]
-ok $? "dnssec-keygen: ECDSAP256SHA256 KSK and ZSK"
+zone_keys bind $ORIGIN .
+result $? "dnssec-keygen: ECDSAP256SHA256 KSK and ZSK"
 
 # --- signing ---
 
-ldns-signzone -o $ORIGIN -f alg8-nsec.zone zone "$k8" "$z8" 2>ldns.err
-ok $? "ldns-signzone: algorithm 8, NSEC"
-ldns-signzone -o $ORIGIN -n -t 0 -s aabbccdd -z simple:sha384 \
-	-f alg13-nsec3.zone zone "$k13" "$z13" 2>>ldns.err
-ok $? "ldns-signzone: algorithm 13, NSEC3 with salt, ZONEMD"
-ldns-signzone -o $ORIGIN -n -p -t 0 -b -f alg15-optout.zone zone "$k15" \
+sign_zone ldns $ORIGIN alg8-nsec.zone zone "$k8" "$z8" 2>ldns.err
+result $? "ldns-signzone: algorithm 8, NSEC"
+sign_zone ldns $ORIGIN alg13-nsec3.zone -n -t 0 -s aabbccdd -z simple:sha384 \
+	zone "$k13" "$z13" 2>>ldns.err
+result $? "ldns-signzone: algorithm 13, NSEC3 with salt, ZONEMD"
+sign_zone ldns $ORIGIN alg15-optout.zone -n -p -t 0 -b zone "$k15" \
 	2>>ldns.err
-ok $? "ldns-signzone: algorithm 15, NSEC3 opt-out, layout and comments"
-ldns-signzone -o $ORIGIN -A -f multi.zone zone "$k8" "$k13" "$k15" \
-	2>>ldns.err
-ok $? "ldns-signzone: algorithms 8, 13 and 15 together"
+result $? "ldns-signzone: algorithm 15, NSEC3 opt-out, layout and comments"
+sign_zone ldns $ORIGIN multi.zone -A zone "$k8" "$k13" "$k15" 2>>ldns.err
+result $? "ldns-signzone: algorithms 8, 13 and 15 together"
 diag ldns.err
 
-dnssec-signzone -S -K . -o $ORIGIN -f bind-nsec.zone zone >bind.err 2>&1
-ok $? "dnssec-signzone: NSEC"
-dnssec-signzone -S -K . -o $ORIGIN -3 aabb -f bind-nsec3.zone zone \
-	>>bind.err 2>&1
-ok $? "dnssec-signzone: NSEC3 with salt"
-dnssec-signzone -S -K . -o $ORIGIN -3 - -A -O full -f bind-optout.zone zone \
-	>>bind.err 2>&1
-ok $? "dnssec-signzone: NSEC3 opt-out, no salt, one record per line"
+sign_zone bind $ORIGIN bind-nsec.zone . zone >bind.err 2>&1
+result $? "dnssec-signzone: NSEC"
+sign_zone bind $ORIGIN bind-nsec3.zone . -3 aabb zone >>bind.err 2>&1
+result $? "dnssec-signzone: NSEC3 with salt"
+sign_zone bind $ORIGIN bind-optout.zone . -3 - -A -O full zone >>bind.err 2>&1
+result $? "dnssec-signzone: NSEC3 opt-out, no salt, one record per line"
 grep -v -e '^Verifying' -e '^Zone fully' -e '^Algorithm' -e 'KSKs:' \
 	-e 'ZSKs:' -e '\.zone$' bind.err | diag
 
@@ -208,5 +176,4 @@ check_zone "BIND NSEC" bind-nsec.zone NSEC RRSIG DNSKEY DS
 check_zone "BIND NSEC3" bind-nsec3.zone NSEC3 NSEC3PARAM
 check_zone "BIND NSEC3 opt-out, full" bind-optout.zone NSEC3 NSEC3PARAM
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+finish

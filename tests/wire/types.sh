@@ -18,6 +18,8 @@
 # Usage: types.sh PATH/TO/zone_roundtrip [PATH/TO/dnstrust]   (output: TAP)
 
 set -u
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
 RT=${1:?usage: types.sh PATH/TO/zone_roundtrip}
 case $RT in
@@ -28,31 +30,13 @@ ORIGIN=example.test.
 
 for tool in named-checkzone ldns-read-zone; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
-		echo "1..0 # SKIP $tool not installed (bind9-utils, ldnsutils)"
-		exit 0
+		skip_all "$tool not installed (bind9-utils, ldnsutils)"
 	fi
 done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dt-types.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
-
-diag() {
-	sed 's/^/# /' "$@"
-}
 
 # What both BIND 9.18 and ldns 1.8 read. (dohpath, ohttp and an empty
 # CSYNC bitmap, which one of them does not, are in tests/unit/test_zone.c.)
@@ -99,11 +83,11 @@ ZONE
 want_types="CAA SVCB HTTPS LOC NAPTR URI ZONEMD CSYNC OPENPGPKEY SMIMEA"
 
 "$RT" zone "$ORIGIN" zone.ours >zone.rt 2>zone.err
-ok $? "read, write, read back: same records"
+result $? "read, write, read back: same records"
 diag zone.rt zone.err
 for t in $want_types; do
 	grep -q "^types.* $t=" zone.rt
-	ok $? "has $t records"
+	result $? "has $t records"
 done
 
 bind_print() {
@@ -112,13 +96,13 @@ bind_print() {
 bind_print zone >zone.bind
 bind_print zone.ours >zone.ours.bind
 [ -s zone.bind ] && cmp -s zone.bind zone.ours.bind
-ok $? "named-checkzone -D prints our output as it prints the original"
+result $? "named-checkzone -D prints our output as it prints the original"
 diff zone.bind zone.ours.bind | head -10 | diag
 
 ldns-read-zone -z zone 2>&1 | grep -v '^;' >zone.ldns
 ldns-read-zone -z zone.ours 2>&1 | grep -v '^;' >zone.ours.ldns
 [ -s zone.ldns ] && cmp -s zone.ldns zone.ours.ldns
-ok $? "ldns-read-zone prints our output as it prints the original"
+result $? "ldns-read-zone prints our output as it prints the original"
 diff zone.ldns zone.ours.ldns | head -10 | diag
 
 # "owner ttl class type rdata" with single spaces, sorted.
@@ -130,7 +114,7 @@ same_text="CAA SVCB HTTPS LOC NAPTR URI CSYNC"
 norm "$same_text" <zone.bind >text.bind
 norm "$same_text" <zone.ours >text.ours
 [ "$(wc -l <text.ours)" -eq 29 ] && cmp -s text.bind text.ours
-ok $? "$(wc -l <text.ours) records of $same_text: our text is BIND's text"
+result $? "$(wc -l <text.ours) records of $same_text: our text is BIND's text"
 diff text.bind text.ours | head -20 | diag
 
 # --- signed, and verified by dnstrust verify --zone ---
@@ -142,34 +126,27 @@ case $DT in
 esac
 if [ -n "$DT" ] && command -v ldns-signzone >/dev/null 2>&1 &&
 	command -v dnssec-signzone >/dev/null 2>&1; then
-	k=$(ldns-keygen -a ECDSAP256SHA256 -k $ORIGIN 2>/dev/null)
-	z=$(ldns-keygen -a ECDSAP256SHA256 $ORIGIN 2>/dev/null)
+	zone_keys ldns $ORIGIN 13
 	# ldns 1.8.3 reads alpn="f\\\\oo\\,bar,h2" as three ids, the octets
 	# 'f\\oo\', 'bar' and 'h2', where RFC 9460 App. D.2 and BIND read two,
 	# 'f\oo,bar' and 'h2': it would sign other octets than the text says.
 	grep -v '^s9 \|^s10 ' zone >zone.ldns-input
-	ldns-signzone -o $ORIGIN -f ldns.signed zone.ldns-input "$k" "$z" \
+	sign_zone ldns $ORIGIN ldns.signed zone.ldns-input "$k13" "$z13" \
 		2>ldns.err
-	ok $? "ldns-signzone signs the zone"
+	result $? "ldns-signzone signs the zone"
 	"$DT" verify --zone $ORIGIN ldns.signed >ldns.verify 2>&1
 	rc=$?
 	[ $rc -eq 0 ] && grep -q " 0 errors" ldns.verify
-	ok $? "dnstrust verify --zone: the ldns-signed zone verifies (exit $rc)"
+	result $? "dnstrust verify --zone: the ldns-signed zone verifies (exit $rc)"
 	grep -v "^ok\|^zone\|^$" ldns.verify | head -10 | diag
-	mkdir bind
-	dnssec-keygen -q -K bind -a ECDSAP256SHA256 -f KSK -n ZONE $ORIGIN \
-		>/dev/null 2>&1
-	dnssec-keygen -q -K bind -a ECDSAP256SHA256 -n ZONE $ORIGIN \
-		>/dev/null 2>&1
-	dnssec-signzone -S -K bind -o $ORIGIN -f bind.signed zone \
-		>bind.err 2>&1
-	ok $? "dnssec-signzone signs the zone"
+	zone_keys bind $ORIGIN bind
+	sign_zone bind $ORIGIN bind.signed bind zone >bind.err 2>&1
+	result $? "dnssec-signzone signs the zone"
 	"$DT" verify --zone $ORIGIN bind.signed >bind.verify 2>&1
 	rc=$?
 	[ $rc -eq 0 ] && grep -q " 0 errors" bind.verify
-	ok $? "dnstrust verify --zone: the BIND-signed zone verifies (exit $rc)"
+	result $? "dnstrust verify --zone: the BIND-signed zone verifies (exit $rc)"
 	grep -v "^ok\|^zone\|^$" bind.verify | head -10 | diag
 fi
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+finish

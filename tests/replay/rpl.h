@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Replay scenarios: the .rpl format of Unbound's testbound (config part up
+ * to CONFIG_END, then SCENARIO_BEGIN, RANGE blocks of canned upstream
+ * answers and STEP events), read into memory. docs/TESTING.md describes
+ * the subset understood and the keywords added for dnstrust.
+ */
+#ifndef DT_TESTS_REPLAY_RPL_H
+#define DT_TESTS_REPLAY_RPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/limits.h"
+#include "daemon/config.h"
+#include "wire/msg.h"
+#include "wire/rr.h"
+
+struct val_anchors;
+
+/* MATCH keywords. */
+enum {
+	RPL_M_OPCODE = 1 << 0,
+	RPL_M_QTYPE = 1 << 1,
+	RPL_M_QNAME = 1 << 2,
+	RPL_M_SUBDOMAIN = 1 << 3,
+	RPL_M_TCP = 1 << 4,	 /* answers only the TCP retry */
+	RPL_M_UDP = 1 << 5,	 /* answers only over UDP */
+	RPL_M_SECTIONS = 1 << 6, /* check: authority, additional too */
+	RPL_M_TTL = 1 << 7,	 /* check: TTLs compared */
+	RPL_M_EDE = 1 << 8,	 /* check: the EDE code (ede= or noede) */
+};
+
+#define RPL_EDE_ABSENT (-1)
+
+/* One ENTRY_BEGIN ... ENTRY_END. Records own their owner and RDATA. */
+struct rpl_entry {
+	unsigned line;
+	unsigned match;
+	int ede; /* with RPL_M_EDE: code or RPL_EDE_ABSENT */
+	bool copy_id, copy_query;
+	uint16_t flags; /* header bits of REPLY */
+	uint16_t rcode;
+	bool do_bit;
+	bool has_q;
+	uint8_t qname[DT_NAME_MAXLEN];
+	uint16_t qtype, qclass;
+	struct wire_rr *sec[WIRE_SEC_COUNT];
+	size_t n[WIRE_SEC_COUNT];
+	uint8_t *hex; /* HEX_ANSWER_BEGIN: the raw reply */
+	size_t hexlen;
+	struct rpl_entry *next;
+};
+
+#define RPL_MAX_ADDRS 4
+
+/* An ADDRESS of a range: the upstream server it plays. */
+struct rpl_addr {
+	int family; /* AF_INET or AF_INET6 */
+	uint8_t a[16];
+};
+
+struct rpl_range {
+	long first, last;
+	struct rpl_addr addr[RPL_MAX_ADDRS];
+	size_t naddr;
+	struct rpl_entry *entries;
+	struct rpl_range *next;
+};
+
+enum rpl_step_kind {
+	RPL_QUERY,
+	RPL_CHECK_ANSWER,
+	RPL_TIME_PASSES,
+	RPL_CHECK_FETCHES, /* upstream queries so far, in total */
+	RPL_CHECK_ROUNDS,  /* upstream round trips of the last QUERY: its
+			      fetches in generations, each made once an
+			      answer of the one before came in */
+	RPL_UNSUPPORTED,
+};
+
+struct rpl_step {
+	long n;
+	unsigned line;
+	enum rpl_step_kind kind;
+	char name[32]; /* as written, for messages */
+	long arg;      /* ELAPSE seconds, fetch count */
+	struct rpl_entry *e;
+};
+
+struct rpl_scenario {
+	const char *file;
+	char title[256];
+	struct cfg cfg;
+	struct val_anchors *ta;
+	bool has_date;
+	int64_t date; /* val-override-date, epoch seconds */
+	struct rpl_range *ranges;
+	struct rpl_step *steps;
+	size_t nsteps;
+	char unsupported[128]; /* a config feature we cannot run */
+};
+
+/* Reads the scenario in path. Returns 0 and *ret (free with
+ * rpl_free), or -1 with "line N: why" in err. */
+int rpl_load(const char *path, struct rpl_scenario **ret, char *err,
+	     size_t errlen);
+void rpl_free(struct rpl_scenario *sc);
+
+/* Builds the upstream reply of range entry e to a question for (name,
+ * type, IN) into buf (DT_MSG_MAXLEN). Returns its length or a negative
+ * code. */
+int rpl_entry_reply(const struct rpl_entry *e, const uint8_t *name,
+		    uint16_t type, uint8_t *buf, size_t cap);
+
+/* Whether range entry e answers (name, type) over tcp or UDP. */
+bool rpl_entry_matches(const struct rpl_entry *e, const uint8_t *name,
+		       uint16_t type, bool tcp);
+
+/* Compares a reply to a CHECK_ANSWER entry. Returns 0, or -1 with the
+ * first difference in why. */
+int rpl_check(const struct rpl_entry *e, const uint8_t *reply, size_t len,
+	      char *why, size_t whylen);
+
+#endif
