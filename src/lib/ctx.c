@@ -5,9 +5,11 @@
  * fail to exist.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/protocol.h"
@@ -15,6 +17,7 @@
 
 static struct dt_ctx default_ctx;
 static pthread_once_t default_once = PTHREAD_ONCE_INIT;
+static atomic_bool default_ready;
 
 static void ctx_init(struct dt_ctx *c)
 {
@@ -28,10 +31,47 @@ static void ctx_init(struct dt_ctx *c)
 	c->pool_pid = getpid();
 }
 
+static void pool_close_all(struct dt_ctx *c);
+
+/* fork() while another thread holds the default context's lock would
+ * leave the child a lock nobody can release: it is taken around the
+ * fork, and the child drops the parent's connections at once. */
+static void default_prepare(void)
+{
+	pthread_mutex_lock(&default_ctx.lock);
+}
+
+static void default_parent(void)
+{
+	pthread_mutex_unlock(&default_ctx.lock);
+}
+
+static void default_child(void)
+{
+	pool_close_all(&default_ctx);
+	default_ctx.pool_pid = getpid();
+	pthread_mutex_unlock(&default_ctx.lock);
+}
+
 static void default_init(void)
 {
 	ctx_init(&default_ctx);
 	default_ctx.is_default = true;
+	pthread_atfork(default_prepare, default_parent, default_child);
+	atomic_store(&default_ready, true);
+}
+
+/* When the library is unloaded (dlclose of the NSS module, which holds a
+ * copy) or the program exits: the default context's idle connections
+ * are closed. A context held busy by another thread is left alone. */
+__attribute__((destructor)) static void default_fini(void)
+{
+	if (!atomic_load(&default_ready) ||
+	    pthread_mutex_trylock(&default_ctx.lock) != 0)
+		return;
+	if (default_ctx.pool_pid == getpid())
+		pool_close_all(&default_ctx);
+	pthread_mutex_unlock(&default_ctx.lock);
 }
 
 dt_ctx_t *dt_ctx_default(void)
@@ -59,10 +99,20 @@ int dt_ctx_new(dt_ctx_t **ret)
 	return 0;
 }
 
+/* Whether an idle connection's descriptor is still the socket kept. */
+static bool idle_ours(const struct dtlib_idle *e)
+{
+	struct stat st;
+
+	return fstat(e->fd, &st) == 0 && S_ISSOCK(st.st_mode) &&
+	       st.st_dev == e->dev && st.st_ino == e->ino;
+}
+
 static void pool_close_all(struct dt_ctx *c)
 {
 	for (size_t i = 0; i < c->nidle; i++)
-		close(c->idle[i]);
+		if (idle_ours(&c->idle[i]))
+			close(c->idle[i].fd);
 	c->nidle = 0;
 }
 
@@ -117,6 +167,15 @@ int dt_ctx_set_daemon_uid(dt_ctx_t *ctx, uid_t uid)
 	return 0;
 }
 
+void dtlib_ctx_trust_root_only(dt_ctx_t *ctx)
+{
+	ctx = dtlib_ctx(ctx);
+	pthread_mutex_lock(&ctx->lock);
+	ctx->set.daemon_uid = (uid_t)-1;
+	ctx->set.gen++;
+	pthread_mutex_unlock(&ctx->lock);
+}
+
 int dt_ctx_set_fallback(dt_ctx_t *ctx, bool on)
 {
 	ctx = dtlib_ctx(ctx);
@@ -164,11 +223,13 @@ int dtlib_pool_take(dt_ctx_t *ctx, unsigned gen)
 	pthread_mutex_lock(&ctx->lock);
 	pool_check_pid(ctx);
 	while (fd < 0 && ctx->nidle > 0) {
-		size_t i = --ctx->nidle;
-		if (ctx->idle_gen[i] == gen && dtlib_conn_idle_ok(ctx->idle[i]))
-			fd = ctx->idle[i];
+		const struct dtlib_idle *e = &ctx->idle[--ctx->nidle];
+		if (!idle_ours(e))
+			continue; /* not ours any more: not to be closed */
+		if (e->gen == gen && dtlib_conn_idle_ok(e->fd))
+			fd = e->fd;
 		else
-			close(ctx->idle[i]);
+			close(e->fd);
 	}
 	pthread_mutex_unlock(&ctx->lock);
 	return fd;
@@ -176,12 +237,19 @@ int dtlib_pool_take(dt_ctx_t *ctx, unsigned gen)
 
 void dtlib_pool_give(dt_ctx_t *ctx, int fd, unsigned gen)
 {
+	struct stat st;
+
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return;
+	}
 	pthread_mutex_lock(&ctx->lock);
 	pool_check_pid(ctx);
 	if (ctx->nidle < DTLIB_POOL_MAX && gen == ctx->set.gen) {
-		ctx->idle[ctx->nidle] = fd;
-		ctx->idle_gen[ctx->nidle] = gen;
-		ctx->nidle++;
+		ctx->idle[ctx->nidle++] = (struct dtlib_idle){.fd = fd,
+							      .gen = gen,
+							      .dev = st.st_dev,
+							      .ino = st.st_ino};
 		fd = -1;
 	}
 	pthread_mutex_unlock(&ctx->lock);

@@ -316,7 +316,7 @@ int dtlib_exchange(dt_ctx_t *ctx, const struct dtlib_settings *s,
 		for (size_t i = 0; i < n && !err; i++)
 			err = dtlib_fallback_ask(&qs[i]);
 	}
-	if (err)
+	if (err && !(how & DTLIB_KEEP_ANSWERED))
 		dtlib_qs_clear(qs, n);
 	return err;
 }

@@ -87,13 +87,23 @@ struct dtlib_settings {
 	unsigned gen; /* bumped when socket or uid change */
 };
 
+/* An idle connection, and what its descriptor was when kept: a program
+ * may close descriptors it does not know of (closefrom, a daemon's
+ * start) and get the number again for a file of its own, which must never
+ * be written to, nor closed. */
+struct dtlib_idle {
+	int fd;
+	unsigned gen;
+	dev_t dev;
+	ino_t ino;
+};
+
 struct dt_ctx {
 	pthread_mutex_t lock;
 	struct dtlib_settings set;
 	pid_t pool_pid; /* the process the idle connections are for */
 	size_t nidle;
-	int idle[DTLIB_POOL_MAX];
-	unsigned idle_gen[DTLIB_POOL_MAX];
+	struct dtlib_idle idle[DTLIB_POOL_MAX];
 	bool is_default;
 };
 
@@ -101,10 +111,18 @@ struct dt_ctx {
 dt_ctx_t *dtlib_ctx(dt_ctx_t *ctx);
 void dtlib_ctx_settings(dt_ctx_t *ctx, struct dtlib_settings *ret);
 
-/* An idle connection made under the settings of generation gen, or -1. */
+/* An idle connection made under the settings of generation gen, or -1.
+ * Only a descriptor that is still the socket kept is handed out; one the
+ * program closed (or reused) is forgotten, not closed. In a child of
+ * fork() the parent's connections are dropped first (the default
+ * context's at once, by a pthread_atfork handler; any other's here, by
+ * the pid). */
 int dtlib_pool_take(dt_ctx_t *ctx, unsigned gen);
 /* Keeps fd for reuse, or closes it (pool full, settings changed). */
 void dtlib_pool_give(dt_ctx_t *ctx, int fd, unsigned gen);
+
+/* For tests only: trust root alone again (undoes dt_ctx_set_daemon_uid). */
+void dtlib_ctx_trust_root_only(dt_ctx_t *ctx);
 
 /* For tests only: another hosts file (0 or DT_ERR_INVALID), and a fixed
  * view of the host's network (struct dtlib_netview). */
@@ -157,6 +175,9 @@ struct dtlib_q {
 /* dtlib_exchange's how. */
 enum {
 	DTLIB_NO_FALLBACK = 1 << 0, /* the daemon or nothing */
+	/* On an error, the answers that did arrive (checked, as always)
+	 * stay in their qs[i].ans; the others have no message. */
+	DTLIB_KEEP_ANSWERED = 1 << 1,
 };
 
 /* Asks n questions (1..DTLIB_MAX_QUESTIONS) on one connection of ctx,
@@ -165,7 +186,7 @@ enum {
  * s->fallback is set (and how allows), the fallback answers instead.
  * Returns 0 (all answered) or DT_ERR_UNAVAILABLE, DT_ERR_UNTRUSTED,
  * DT_ERR_TIMEOUT, DT_ERR_PROTOCOL, DT_ERR_NOMEM; on error no answer is
- * kept. */
+ * kept, unless how has DTLIB_KEEP_ANSWERED. */
 int dtlib_exchange(dt_ctx_t *ctx, const struct dtlib_settings *s,
 		   struct dtlib_q *qs, size_t n, unsigned how);
 
@@ -197,6 +218,17 @@ int dtlib_fallback_ask(struct dtlib_q *q);
 
 /* A dt_result_t made from an answer (which keeps its message). */
 int dtlib_result_new(const struct dtlib_answer *a, dt_result_t **ret);
+
+/* For the NSS module (which links the static library): dt_query for each
+ * of n types (1..DTLIB_MAX_QUESTIONS) of one name, class and flags, the
+ * questions asked together on one connection. rcs[i] is what dt_query
+ * would have returned for types[i] and rets[i] its result (NULL unless
+ * rcs[i] is 0; the caller frees it). A question left unanswered by a
+ * failed exchange gets the exchange's error, one answered before it its
+ * own outcome. */
+void dtlib_query_each(dt_ctx_t *ctx, const char *name, uint16_t rclass,
+		      const uint16_t *types, size_t n, unsigned flags, int *rcs,
+		      dt_result_t **rets);
 
 /* The per-thread status of dt_last_status(). */
 void dtlib_set_last_status(enum dt_status st);

@@ -94,6 +94,47 @@ int dt_query(dt_ctx_t *ctx, const char *name, uint16_t rclass, uint16_t type,
 	return err;
 }
 
+void dtlib_query_each(dt_ctx_t *ctx, const char *name, uint16_t rclass,
+		      const uint16_t *types, size_t n, unsigned flags, int *rcs,
+		      dt_result_t **rets)
+{
+	uint8_t qname[DT_NAME_MAXLEN];
+	struct dtlib_q qs[DTLIB_MAX_QUESTIONS];
+	struct dtlib_settings s;
+	int err;
+
+	for (size_t i = 0; i < n; i++) {
+		rcs[i] = DT_ERR_INVALID;
+		rets[i] = NULL;
+	}
+	dtlib_set_last_status(DT_STATUS_NONE);
+	if (n < 1 || n > DTLIB_MAX_QUESTIONS || !rclass ||
+	    (flags & ~DTLIB_FLAGS_ALL) || dtlib_name(name, qname) < 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (!types[i])
+			return;
+		qs[i] = (struct dtlib_q){.qname = qname,
+					 .qtype = types[i],
+					 .qclass = rclass,
+					 .flags = flags,
+					 .ans.ede = -1};
+	}
+	ctx = dtlib_ctx(ctx);
+	dtlib_ctx_settings(ctx, &s);
+	err = dtlib_exchange(ctx, &s, qs, n, DTLIB_KEEP_ANSWERED);
+	for (size_t i = 0; i < n; i++) {
+		if (!qs[i].ans.msg) {
+			rcs[i] = err ? err : DT_ERR_PROTOCOL;
+			continue;
+		}
+		rcs[i] = verdict(&qs[i].ans, flags);
+		if (!rcs[i])
+			rcs[i] = dtlib_result_new(&qs[i].ans, &rets[i]);
+	}
+	dtlib_qs_clear(qs, n);
+}
+
 /* res_query's h_errno for an answer that is not a usable one, or 0. */
 static int res_herrno(const struct dtlib_answer *a)
 {

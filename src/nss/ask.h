@@ -38,28 +38,26 @@
 #define DTNSS_TIMEOUT_MS 7000
 
 /*
- * A new context for one lookup: the socket DT_PROTO_SOCKET (fixed at
- * build time, never taken from the environment), DTNSS_TIMEOUT_MS, a
- * daemon trusted when root. NULL when out of memory. Each lookup has its
- * own, freed (with its connection) before the lookup returns: the module
- * leaves no descriptor open in the application between calls, where a
- * program closing or reusing descriptor numbers, or forking, could
- * collide with it. Free with dt_ctx_free, or declare _cleanup_ctx_.
+ * The module's context: one per process, made on first use (the default
+ * context of the module's own copy of libdnstrust, static storage, so
+ * it cannot fail to exist): the socket DT_PROTO_SOCKET (fixed at build
+ * time, never taken from the environment), DTNSS_TIMEOUT_MS, a daemon
+ * trusted when root. Its connections are kept between lookups and
+ * shared by the threads (up to DTLIB_POOL_MAX idle ones): each was
+ * checked (SO_PEERCRED) when made; one the daemon closed (a restart, its
+ * idle timeout) is replaced, a lookup never fails for it; one the
+ * program closed or reused the number of is forgotten, never written to
+ * or closed; a child of fork() makes its own; the library's destructor
+ * closes them when the module is unloaded.
  */
-dt_ctx_t *dtnss_ctx_new(void);
-
-static inline void dtnss_ctx_freep(dt_ctx_t **ctx)
-{
-	dt_ctx_free(*ctx);
-}
-#define _cleanup_ctx_ __attribute__((cleanup(dtnss_ctx_freep)))
+dt_ctx_t *dtnss_ctx(void);
 
 /*
  * The test hook: tests/nss/test_nss.c links the module's objects and
- * points every later context at its fake daemon (socket), with another
- * timeout and another trusted uid ((uid_t)-1: root only). Not thread-safe,
- * not exported by the shared object, so nothing outside the tests can
- * call it.
+ * points the module's context at its fake daemon (socket), with another
+ * timeout and another trusted uid ((uid_t)-1: root only); connections
+ * made before are not reused. Not thread-safe, not exported by the
+ * shared object, so nothing outside the tests can call it.
  */
 void dtnss_test_settings(const char *socket, unsigned timeout_ms,
 			 uid_t daemon_uid);
@@ -74,12 +72,29 @@ enum nss_status dtnss_map(int rc, const dt_result_t *res, int *errnop,
 			  int *h_errnop);
 
 /*
- * Asks dnstrustd, through ctx, name (presentation form), class IN, type
- * type. Returns NSS_STATUS_SUCCESS and the result in *ret (a NOERROR
- * answer, secure or insecure; the caller frees it), or another status
- * with *errnop and *h_errnop set.
+ * Asks dnstrustd, through the module's context, name (presentation form),
+ * class IN, type type. Returns NSS_STATUS_SUCCESS and the result in *ret
+ * (a NOERROR answer, secure or insecure; the caller frees it), or another
+ * status with *errnop and *h_errnop set.
  */
-enum nss_status dtnss_ask(dt_ctx_t *ctx, const char *name, uint16_t type,
-			  dt_result_t **ret, int *errnop, int *h_errnop);
+enum nss_status dtnss_ask(const char *name, uint16_t type, dt_result_t **ret,
+			  int *errnop, int *h_errnop);
+
+/* The outcome of one question: st SUCCESS and res (the caller frees
+ * it), or another status with err and herr (res NULL). */
+struct dtnss_reply {
+	enum nss_status st;
+	int err, herr;
+	dt_result_t *res;
+};
+
+/*
+ * Asks A and AAAA of name together, on one connection (pipelined), and
+ * gives each its outcome as dtnss_ask would have. When the exchange
+ * fails part-way (the daemon gone, the timeout), an answer that came
+ * before keeps its outcome and the other gets the failure's.
+ */
+void dtnss_ask_both(const char *name, struct dtnss_reply *v4,
+		    struct dtnss_reply *v6);
 
 #endif

@@ -54,20 +54,20 @@ static void put_ttl(int32_t *ttlp, uint32_t ttl)
 		*ttlp = ttl > INT32_MAX ? INT32_MAX : (int32_t)ttl;
 }
 
-/* The addresses of family af at the end of name's CNAME chain. */
-static enum nss_status lookup(dt_ctx_t *ctx, const char *name,
-			      const uint8_t *qname, int af, struct lookup *ret,
-			      int *errnop, int *h_errnop)
+/* The addresses of family af at the end of name's CNAME chain, from the
+ * reply to its question (whose result *ret takes, or frees). */
+static enum nss_status lookup_take(struct dtnss_reply *r, const uint8_t *qname,
+				   int af, struct lookup *ret, int *errnop,
+				   int *h_errnop)
 {
 	uint16_t type = af == AF_INET ? DTNSS_TYPE_A : DTNSS_TYPE_AAAA;
-	struct lookup l = {.af = af};
-	enum nss_status st;
+	struct lookup l = {.af = af, .res = r->res};
 	size_t pos = 0;
 	dt_rr_t rr;
 
-	if ((st = dtnss_ask(ctx, name, type, &l.res, errnop, h_errnop)) !=
-	    NSS_STATUS_SUCCESS)
-		return st;
+	r->res = NULL;
+	if (r->st != NSS_STATUS_SUCCESS)
+		return dtnss_fail(r->st, r->err, r->herr, errnop, h_errnop);
 	if (dtnss_chain_follow(l.res, qname, type, &l.chain) < 0)
 		goto unusable;
 	l.ttl = l.chain.ttl;
@@ -87,37 +87,50 @@ unusable:
 			  h_errnop);
 }
 
-/* Checks name (into qname, wire form) and makes the lookup's context. */
-static enum nss_status start(const char *name, uint8_t *qname, dt_ctx_t **ctx,
-			     int *errnop, int *h_errnop)
+/* One family: its question alone. */
+static enum nss_status lookup(const char *name, const uint8_t *qname, int af,
+			      struct lookup *ret, int *errnop, int *h_errnop)
+{
+	struct dtnss_reply r = {.st = NSS_STATUS_SUCCESS};
+
+	r.st = dtnss_ask(name, af == AF_INET ? DTNSS_TYPE_A : DTNSS_TYPE_AAAA,
+			 &r.res, &r.err, &r.herr);
+	return lookup_take(&r, qname, af, ret, errnop, h_errnop);
+}
+
+/* Checks name, into qname (wire form). */
+static enum nss_status start(const char *name, uint8_t *qname, int *errnop,
+			     int *h_errnop)
 {
 	if (name == NULL || dtnss_name_from_text(name, qname) < 0)
 		return dtnss_fail(NSS_STATUS_NOTFOUND, ENOENT, HOST_NOT_FOUND,
-				  errnop, h_errnop);
-	if ((*ctx = dtnss_ctx_new()) == NULL)
-		return dtnss_fail(NSS_STATUS_TRYAGAIN, ENOMEM, NETDB_INTERNAL,
 				  errnop, h_errnop);
 	return NSS_STATUS_SUCCESS;
 }
 
 /* --- getaddrinfo: gethostbyname4_r --- */
 
-/* Both families. The A question first: when it fails (no such name,
- * bogus, daemon down or slow) the AAAA question is not asked. A bogus
- * AAAA fails the lookup too; any other AAAA failure (a timeout, say)
- * leaves the A addresses rather than failing a name that has some. */
-static enum nss_status lookup_both(dt_ctx_t *ctx, const char *name,
-				   const uint8_t *qname, struct lookup *v4,
-				   struct lookup *v6, int *errnop,
-				   int *h_errnop)
+/* Both families, asked together on one connection. The A answer is
+ * judged first: when it fails (no such name, bogus, daemon down or
+ * slow) the lookup fails as it says, whatever AAAA got. A bogus AAAA
+ * fails the lookup too; any other AAAA failure (a timeout, say) leaves
+ * the A addresses rather than failing a name that has some. */
+static enum nss_status lookup_both(const char *name, const uint8_t *qname,
+				   struct lookup *v4, struct lookup *v6,
+				   int *errnop, int *h_errnop)
 {
+	struct dtnss_reply r4, r6;
 	enum nss_status st;
 	int e6, h6;
 
-	if ((st = lookup(ctx, name, qname, AF_INET, v4, errnop, h_errnop)) !=
-	    NSS_STATUS_SUCCESS)
+	dtnss_ask_both(name, &r4, &r6);
+	st = lookup_take(&r4, qname, AF_INET, v4, errnop, h_errnop);
+	if (st != NSS_STATUS_SUCCESS) {
+		if (r6.res != NULL)
+			dt_result_free(r6.res);
 		return st;
-	st = lookup(ctx, name, qname, AF_INET6, v6, &e6, &h6);
+	}
+	st = lookup_take(&r6, qname, AF_INET6, v6, &e6, &h6);
 	if (st == NSS_STATUS_SUCCESS)
 		return st;
 	if (h6 == NO_RECOVERY || v4->naddr == 0) {
@@ -175,14 +188,12 @@ enum nss_status _nss_dnstrust_gethostbyname4_r(const char *name,
 					       int *errnop, int *h_errnop,
 					       int32_t *ttlp)
 {
-	_cleanup_ctx_ dt_ctx_t *ctx = NULL;
 	struct lookup v4 = {0}, v6 = {0};
 	uint8_t qname[DT_NAME_MAXLEN];
 	enum nss_status st;
 
-	if ((st = start(name, qname, &ctx, errnop, h_errnop)) !=
-		    NSS_STATUS_SUCCESS ||
-	    (st = lookup_both(ctx, name, qname, &v4, &v6, errnop, h_errnop)) !=
+	if ((st = start(name, qname, errnop, h_errnop)) != NSS_STATUS_SUCCESS ||
+	    (st = lookup_both(name, qname, &v4, &v6, errnop, h_errnop)) !=
 		    NSS_STATUS_SUCCESS)
 		return st;
 	if (v4.naddr + v6.naddr == 0)
@@ -241,7 +252,6 @@ enum nss_status _nss_dnstrust_gethostbyname3_r(const char *name, int af,
 					       int *errnop, int *h_errnop,
 					       int32_t *ttlp, char **canonp)
 {
-	_cleanup_ctx_ dt_ctx_t *ctx = NULL;
 	uint8_t qname[DT_NAME_MAXLEN];
 	struct lookup l = {0};
 	enum nss_status st;
@@ -249,9 +259,8 @@ enum nss_status _nss_dnstrust_gethostbyname3_r(const char *name, int af,
 	if (af != AF_INET && af != AF_INET6)
 		return dtnss_fail(NSS_STATUS_UNAVAIL, EAFNOSUPPORT,
 				  NETDB_INTERNAL, errnop, h_errnop);
-	if ((st = start(name, qname, &ctx, errnop, h_errnop)) !=
-		    NSS_STATUS_SUCCESS ||
-	    (st = lookup(ctx, name, qname, af, &l, errnop, h_errnop)) !=
+	if ((st = start(name, qname, errnop, h_errnop)) != NSS_STATUS_SUCCESS ||
+	    (st = lookup(name, qname, af, &l, errnop, h_errnop)) !=
 		    NSS_STATUS_SUCCESS)
 		return st;
 	if (l.naddr == 0)

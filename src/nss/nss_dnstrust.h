@@ -23,8 +23,10 @@
  * through. Only host names (letters, digits, '-', '_') are handed to
  * applications: a PTR target or alias that is not one is left out.
  *
- * Thread-safe; each call asks dnstrustd one or two questions, blocking up
- * to DTNSS_TIMEOUT_MS each.
+ * Thread-safe; each call asks dnstrustd one question (two for
+ * gethostbyname4_r, A and AAAA sent together), blocking up to
+ * DTNSS_TIMEOUT_MS, on a connection the process keeps for the next
+ * lookups (src/nss/ask.h).
  */
 #ifndef DT_NSS_NSS_DNSTRUST_H
 #define DT_NSS_NSS_DNSTRUST_H

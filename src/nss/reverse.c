@@ -91,7 +91,6 @@ enum nss_status _nss_dnstrust_gethostbyaddr2_r(const void *addr, socklen_t len,
 					       int *errnop, int *h_errnop,
 					       int32_t *ttlp)
 {
-	_cleanup_ctx_ dt_ctx_t *ctx = NULL;
 	char rname[DTNSS_REVERSE_MAXLEN];
 	uint8_t qname[DT_NAME_MAXLEN];
 	dt_result_t *res;
@@ -101,13 +100,10 @@ enum nss_status _nss_dnstrust_gethostbyaddr2_r(const void *addr, socklen_t len,
 	if (want == 0 || len < want || addr == NULL)
 		return dtnss_fail(NSS_STATUS_UNAVAIL, EAFNOSUPPORT,
 				  NETDB_INTERNAL, errnop, h_errnop);
-	if ((ctx = dtnss_ctx_new()) == NULL)
-		return dtnss_fail(NSS_STATUS_TRYAGAIN, ENOMEM, NETDB_INTERNAL,
-				  errnop, h_errnop);
 	dtnss_reverse_name(af, addr, rname);
 	dtnss_name_from_text(rname, qname); /* always a name */
-	if ((st = dtnss_ask(ctx, rname, DTNSS_TYPE_PTR, &res, errnop,
-			    h_errnop)) != NSS_STATUS_SUCCESS)
+	if ((st = dtnss_ask(rname, DTNSS_TYPE_PTR, &res, errnop, h_errnop)) !=
+	    NSS_STATUS_SUCCESS)
 		return st;
 	st = ptr_answer(res, qname, af, addr, host, buffer, buflen, errnop,
 			h_errnop, ttlp);

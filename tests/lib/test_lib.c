@@ -2,7 +2,8 @@
 /*
  * libdnstrust against a fake daemon (fake.c) served by a thread of this
  * test on a socket in a temporary directory: dt_query with every status
- * and flag, broken answers, silence, no socket, the pool and the
+ * and flag, broken answers, silence, no socket, the pool (a descriptor
+ * the program took back is left alone) and the
  * reconnect, threads and fork, dt_trust_available, dt_res_query,
  * dt_tlsa, dt_sshfp; and a fake daemon run as uid 65534 by a child,
  * which must be refused (the test runs as root). dt_getaddrinfo is
@@ -12,6 +13,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <netdb.h>
 #include <pthread.h>
@@ -21,6 +23,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -439,6 +442,85 @@ static void test_fork(void)
 	   "a forked child asking at the same time gets its own answers");
 }
 
+/* The pooled descriptor of a context: the one connected to the socket. */
+static int pooled_fd(void)
+{
+	for (int fd = 3; fd < 1024; fd++) {
+		struct sockaddr_un sa;
+		socklen_t len = sizeof(sa);
+		if (getpeername(fd, (struct sockaddr *)&sa, &len) == 0 &&
+		    sa.sun_family == AF_UNIX && strcmp(sa.sun_path, sock) == 0)
+			return fd;
+	}
+	return -1;
+}
+
+/* The program closes a pooled descriptor and a pipe gets its number:
+ * the next call neither writes to the pipe nor closes it. */
+static void test_pool_taken(void)
+{
+	dt_ctx_t *c = NULL;
+	dt_result_t *r = NULL;
+	int fd, p[2] = {-1, -1}, rc;
+	char x;
+
+	dt_ctx_new(&c);
+	dt_ctx_set_socket(c, sock);
+	rc = dt_query(c, "secure.test", 1, 1, 0, &r);
+	dt_result_free(r);
+	r = NULL;
+	fd = pooled_fd();
+	if (rc != 0 || fd < 0 || pipe(p) != 0 || dup2(p[1], fd) != fd) {
+		ok(0, "a pooled descriptor replaced by a pipe");
+		dt_ctx_free(c);
+		return;
+	}
+	close(p[1]);
+	rc = dt_query(c, "secure.test", 1, 1, 0, &r);
+	dt_result_free(r);
+	is_int(rc, 0, "a pooled descriptor the program took back: answered");
+	dt_ctx_free(c);
+	ok(fcntl(fd, F_GETFD) >= 0 && fcntl(p[0], F_SETFL, O_NONBLOCK) == 0 &&
+		   read(p[0], &x, 1) < 0 && errno == EAGAIN,
+	   "... its pipe neither written to nor closed, dt_ctx_free too");
+	close(fd);
+	close(p[0]);
+}
+
+/* The default context across fork: the child's calls connect anew (its
+ * copies of the parent's connections dropped by the atfork handler). */
+static void test_fork_default(void)
+{
+	struct fake_seen before, after;
+	dt_result_t *r = NULL;
+	pid_t pid;
+	int st = -1, rc;
+
+	dt_ctx_set_socket(NULL, sock);
+	rc = dt_query(NULL, "secure.test", 1, 1, 0, &r);
+	dt_result_free(r);
+	fake_seen(fake, &before);
+	pid = fork();
+	if (pid == 0) {
+		r = NULL;
+		rc = dt_query(NULL, "secure.test", 1, 1, 0, &r);
+		_exit(rc == 0 && pooled_fd() >= 0 ? 0 : 1);
+	}
+	waitpid(pid, &st, 0);
+	fake_seen(fake, &after);
+	ok(rc == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	   "the default context in a child of fork: answered");
+	is_int(after.accepts - before.accepts, 1,
+	       "... on a connection of the child's own");
+	r = NULL;
+	fake_seen(fake, &before);
+	rc = dt_query(NULL, "secure.test", 1, 1, 0, &r);
+	dt_result_free(r);
+	fake_seen(fake, &after);
+	ok(rc == 0 && after.accepts == before.accepts,
+	   "the parent's kept connection still serves it");
+}
+
 /* --- dt_trust_available, dt_res_query --- */
 
 static void test_trust_res(void)
@@ -610,6 +692,8 @@ int main(int argc, char **argv)
 	test_pool();
 	test_threads();
 	test_fork();
+	test_pool_taken();
+	test_fork_default();
 	test_trust_res();
 	test_keys();
 	if (getuid() == 0)

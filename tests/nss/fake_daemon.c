@@ -16,7 +16,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#define MAX_CONNS  16
+#define MAX_CONNS  64
 #define MAX_MSG	   65535
 #define OPT_STATUS 65101
 #define OPT_EDE	   15
@@ -31,7 +31,8 @@ static const struct fake_answer *table;
 static char dir[32], path[64];
 static int lfd = -1, stop_pipe[2] = {-1, -1};
 static pthread_t thread;
-static atomic_uint questions;
+static atomic_uint questions, connections;
+static atomic_bool hangup_next;
 static struct conn conns[MAX_CONNS];
 
 /* --- building an answer --- */
@@ -221,6 +222,10 @@ static void conn_read(struct conn *c)
 		return;
 	}
 	c->len += (size_t)r;
+	if (atomic_exchange(&hangup_next, false)) {
+		conn_close(c);
+		return;
+	}
 	while (c->len >= 2 &&
 	       c->len >= 2 + (mlen = c->buf[0] << 8 | c->buf[1])) {
 		n = answer(c->buf + 2, mlen, resp + 2, MAX_MSG);
@@ -243,6 +248,7 @@ static void accept_one(void)
 
 	if (fd < 0)
 		return;
+	atomic_fetch_add(&connections, 1);
 	for (size_t i = 0; i < MAX_CONNS; i++)
 		if (conns[i].fd < 0) {
 			conns[i].fd = fd;
@@ -275,32 +281,23 @@ static void *serve(void *arg)
 	}
 }
 
-const char *fake_daemon_start(const struct fake_answer *t)
+/* The listening socket at path, and the thread serving it. */
+static int serve_start(void)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 
-	table = t;
 	for (size_t i = 0; i < MAX_CONNS; i++)
 		conns[i].fd = -1;
-	snprintf(dir, sizeof(dir), "/tmp/dt-nss-test.XXXXXX");
-	if (mkdtemp(dir) == NULL)
-		return NULL;
-	snprintf(path, sizeof(path), "%s/socket", dir);
 	memcpy(sa.sun_path, path, strlen(path) + 1);
 	if ((lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 ||
 	    bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
 	    listen(lfd, 16) < 0 || pipe(stop_pipe) < 0 ||
 	    pthread_create(&thread, NULL, serve, NULL) != 0)
-		return NULL;
-	return path;
+		return -1;
+	return 0;
 }
 
-unsigned fake_daemon_questions(void)
-{
-	return atomic_load(&questions);
-}
-
-void fake_daemon_stop(void)
+static void serve_stop(void)
 {
 	if (write(stop_pipe[1], "", 1) == 1)
 		pthread_join(thread, NULL);
@@ -311,5 +308,51 @@ void fake_daemon_stop(void)
 	close(stop_pipe[0]);
 	close(stop_pipe[1]);
 	unlink(path);
+}
+
+const char *fake_daemon_start(const struct fake_answer *t)
+{
+	table = t;
+	snprintf(dir, sizeof(dir), "/tmp/dt-nss-test.XXXXXX");
+	if (mkdtemp(dir) == NULL)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/socket", dir);
+	return serve_start() == 0 ? path : NULL;
+}
+
+unsigned fake_daemon_questions(void)
+{
+	return atomic_load(&questions);
+}
+
+unsigned fake_daemon_connections(void)
+{
+	return atomic_load(&connections);
+}
+
+int fake_daemon_restart(void)
+{
+	serve_stop();
+	return serve_start();
+}
+
+void fake_daemon_pause(void)
+{
+	serve_stop();
+}
+
+int fake_daemon_resume(void)
+{
+	return serve_start();
+}
+
+void fake_daemon_hangup_next(void)
+{
+	atomic_store(&hangup_next, true);
+}
+
+void fake_daemon_stop(void)
+{
+	serve_stop();
 	rmdir(dir);
 }

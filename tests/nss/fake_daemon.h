@@ -45,6 +45,23 @@ const char *fake_daemon_start(const struct fake_answer *table);
 /* Questions received so far, answered or not. */
 unsigned fake_daemon_questions(void);
 
+/* Connections accepted so far. */
+unsigned fake_daemon_connections(void);
+
+/* A restart: every connection closed, the socket made again at the same
+ * path (the thread goes on). Returns 0 or -1. */
+int fake_daemon_restart(void);
+
+/* The two halves of a restart: the thread stopped, every connection
+ * closed, the socket removed (its path free for another); then made
+ * again at the path, served again. resume returns 0 or -1. */
+void fake_daemon_pause(void);
+int fake_daemon_resume(void);
+
+/* The next question read is not answered: its connection is closed, as
+ * by a daemon that exits just as the question arrives. */
+void fake_daemon_hangup_next(void);
+
 /* Stops the thread and removes the socket and its directory. */
 void fake_daemon_stop(void);
 

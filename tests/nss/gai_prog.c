@@ -9,13 +9,25 @@
  *   gai_prog name NAME                     gethostbyname
  *   gai_prog name2 NAME inet|inet6         gethostbyname2
  *   gai_prog addr ADDRESS                  gethostbyaddr
+ *   gai_prog again NAME                    getaddrinfo, again after each
+ *                                          line read on stdin, until EOF
+ *   gai_prog dlopen MODULE NAME COUNT      COUNT times: dlopen MODULE,
+ *                                          its gethostbyname4_r, dlclose
  *
  * Prints "canon NAME", "alias NAME" and "addr ADDRESS" lines; on failure
  * one line "error CODE" (EAI_* or h_errno name) and exit status 2.
+ * "again" prints one line per lookup, "ok" or "error CODE", flushed;
+ * "dlopen" one line "ok N fds BEFORE AFTER" (descriptors open before the
+ * first dlopen and after the last dlclose).
  */
 #include <arpa/inet.h>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
 #include <netdb.h>
+#include <nss.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -114,6 +126,69 @@ static int by_addr(const char *text)
 	return 2;
 }
 
+static int again(const char *name)
+{
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM};
+	char line[64];
+
+	do {
+		struct addrinfo *res;
+		int e = getaddrinfo(name, NULL, &hints, &res);
+		if (e == 0) {
+			freeaddrinfo(res);
+			printf("ok\n");
+		} else {
+			printf("error %s\n", eai_name(e));
+		}
+		fflush(stdout);
+	} while (fgets(line, sizeof(line), stdin) != NULL);
+	return 0;
+}
+
+static int fd_count(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while (readdir(d) != NULL)
+		n++;
+	closedir(d);
+	return n;
+}
+
+typedef enum nss_status (*name4_fn)(const char *, struct gaih_addrtuple **,
+				    char *, size_t, int *, int *, int32_t *);
+
+static int dl_cycles(const char *module, const char *name, int count)
+{
+	static char buf[4096];
+	int before = fd_count(), good = 0;
+
+	for (int i = 0; i < count; i++) {
+		void *h = dlopen(module, RTLD_NOW | RTLD_LOCAL);
+		name4_fn fn;
+		struct gaih_addrtuple *t = NULL;
+		int err, herr;
+		int32_t ttl;
+
+		if (h == NULL) {
+			printf("error dlopen %s\n", dlerror());
+			return 2;
+		}
+		fn = (name4_fn)dlsym(h, "_nss_dnstrust_gethostbyname4_r");
+		if (fn != NULL &&
+		    fn(name, &t, buf, sizeof(buf), &err, &herr, &ttl) ==
+			    NSS_STATUS_SUCCESS &&
+		    t != NULL)
+			good++;
+		dlclose(h);
+	}
+	printf("ok %d fds %d %d\n", good, before, fd_count());
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -130,6 +205,10 @@ int main(int argc, char **argv)
 			argv[2], family(argc > 3 ? argv[3] : "inet")));
 	if (strcmp(argv[1], "addr") == 0)
 		return by_addr(argv[2]);
+	if (strcmp(argv[1], "again") == 0)
+		return again(argv[2]);
+	if (strcmp(argv[1], "dlopen") == 0 && argc > 4)
+		return dl_cycles(argv[2], argv[3], atoi(argv[4]));
 	fprintf(stderr, "%s: unknown mode %s\n", argv[0], argv[1]);
 	return 1;
 }

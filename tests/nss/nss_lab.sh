@@ -22,7 +22,9 @@
 # running, that line does not fall back on bogus while "files dnstrust
 # dns" does (the danger nss_dnstrust(8) describes); with the attacker as
 # the daemon's upstream no forged address ever comes out; a daemon that
-# dropped its privileges to another user is still trusted.
+# dropped its privileges to another user is still trusted; one process
+# keeps one connection between lookups and survives a daemon restart;
+# the module loaded and unloaded again and again leaves nothing open.
 #
 # usage: nss_lab.sh DNSTRUSTD MODULE GAI_PROG LAB_SH     (TAP on stdout)
 set -u
@@ -224,6 +226,60 @@ ns fallback getent ahosts www.rsa.lab >/dev/null
 after=$(grep -c 'www.rsa.lab. A IN' "$LAB_UNBOUND_LOG")
 check "...and the dns source was not asked (honest resolver saw www.rsa.lab A $before -> $after times)" \
 	test "$after" = "$before"
+
+# --- one connection per process ---
+
+# One process, lookups one after another: the connection made by the
+# first is kept and reused; after a restart of the daemon the next
+# lookup is answered on a new one.
+mkfifo "$work/ctl"
+ns closed "$GAI_PROG" again www.secure.lab <"$work/ctl" >"$work/again.out" 2>&1 &
+gjob=$!
+exec 9>"$work/ctl"
+lines() { # N: until the program has printed N lines
+	for _ in $(seq 200); do
+		[ "$(wc -l <"$work/again.out")" -ge "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+gpid=""
+for _ in $(seq 100); do
+	for p in $gjob $(ps --ppid "$gjob" -o pid= 2>/dev/null); do
+		[ "$(cat /proc/$p/comm 2>/dev/null)" = gai_prog ] && gpid=$p
+	done
+	[ -n "$gpid" ] && break
+	sleep 0.05
+done
+socks() { # the program's sockets, by inode
+	find "/proc/$gpid/fd" -lname 'socket:*' -printf '%l\n' 2>/dev/null | sort
+}
+lines 1
+s1=$(socks)
+echo >&9
+lines 2
+s2=$(socks)
+check "one process, two lookups: answered ($(tr '\n' ' ' <"$work/again.out"))" \
+	test "$(head -2 "$work/again.out" | tr '\n' ' ')" = "ok ok "
+check "... one connection kept between them, the same ($(echo $s1) / $(echo $s2))" \
+	test -n "$s1" -a "$s1" = "$s2" -a "$(echo "$s1" | wc -l)" = 1
+stop_daemon
+start_daemon 9>&- # the daemon must not hold the program's input open
+echo >&9
+lines 3
+s3=$(socks)
+check "the daemon restarted: the same process's next lookup answered ($(sed -n 3p "$work/again.out"))" \
+	test "$(sed -n 3p "$work/again.out")" = ok
+check "... on a new connection ($(echo $s3))" \
+	test -n "$s3" -a "$s3" != "$s1" -a "$(echo "$s3" | wc -l)" = 1
+exec 9>&-
+wait "$gjob"
+
+# The module loaded and unloaded again and again (dlopen, a lookup,
+# dlclose): every lookup answered, no descriptor left behind.
+out=$(ns closed "$GAI_PROG" dlopen "$MODULE" www.secure.lab 50)
+check "dlopen, lookup, dlclose 50 times: $out" \
+	bash -c "echo '$out' | awk '\$2 == 50 && \$4 == \$5 { ok = 1 } END { exit !ok }'"
 
 # --- with dnstrustd stopped ---
 

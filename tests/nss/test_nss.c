@@ -4,15 +4,23 @@
  * against a fake dnstrustd (fake_daemon.c) on a temporary socket: every
  * status of the mapping, CNAME chains and what is not on them, reverse
  * lookups, and the caller's buffer: every size below the one needed gives
- * ERANGE, nothing is written past the end, any alignment works.
+ * ERANGE, nothing is written past the end, any alignment works. And the
+ * connection: one per process, reused by later lookups and threads,
+ * replaced when the daemon restarted, never shared with a child of
+ * fork(), never a descriptor the program took back.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <netdb.h>
 #include <nss.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -67,6 +75,14 @@ static const struct fake_rr weird_a[] = {
 };
 static const struct fake_rr bogus6_a[] = {
 	{"bogus6.test", 1, 60, "192.0.2.66"},
+	{NULL},
+};
+static const struct fake_rr slow6_a[] = {
+	{"slow6.test", 1, 60, "192.0.2.66"},
+	{NULL},
+};
+static const struct fake_rr slow4_aaaa[] = {
+	{"slow4.test", 28, 60, "2001:db8::44"},
 	{NULL},
 };
 static const struct fake_rr ptr4[] = {
@@ -192,6 +208,10 @@ static const struct fake_answer table[] = {
 	{"servfail.test", 0, 2, 4, 22, false, none},
 	{"refused.test", 0, 5, 2, -1, false, none},
 	{"slow.test", 0, 0, 1, -1, true, none},
+	{"slow6.test", 1, 0, 1, -1, false, slow6_a},
+	{"slow6.test", 28, 0, 1, -1, true, none},
+	{"slow4.test", 1, 0, 1, -1, true, none},
+	{"slow4.test", 28, 0, 1, -1, false, slow4_aaaa},
 	{"loop.test", 0, 0, 1, -1, false, loop_a},
 	{"h1.test", 0, 0, 1, -1, false, inj_beside},
 	{"h2.test", 0, 0, 1, -1, false, inj_before},
@@ -664,16 +684,18 @@ static int fd_count(void)
 	return n;
 }
 
-/* Nothing stays open in the application between calls: as many
- * descriptors as before the first lookup (the fake daemon closes its
- * side of each connection once the module has, given a moment). */
+/* One connection stays open for the next lookups, nothing else: two
+ * descriptors more than before the first lookup, its two ends (the
+ * fake daemon closes its side of any other once the module has, given
+ * a moment). */
 static void test_fds(int before)
 {
 	int after = -1;
 
-	for (int i = 0; i < 100 && (after = fd_count()) != before; i++)
+	for (int i = 0; i < 100 && (after = fd_count()) != before + 2; i++)
 		usleep(10000);
-	is_int(after, before, "no descriptor left open by the lookups above");
+	is_int(after, before + 2,
+	       "one connection kept by the lookups above, nothing else");
 }
 
 /* --- the daemon gone, slow, or an impostor --- */
@@ -696,11 +718,200 @@ static void test_transport(const char *sock)
 	c = name4("slow.test", &t, buf, sizeof(buf));
 	is_call(&c, NSS_STATUS_TRYAGAIN, EAGAIN, TRY_AGAIN,
 		"no answer in time: TRYAGAIN, not UNAVAIL");
-	is_int(fake_daemon_questions() - before, 1,
-	       "after a timeout on A, AAAA is not asked");
+	is_int(fake_daemon_questions() - before, 2,
+	       "A and AAAA were asked together");
+	c = name4("slow6.test", &t, buf, sizeof(buf));
+	is_call(&c, NSS_STATUS_SUCCESS, 0, 0,
+		"A answered, AAAA not in time: the A address");
+	ok(c.st == NSS_STATUS_SUCCESS && t != NULL && t->family == AF_INET &&
+		   t->next == NULL,
+	   "... and only it");
+	c = name4("slow4.test", &t, buf, sizeof(buf));
+	is_call(&c, NSS_STATUS_TRYAGAIN, EAGAIN, TRY_AGAIN,
+		"AAAA answered, A not in time: TRYAGAIN");
 	dtnss_test_settings(sock, DTNSS_TIMEOUT_MS, daemon_uid);
 	c = name4("v4.test", &t, buf, sizeof(buf));
 	is_call(&c, NSS_STATUS_SUCCESS, 0, 0, "answers again afterwards");
+}
+
+/* --- one connection per process --- */
+
+/* n lookups of v4.test: how many failed. */
+static int lookups(int n)
+{
+	static _Thread_local char buf[1024];
+	int bad = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct gaih_addrtuple *t = NULL;
+		struct call c = name4("v4.test", &t, buf, sizeof(buf));
+		bad += c.st != NSS_STATUS_SUCCESS || t == NULL;
+	}
+	return bad;
+}
+
+static void *lookups_thread(void *arg)
+{
+	*(int *)arg = lookups(100);
+	return NULL;
+}
+
+/* The module's own descriptor: the one connected to the socket. */
+static int module_fd(const char *sock)
+{
+	for (int fd = 3; fd < 1024; fd++) {
+		struct sockaddr_un sa;
+		socklen_t len = sizeof(sa);
+		if (getpeername(fd, (struct sockaddr *)&sa, &len) == 0 &&
+		    sa.sun_family == AF_UNIX && strcmp(sa.sun_path, sock) == 0)
+			return fd;
+	}
+	return -1;
+}
+
+static void test_reuse_threads(void)
+{
+	pthread_t th[4];
+	int bad[4] = {0}, sum = 0;
+	unsigned c0 = fake_daemon_connections();
+
+	for (int i = 0; i < 4; i++)
+		pthread_create(&th[i], NULL, lookups_thread, &bad[i]);
+	for (int i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		sum += bad[i];
+	}
+	is_int(sum, 0, "400 lookups from 4 threads at once all answered");
+	ok(fake_daemon_connections() - c0 <= 4,
+	   "... on at most 4 connections (%u)", fake_daemon_connections() - c0);
+}
+
+static void test_reuse_fork(void)
+{
+	unsigned c0 = fake_daemon_connections();
+	int status;
+	pid_t pid;
+
+	if ((pid = fork()) == 0)
+		_exit(lookups(10) == 0 ? 0 : 1);
+	waitpid(pid, &status, 0);
+	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	   "a child of fork() looks names up");
+	is_int(fake_daemon_connections() - c0, 1,
+	       "... on a connection of its own");
+	c0 = fake_daemon_connections();
+	is_int(lookups(10), 0, "the parent still looks names up");
+	is_int(fake_daemon_connections() - c0, 0, "... on its connection");
+}
+
+/* The program closes the module's descriptor and opens a pipe that gets
+ * its number: the pipe is neither written to nor closed. */
+static void test_reuse_taken(const char *sock)
+{
+	int fd = module_fd(sock), p[2] = {-1, -1}, n = -1;
+	char c;
+
+	if (fd < 0 || pipe2(p, O_NONBLOCK) != 0 || dup2(p[1], fd) != fd) {
+		ok(0, "the module's descriptor replaced by a pipe");
+		return;
+	}
+	close(p[1]);
+	is_int(lookups(3), 0, "its descriptor taken back: lookups go on");
+	ok(fcntl(fd, F_GETFD) >= 0 && (n = (int)read(p[0], &c, 1)) < 0 &&
+		   errno == EAGAIN,
+	   "... and the program's pipe is neither written to nor closed");
+	close(fd);
+	close(p[0]);
+}
+
+/* The daemon gone and its path taken by a socket another user listens
+ * on: the next connection is checked as the first was. */
+static void test_reuse_impostor(const char *sock)
+{
+	static char buf[1024];
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	struct gaih_addrtuple *t = NULL;
+	int ready[2], status;
+	struct call c;
+	char x;
+	pid_t pid;
+
+	if (getuid() != 0) {
+		ok(1, "# SKIP the impostor test needs root");
+		return;
+	}
+	is_int(lookups(1), 0, "a connection kept");
+	fake_daemon_pause();
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
+	if (pipe(ready) != 0 || (pid = fork()) < 0) {
+		ok(0, "an impostor starts");
+		return;
+	}
+	if (pid == 0) {
+		int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		/* Bound as root, listening as 65534: SO_PEERCRED says 65534. */
+		if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
+		    setgid(65534) != 0 || setuid(65534) != 0 ||
+		    listen(fd, 16) != 0 || write(ready[1], "", 1) != 1)
+			_exit(1);
+		for (;;)
+			if (accept(fd, NULL, NULL) < 0)
+				pause();
+	}
+	ok(read(ready[0], &x, 1) == 1, "another user listens at the path");
+	c = name4("v4.test", &t, buf, sizeof(buf));
+	is_call(&c, NSS_STATUS_UNAVAIL, EACCES, NO_RECOVERY,
+		"the kept connection gone, the new one refused");
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	close(ready[0]);
+	close(ready[1]);
+	unlink(sock);
+	ok(fake_daemon_resume() == 0 && lookups(1) == 0,
+	   "the daemon back: answered again");
+}
+
+static void test_reuse(const char *sock)
+{
+	static char buf[1024];
+	struct hostent h;
+	unsigned c0, q0;
+	struct call c;
+	int bad = 0;
+
+	dtnss_test_settings(sock, DTNSS_TIMEOUT_MS, daemon_uid);
+	c0 = fake_daemon_connections();
+	q0 = fake_daemon_questions();
+	is_int(lookups(100), 0, "100 lookups in a row all answered");
+	is_int(fake_daemon_connections() - c0, 1, "... on one connection");
+	is_int(fake_daemon_questions() - q0, 200, "... A and AAAA each");
+	for (int i = 0; i < 10; i++) {
+		c = name3("v4.test", AF_INET, &h, buf, sizeof(buf), NULL);
+		bad += c.st != NSS_STATUS_SUCCESS;
+		c = addr2("192.0.2.1", AF_INET, &h, buf, sizeof(buf));
+		bad += c.st != NSS_STATUS_SUCCESS;
+	}
+	is_int(bad, 0, "gethostbyname3_r, gethostbyaddr2_r answered");
+	is_int(fake_daemon_connections() - c0, 1, "... on the same connection");
+
+	test_reuse_threads();
+	test_reuse_fork();
+
+	ok(fake_daemon_restart() == 0, "the daemon restarts");
+	c0 = fake_daemon_connections();
+	is_int(lookups(5), 0, "lookups after the restart all answered");
+	is_int(fake_daemon_connections() - c0, 1, "... on a new connection");
+
+	/* The daemon closes the kept connection as the question arrives:
+	 * asked again on a new one. */
+	fake_daemon_hangup_next();
+	c0 = fake_daemon_connections();
+	is_int(lookups(1), 0, "a kept connection closed under the question: "
+			      "answered on a new one");
+	is_int(fake_daemon_connections() - c0, 1, "... one new connection");
+
+	test_reuse_taken(sock);
+	test_reuse_impostor(sock);
 }
 
 /* --- hostile answers --- */
@@ -836,6 +1047,7 @@ int main(void)
 	test_hostile();
 	test_buffer();
 	test_fds(fds);
+	test_reuse(sock);
 	test_transport(sock);
 	fake_daemon_stop();
 	test_impostor();
