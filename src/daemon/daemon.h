@@ -38,6 +38,7 @@ struct wire_msg;
 struct conn;
 struct ratelimit;
 struct waiter;
+struct xtable;
 
 /* Counters, per worker, added with relaxed atomics so that a status
  * query on another worker reads them safely. */
@@ -111,6 +112,8 @@ struct daemon {
 	char reload_error[512];		/* why it was refused; "" if taken */
 	void (*reload)(void *d);	/* the main thread's reload (main.c),
 					   posted to its loop */
+	struct xtable *xfetch;		/* fetches shared between workers
+					   (resolve.c) */
 };
 
 /* --- client questions (server.c) --- */

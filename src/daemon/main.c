@@ -401,7 +401,7 @@ static int open_listeners(struct daemon *d)
 static int start_workers(struct daemon *d)
 {
 	d->workers = calloc(d->nworkers, sizeof(*d->workers));
-	if (!d->workers)
+	if (!d->workers || resolve_daemon_init(d) < 0)
 		return -1;
 	for (unsigned i = 0; i < d->nworkers; i++)
 		if (worker_init(d, &d->workers[i], i) < 0)
@@ -527,6 +527,7 @@ static void shutdown_all(struct daemon *d)
 	if (!d->unix_inherited)
 		unlink(d->st->cfg.socket);
 	autotrust_stop(d);
+	resolve_daemon_free(d);
 	cache_free(d->cache);
 	dstate_put(d->st);
 	loop_free(d->loop);

@@ -1,14 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
 
+#include "cache/siphash.h"
 #include "common/errcode.h"
 #include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
 #include "daemon/resolve.h"
 #include "resolver/render.h"
 #include "upstream/transport.h"
+#include "wire/bytes.h"
+#include "wire/dname.h"
 #include "wire/msg.h"
 
 static __thread uint8_t buf[DT_MSG_MAXLEN];
@@ -21,11 +28,146 @@ static void clock_of(const struct worker *w, struct rsv_clock *c)
 
 /* --- the core's fetches, through the worker's upstream client --- */
 
+/*
+ * Fetches are shared between workers: a worker whose core wants (name,
+ * type) while another worker has the same query under way does not send
+ * it; it is a joiner of that fetch, and the owner posts it a copy of the
+ * response (or of the failure) when it comes. The table of fetches
+ * under way is the daemon's, behind one mutex, touched only when a fetch
+ * starts and ends. Questions to a domain rule's own servers (split DNS)
+ * are not shared.
+ *
+ * Every joiner is on the table's list of joiners until freed, under the
+ * mutex: by its delivery (after answering its core), by its cancel
+ * (before it was handed a response, or once the owner gave up), or by
+ * resolve_daemon_free() for a delivery that a stopped loop never ran.
+ */
+#define XF_BUCKETS 1024
+
+enum {
+	XF_WAITING,	/* on its fetch's list */
+	XF_POSTED,	/* its delivery is posted to its worker's loop */
+	XF_CANCELLED,	/* posted, then cancelled: the delivery frees it */
+	XF_ORPHAN,	/* the owner gave up (shutdown): its cancel frees it */
+};
+
+struct xfetch;
+
+struct xjoin {
+	struct xjoin *next;		/* on its fetch's list */
+	struct xjoin *all_prev, *all_next; /* on the table's list */
+	struct xfetch *x;		/* while XF_WAITING */
+	struct worker *w;
+	struct rsv_fetch *f;
+	int state;
+	/* the delivery */
+	int err;
+	uint8_t *msg;
+	size_t len;
+	char from[DT_FETCH_FROM_LEN];
+};
+
+struct xfetch {
+	struct xfetch *next;
+	uint8_t name[DT_NAME_MAXLEN];	/* lower case */
+	uint16_t type;
+	struct xjoin *joiners;
+};
+
+struct xtable {
+	pthread_mutex_t mu;
+	uint64_t k0, k1;
+	struct xfetch *b[XF_BUCKETS];
+	struct xjoin *all;
+};
+
 struct wfetch {
 	struct worker *w;
 	struct rsv_fetch *f;
 	struct up_req *req;
+	struct xfetch *x;		/* on the table, when shared */
 };
+
+static struct xfetch **xslot(struct xtable *t, const uint8_t *name,
+			     uint16_t type)
+{
+	uint8_t key[2 + DT_NAME_MAXLEN];
+	size_t len = wire_dname_len(name);
+
+	wire_put16(key, type);
+	memcpy(key + 2, name, len);
+	struct xfetch **p = &t->b[cache_siphash13(t->k0, t->k1, key, 2 + len) %
+				  XF_BUCKETS];
+	while (*p && !((*p)->type == type && wire_dname_equal((*p)->name, name)))
+		p = &(*p)->next;
+	return p;
+}
+
+/* Frees a joiner (the table's mutex held). */
+static void xjoin_free(struct xtable *t, struct xjoin *j)
+{
+	if (j->all_prev)
+		j->all_prev->all_next = j->all_next;
+	else
+		t->all = j->all_next;
+	if (j->all_next)
+		j->all_next->all_prev = j->all_prev;
+	free(j->msg);
+	free(j);
+}
+
+static void deliver(void *arg)
+{
+	struct xjoin *j = arg;
+	struct xtable *t = j->w->d->xfetch;
+	struct rsv_clock now;
+
+	if (j->state == XF_POSTED) {
+		clock_of(j->w, &now);
+		rsv_fetch_done(j->f, j->err, j->msg, j->len, j->from, &now);
+	}
+	pthread_mutex_lock(&t->mu);
+	xjoin_free(t, j);
+	pthread_mutex_unlock(&t->mu);
+}
+
+/*
+ * The owner's answer (or failure) to every joiner, through its loop; with
+ * posting false (the owner gives up at shutdown), none is answered and
+ * each is left to its own cancel. x is taken off the table and freed.
+ */
+static void end_shared(struct worker *w, struct xfetch *x, bool posting,
+		       int err, const uint8_t *msg, size_t len,
+		       const char *from)
+{
+	struct xtable *t = w->d->xfetch;
+	struct xjoin *list;
+
+	pthread_mutex_lock(&t->mu);
+	*xslot(t, x->name, x->type) = x->next;
+	list = x->joiners;
+	for (struct xjoin *j = list; j; j = j->next) {
+		j->state = posting ? XF_POSTED : XF_ORPHAN;
+		j->x = NULL;
+		j->err = err;
+		j->len = 0;
+		if (posting && !err && (j->msg = malloc(len ? len : 1))) {
+			memcpy(j->msg, msg, len);
+			j->len = len;
+		} else if (posting && !err) {
+			j->err = -ENOMEM;
+		}
+		snprintf(j->from, sizeof(j->from), "%s", from);
+	}
+	pthread_mutex_unlock(&t->mu);
+	free(x);
+	while (posting && list) {
+		struct xjoin *j = list;
+		list = j->next;
+		/* A loop that stopped leaves it to resolve_daemon_free(). */
+		(void)loop_post(j->w->loop, deliver, j);
+	}
+}
 
 static void fetch_done(void *arg, int err, const struct up_answer *ans,
 		       int last_rcode)
@@ -38,39 +180,165 @@ static void fetch_done(void *arg, int err, const struct up_answer *ans,
 	clock_of(wf->w, &now);
 	if (!err && ans && ans->server)
 		up_server_str(ans->server, from, sizeof(from));
+	if (wf->x)
+		end_shared(wf->w, wf->x, true, err, err ? NULL : ans->msg,
+			   err ? 0 : ans->len, from);
 	struct rsv_fetch *f = wf->f;
 	free(wf);
 	rsv_fetch_done(f, err, err ? NULL : ans->msg, err ? 0 : ans->len, from,
 		       &now);
 }
 
+/* Joins a fetch another worker has under way: returns the joiner, or
+ * NULL when there is none (then *x is the new entry, or NULL when out of
+ * memory). */
+static struct xjoin *join_or_own(struct worker *w, struct rsv_fetch *f,
+				 const uint8_t *name, uint16_t type,
+				 struct xfetch **x)
+{
+	struct xtable *t = w->d->xfetch;
+	uint8_t lname[DT_NAME_MAXLEN];
+	struct xjoin *j = NULL;
+
+	*x = NULL;
+	wire_dname_copy(lname, name);
+	wire_dname_tolower(lname);
+	pthread_mutex_lock(&t->mu);
+	struct xfetch **slot = xslot(t, lname, type);
+	if (*slot) {
+		if ((j = calloc(1, sizeof(*j)))) {
+			j->w = w;
+			j->f = f;
+			j->state = XF_WAITING;
+			j->x = *slot;
+			j->next = (*slot)->joiners;
+			(*slot)->joiners = j;
+			j->all_next = t->all;
+			if (t->all)
+				t->all->all_prev = j;
+			t->all = j;
+		}
+	} else if ((*x = calloc(1, sizeof(**x)))) {
+		wire_dname_copy((*x)->name, lname);
+		(*x)->type = type;
+		*slot = *x;
+	}
+	pthread_mutex_unlock(&t->mu);
+	return j;
+}
+
+/* A handle is a wfetch (this worker sends) or, tagged by its low bit, a
+ * joiner of another worker's fetch. */
+#define JOIN_TAG 1u
+
 static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 		 uint16_t type, const struct up_conf *servers, void **handle)
 {
 	struct worker *w = arg;
-	struct wfetch *wf = malloc(sizeof(*wf));
+	struct xfetch *x = NULL;
 
-	if (!wf)
-		return -ENOMEM;
-	wf->w = w;
-	wf->f = f;
-	wf->req = up_query(w->up, name, type, WIRE_CLASS_IN, servers,
-			   fetch_done, wf);
-	if (!wf->req) {
+	if (!servers && w->d->xfetch) {
+		struct xjoin *j = join_or_own(w, f, name, type, &x);
+		if (j) {
+			*handle = (void *)((uintptr_t)j | JOIN_TAG);
+			return 0;
+		}
+	}
+	struct wfetch *wf = malloc(sizeof(*wf));
+	if (wf) {
+		wf->w = w;
+		wf->f = f;
+		wf->x = x;
+		wf->req = up_query(w->up, name, type, WIRE_CLASS_IN, servers,
+				   fetch_done, wf);
+	}
+	if (!wf || !wf->req) {
+		if (x)
+			end_shared(w, x, true, -ENOMEM, NULL, 0, "");
 		free(wf);
 		return -ENOMEM;
 	}
+	STAT_INC(w, upstream); /* sent: shared fetches are not counted */
 	*handle = wf;
 	return 0;
 }
 
+static void cancel_joiner(struct worker *w, struct xjoin *j)
+{
+	struct xtable *t = w->d->xfetch;
+
+	pthread_mutex_lock(&t->mu);
+	switch (j->state) {
+	case XF_WAITING:
+		for (struct xjoin **p = &j->x->joiners; *p; p = &(*p)->next) {
+			if (*p == j) {
+				*p = j->next;
+				break;
+			}
+		}
+		xjoin_free(t, j);
+		break;
+	case XF_ORPHAN:
+		xjoin_free(t, j);
+		break;
+	default:
+		j->state = XF_CANCELLED; /* its delivery frees it */
+	}
+	pthread_mutex_unlock(&t->mu);
+}
+
 static void fetch_cancel(void *arg, void *handle)
 {
-	struct wfetch *wf = handle;
+	struct worker *w = arg;
 
-	(void)arg;
+	if ((uintptr_t)handle & JOIN_TAG) {
+		cancel_joiner(w, (struct xjoin *)((uintptr_t)handle &
+						  ~(uintptr_t)JOIN_TAG));
+		return;
+	}
+	struct wfetch *wf = handle;
 	up_cancel(wf->req);
+	if (wf->x) /* shutdown: its joiners are left to their own */
+		end_shared(w, wf->x, false, DT_ETIMEOUT, NULL, 0, "");
 	free(wf);
+}
+
+int resolve_daemon_init(struct daemon *d)
+{
+	struct xtable *t = calloc(1, sizeof(*t));
+	uint64_t seed[2];
+
+	if (!t || getrandom(seed, sizeof(seed), 0) != sizeof(seed)) {
+		free(t);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&t->mu, NULL);
+	t->k0 = seed[0];
+	t->k1 = seed[1];
+	d->xfetch = t;
+	return 0;
+}
+
+void resolve_daemon_free(struct daemon *d)
+{
+	struct xtable *t = d->xfetch;
+
+	if (!t)
+		return;
+	/* The workers have stopped: what is left are fetches and
+	 * deliveries that never ended. */
+	while (t->all)
+		xjoin_free(t, t->all);
+	for (size_t b = 0; b < XF_BUCKETS; b++) {
+		while (t->b[b]) {
+			struct xfetch *x = t->b[b];
+			t->b[b] = x->next;
+			free(x);
+		}
+	}
+	pthread_mutex_destroy(&t->mu);
+	free(t);
+	d->xfetch = NULL;
 }
 
 /* --- the core's answers, to the waiting clients --- */

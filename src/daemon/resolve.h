@@ -11,9 +11,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct daemon;
 struct qinfo;
 struct waiter;
 struct worker;
+
+/* The daemon's table of fetches shared between workers: made before the
+ * workers' resolvers (0 or -ENOMEM), freed after the workers stopped. */
+int resolve_daemon_init(struct daemon *d);
+void resolve_daemon_free(struct daemon *d);
 
 /* Makes the worker's resolver, on the worker's state. Returns 0 or
  * -ENOMEM. */

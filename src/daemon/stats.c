@@ -12,7 +12,6 @@ static void add_resolver(const struct worker *w, struct wstats *s)
 #define ADD(to, from) \
 	s->to += __atomic_load_n(&r->from, __ATOMIC_RELAXED)
 	ADD(joined, joined);
-	ADD(upstream, upstream);
 	ADD(secure, secure);
 	ADD(insecure, insecure);
 	ADD(bogus, bogus);

@@ -85,7 +85,8 @@ struct rsv_env {
 /* Counters, added with relaxed atomics (read from other threads). */
 struct rsv_stats {
 	uint64_t joined;		/* joined a question under way */
-	uint64_t upstream;		/* upstream queries started */
+	uint64_t upstream;		/* fetches asked of the environment
+					   (which may share them) */
 	uint64_t secure, insecure, bogus, indeterminate;
 	uint64_t servfail_upstream;	/* no usable upstream answer */
 	uint64_t overload;		/* refused: too many under way */
