@@ -24,13 +24,16 @@
 #define DT_LABEL_MAXLEN 63
 /* 255 octets hold at most 127 one-octet labels plus the root label. */
 #define DT_NAME_MAXLABELS 127
-/* Proofs that a name has no DS nested in one another, in the offline key
- * source (src/validator/bag.c): validating such a proof may ask which
- * zone holds a name, which may need another such proof. A real hierarchy
- * nests a few; crafted input went round in circles until the stack
- * overflowed, and bounded by the label limit alone took 0.7 s for 292
- * octets. (The daemon's walk stops above the names it is probing.) */
-#define DT_VAL_DS_PROOF_NEST_MAX 4
+/* DS responses validated one inside another by the chain-of-trust walk
+ * (src/validator/walk.c): validating the DS RRset of a zone needs its
+ * parent's keys, which may need the parent's DS, and so on up to the
+ * anchor, so a real chain nests as deep as it has zone cuts (names five
+ * cuts below the root are common; see bench/cold.sh's deep.lab.). Never
+ * the same name twice; crafted input went round in circles until the
+ * stack overflowed, and bounded by the label limit alone took 0.7 s for
+ * 292 octets, before the per-answer work budget (DT_VAL_CRYPTO_PER_ANSWER)
+ * bounded it too. */
+#define DT_VAL_DS_PROOF_NEST_MAX 24
 /* Presentation form: every octet may need \DDD (4 chars); 255 * 4 + NUL. */
 #define DT_NAME_TEXT_MAXLEN 1024
 /* Compression pointers followed while reading one name. A name has at most
@@ -313,6 +316,10 @@
  * says the owner wants them asked again, and prefetching them would
  * double the upstream queries of a busy name. */
 #define DT_RSV_PREFETCH_MIN_TTL 10
+/* NSEC RRsets kept per zone for their aggressive use (RFC 8198): a zone
+ * with many missing names asked for fills it; more would make every merge
+ * (a copy of the zone's entry) costly. */
+#define DT_RSV_NSEC_PER_ZONE 64
 /* The TTL of an answer served stale (RFC 8767 §4: 30 s). */
 #define DT_RSV_STALE_TTL 30
 /* Memory the parsed upstream responses of one question may hold: a real

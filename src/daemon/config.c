@@ -698,26 +698,29 @@ static void out_domain(struct cfg_out *o, const uint8_t *name)
 	out_word(o, text);
 }
 
-static int parse_prefetch(const struct cfg_key *k, const struct cfg_line *l,
-			  struct cfg *c, struct cfg_ctx *x)
+/* A yes|no key: the bool at k->off. */
+static int parse_yesno(const struct cfg_key *k, const struct cfg_line *l,
+		       struct cfg *c, struct cfg_ctx *x)
 {
 	const char *w = l->word[1];
 	char sh[CFG_SHOW_MAX + 4];
+	bool *v = (bool *)((char *)c + k->off);
 
 	if (strcmp(w, "yes") == 0)
-		c->prefetch = true;
+		*v = true;
 	else if (strcmp(w, "no") == 0)
-		c->prefetch = false;
+		*v = false;
 	else
 		return cfg_fail(x, "%s: '%s' is not yes or no", k->name,
 				show(w, sh));
 	return 0;
 }
 
-static void format_prefetch(const struct cfg_key *k, const struct cfg *c,
-			    struct cfg_out *o)
+static void format_yesno(const struct cfg_key *k, const struct cfg *c,
+			 struct cfg_out *o)
 {
-	out_line(o, k, c->prefetch ? "yes" : "no");
+	out_line(o, k, *(const bool *)((const char *)c + k->off) ? "yes"
+								   : "no");
 }
 
 static int parse_mode(const struct cfg_key *k, const struct cfg_line *l,
@@ -1077,11 +1080,20 @@ static const struct cfg_key cfg_keys[] = {
 		 "EDE 3); 0 never, at most 604800."),
 	{.name = "prefetch",
 	 .usage = "yes|no",
-	 .parse = parse_prefetch,
-	 .format = format_prefetch,
+	 .parse = parse_yesno,
+	 .format = format_yesno,
 	 KEY_ONE,
+	 .off = offsetof(struct cfg, prefetch),
 	 .doc = "yes: an answer asked for in the last tenth of its TTL is "
 		"fetched again in the background."},
+	{.name = "aggressive-nsec",
+	 .usage = "yes|no",
+	 .parse = parse_yesno,
+	 .format = format_yesno,
+	 KEY_ONE,
+	 .off = offsetof(struct cfg, aggressive_nsec),
+	 .doc = "yes: names that validated NSEC records already prove "
+		"absent are answered from them (RFC 8198)."},
 	{.name = "mode",
 	 .usage = "enforce|permissive",
 	 .parse = parse_mode,
@@ -1286,6 +1298,7 @@ void cfg_default(struct cfg *c)
 	c->bogus_ttl = CFG_BOGUS_TTL;
 	c->serve_stale_max = CFG_STALE_MAX;
 	c->prefetch = true;
+	c->aggressive_nsec = true;
 	c->max_conns_per_user = DT_DMN_CONNS_PER_USER;
 	c->ratelimit = DT_DMN_RATELIMIT;
 	c->auto_trust_add_holddown = DT_AT_HOLDDOWN;

@@ -109,6 +109,7 @@ struct cfg {
 	unsigned serve_stale_max;	/* serve-stale-max SECONDS (RFC 8767;
 					   0: never) */
 	bool prefetch;			/* prefetch yes|no */
+	bool aggressive_nsec;		/* aggressive-nsec yes|no (RFC 8198) */
 	unsigned max_conns_per_user;	/* max-connections-per-user N */
 	/* policy */
 	enum cfg_mode mode;		/* mode enforce|permissive */

@@ -751,6 +751,10 @@ static void finish_result(struct rsv_task *t, const struct val_result *res)
 	apply_policy(t, a);
 	log_dropped(t, f->msg, res, f->from);
 	a->msg = take_main(t);
+	if (t->synth)
+		RSV_STAT_INC(t->r, synthesized);
+	else if (a->status == VAL_SECURE && a->rcode != WIRE_RCODE_SERVFAIL)
+		nsec_learn(t->r, a, t->mono);
 	if (log_enabled(LOG_INFO) && a->status != VAL_SECURE &&
 	    a->status != VAL_INSECURE) {
 		char txt[DT_NAME_TEXT_MAXLEN], tb[16];
@@ -774,6 +778,36 @@ static struct wire_msg *take_main(struct rsv_task *t)
 	return m;
 }
 
+/* A negative answer put together from kept NSEC records (nsec.c), as
+ * the question's response, to be validated; NULL when there is none. */
+static const struct wire_msg *try_synthesize(struct rsv_task *t)
+{
+	struct wire_msg *m;
+
+	t->synth_tried = true;
+	if (!(m = nsec_synthesize(t)) ||
+	    fetched_add(t, t->qname, t->qtype, m, 0, "aggressive-nsec") < 0)
+		return NULL;
+	t->f[t->nf - 1].kept = true;
+	t->synth = true;
+	t->want = false;
+	return m;
+}
+
+static void drop_synthesized(struct rsv_task *t)
+{
+	struct fetched *f = fetched_find(t, t->qname, t->qtype);
+
+	if (f) {
+		wire_msg_free(f->msg);
+		*f = t->f[--t->nf];
+	}
+	t->synth = false;
+	t->want = true;
+	wire_dname_copy(t->want_name, t->qname);
+	t->want_type = t->qtype;
+}
+
 /* One validation run; fetches what is missing or finishes. */
 static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 {
@@ -795,6 +829,8 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 	val_ctx_init(&t->tmpl, t->now, &t->st->lim);
 	t->tmpl.work = &t->work;
 	const struct wire_msg *m = task_fetched(t, t->qname, t->qtype, &err);
+	if (!m && !err && !t->synth_tried)
+		m = try_synthesize(t);
 	if (!m && err) {
 		finish_fetch_failed(t, err);
 		return;
@@ -827,9 +863,15 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 		}
 		if (walk.fail_err && !t->fail_err)
 			t->fail_err = walk.fail_err;
-		if (res.kind != VAL_KIND_NEED_KEYS) {
+		if (res.kind != VAL_KIND_NEED_KEYS &&
+		    (!t->synth || res.verdict.status == VAL_SECURE)) {
 			finish_result(t, &res);
 			return;
+		}
+		if (res.kind != VAL_KIND_NEED_KEYS) {
+			/* Put together from kept NSEC records, and not
+			 * secure now: asked of the upstream instead. */
+			drop_synthesized(t);
 		}
 		if (!t->want) {
 			finish_failed(t, -EINVAL, "internal-keys",

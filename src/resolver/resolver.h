@@ -93,6 +93,8 @@ struct rsv_stats {
 	uint64_t prefetch;		/* answers fetched again before they
 					   expired */
 	uint64_t stale;			/* answers served stale (RFC 8767) */
+	uint64_t synthesized;		/* negative answers from kept NSEC
+					   records (RFC 8198) */
 };
 
 /* A new resolver over the shared cache c, calling env. NULL when out of

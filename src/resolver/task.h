@@ -67,6 +67,9 @@ struct rsv_task {
 	uint8_t want_name[DT_NAME_MAXLEN];
 	uint16_t want_type;
 	int fail_err;			/* a wanted fetch had failed */
+	bool synth_tried;		/* kept NSEC records were looked at */
+	bool synth;			/* the answer is put together from
+					   them (nsec.c), not fetched */
 	const struct cfg_nta *nta;	/* a negative trust anchor applied */
 	struct val_work work;		/* shared by every run and key set */
 };
@@ -108,6 +111,14 @@ bool answer_stale_get(struct resolver *r, const uint8_t *qname,
  * the answer refreshes the cache (resolver.c). */
 void rsv_prefetch(struct resolver *r, const struct qinfo *q,
 		  const struct rsv_clock *now);
+
+/* Keeps the NSEC and SOA records of a secure negative answer for the
+ * aggressive use of NSEC (nsec.c, RFC 8198). */
+void nsec_learn(struct resolver *r, const struct answer *a, int64_t now);
+
+/* A response to t's question put together from kept NSEC records, to be
+ * validated like an upstream's, or NULL (nsec.c). */
+struct wire_msg *nsec_synthesize(struct rsv_task *t);
 
 /* Stores a in the answer cache (takes it) (reply.c). */
 void answer_store(struct resolver *r, const uint8_t *qname, uint16_t qtype,

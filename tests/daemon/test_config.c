@@ -702,6 +702,7 @@ static const char full_text[] = "# every key, values away from the defaults\n"
 				"bogus-ttl 3600\n"
 				"serve-stale-max 0\n"
 				"prefetch no\n"
+				"aggressive-nsec no\n"
 				"max-connections-per-user 16\n"
 				"allow-remote 2001:db8::/32 192.0.2.0/24\n"
 				"ratelimit 20\n"
@@ -725,7 +726,8 @@ static void test_format(void)
 		"query-timeout 5\n", "nsec3-max-iterations 50\n",
 		"clock-skew 300\n",  "max-cache-ttl 86400\n",
 		"bogus-ttl 60\n",   "serve-stale-max 86400\n",
-		"prefetch yes\n",   "max-connections-per-user 128\n",
+		"prefetch yes\n",   "aggressive-nsec yes\n",
+		"max-connections-per-user 128\n",
 		"#allow-remote NET...\n", "ratelimit 100\n",
 	};
 	char text[8192], small[16];
@@ -836,6 +838,9 @@ static void test_policy(void)
 	if (good("prefetch no\n", &c, "prefetch no"))
 		ok(!c.prefetch, "prefetch no: off");
 	bad("prefetch maybe", "t.conf:1: prefetch: 'maybe' is not yes or no");
+	if (good("aggressive-nsec no\n", &c, "aggressive-nsec no"))
+		ok(!c.aggressive_nsec && c.prefetch,
+		   "aggressive-nsec no: off, prefetch untouched");
 	bad("insecure maybe",
 	    "t.conf:1: insecure: 'maybe' is not accept or reject");
 	if (good("negative-trust-anchor Broken.Example until 2026-12-04\n"
