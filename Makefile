@@ -11,6 +11,8 @@
 #                (tests/load, over 10 minutes)
 #   make bench   benchmarks against ldns, BIND and openssl speed, and the
 #                time per attack question (results in bench/results/)
+#   make bench-cold  cold answers through a delay proxy: dnstrustd, Unbound
+#                and Knot Resolver on the lab (bench/cold.sh, about 15 min)
 #   make install install into PREFIX (default /usr/local), under DESTDIR
 #   make deb     Debian packages into build/deb/ (debhelper), lintian
 #   make check-deb  the packaging test: make deb, lintian, the contents
@@ -24,7 +26,7 @@ FUZZERS   := msg zone validator resolvconf config autotrust nsswitch render \
 	     stream
 
 .PHONY: all deps build check check-deb check-load test test-asan demo fuzz \
-	bench install deb clean
+	bench bench-cold install deb clean
 
 all: build
 
@@ -76,6 +78,9 @@ fuzz: deps $(FUZZB)/build.ninja
 
 bench: deps build
 	./bench/run.sh $(BUILD)
+
+bench-cold: deps build
+	./bench/cold.sh $(BUILD)
 
 # PREFIX is compared with the build's on every run (meson reads it only
 # at setup otherwise).

@@ -102,6 +102,14 @@
 #                      NSEC stay signed, so the absence of a zone cut at
 #                      www is provable): EDE 10.
 #   nosuchtld. does not exist: NXDOMAIN from the root.
+#   With LAB_DEEP=1 in the environment of start (off by default; for
+#   bench/cold.sh, which needs chains of every depth), lab. also has
+#   h1..h4.lab. (A) and a signed delegation deep., and Knot serves a chain
+#   of four more zones, each 13 with one key (CSK), NSEC, names h1..h4 (A):
+#     deep.lab. > d3.deep.lab. > d4.d3.deep.lab. > d5.d4.d3.deep.lab.
+#   so that hN.lab. is 1 zone cut below the root anchor, hN.deep.lab. 2,
+#   hN.d3.deep.lab. 3, hN.d4.d3.deep.lab. 4 and hN.d5.d4.d3.deep.lab. 5.
+#   None of them is in expect.txt or forged.txt.
 #
 # The truth table, $LAB_EXPECT (DIR/expect.txt): one line per question,
 #     NAME TYPE STATUS RCODE [EDE]
@@ -202,6 +210,10 @@ ALL_ADDRS="$ROOT_ADDR $LEAF_ADDR $RESOLVER_ADDR $VALIDATOR_ADDR $ATTACKER_ADDR $
 LEAF_ZONES="secure.lab. sub.secure.lab. nsec3.lab. optout.lab.
 	unsigned.optout.lab. insecure.lab. expired.lab. tampered.lab.
 	wrongds.lab. nosig.lab. iter.lab. ed.lab. rsa.lab."
+# LAB_DEEP=1: a chain of zones below lab., one cut per level (see above).
+DEEP=${LAB_DEEP:-0}
+DEEP_ZONES="d5.d4.d3.deep.lab. d4.d3.deep.lab. d3.deep.lab. deep.lab."
+[ "$DEEP" = 1 ] && LEAF_ZONES="$LEAF_ZONES $DEEP_ZONES"
 # Zones the attacker serves from its own copies (at .67).
 ATTACKER_ZONES="nsec3.lab. ed.lab. sub.secure.lab. rsa.lab. iter.lab. optout.lab."
 ITER_LIMIT=50
@@ -417,6 +429,10 @@ write_lab() {
 			printf '%s NS ns2\n' "$z"
 		done
 		printf '%s\n' "${DS_CHILD[@]}"
+		if [ "$DEEP" = 1 ]; then
+			printf 'deep NS ns2\n%s\n' "$DS_DEEP"
+			printf 'h%d A 192.0.2.%d\n' 1 201 2 202 3 203 4 204
+		fi
 	} >"$DIR/zones/lab..src"
 }
 
@@ -462,6 +478,31 @@ write_nsec3() { # FILE A AAAA WILD_A ENT_A
 		leaf nsec3.lab. "$2" "$3"
 		printf '*.wild A %s\nhost.ent A %s\n' "$4" "$5"
 	} >"$1"
+}
+
+# make_deep INCEPTION EXPIRATION: the LAB_DEEP chain, signed from the
+# deepest zone up (each parent holds its child's DS); DS_DEEP is the DS of
+# deep.lab. for lab.
+make_deep() {
+	local z key child="" ds="" i=0
+	for z in $DEEP_ZONES; do
+		i=$((i + 1))
+		key=$(keygen "deep$i" "$z" ECDSAP256SHA256 ksk) ||
+			die "key generation for $z failed"
+		{
+			soa "$z" ns2.lab.
+			printf '@ NS ns2.lab.\n'
+			printf 'h%d A 192.0.2.%d\n' 1 $((210 + 4 * i)) 2 $((211 + 4 * i)) \
+				3 $((212 + 4 * i)) 4 $((213 + 4 * i))
+			if [ -n "$child" ]; then
+				printf '%s NS ns2.lab.\n%s\n' "${child%".$z"}" "$ds"
+			fi
+		} >"$DIR/zones/$z.src"
+		sign "$z" "$1" "$2" -- "$key"
+		ds=$(ds "$key")
+		child=$z
+	done
+	DS_DEEP=$ds
 }
 
 make_zones() {
@@ -573,6 +614,9 @@ make_zones() {
 	for spec in "${jobs[@]}"; do
 		wait "$spec" || die "signing a leaf zone failed"
 	done
+
+	DS_DEEP=""
+	[ "$DEEP" = 1 ] && make_deep "$inc" "$exp"
 
 	DS_CHILD=()
 	# wrongds.lab. gets the DS of its decoy key, a key it does not have.

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""A DNS forwarder that answers late and logs every question, for
+bench/cold.sh.
+
+Listens on ADDR port 53 (UDP and TCP), forwards each question to UPSTREAM
+port 53 at once and sends the answer back DELAY milliseconds after the
+question arrived (each question on its own thread: questions asked
+together are answered together, as by a distant server). DELAY is the
+first word of the file DELAYFILE, read for every question (0 when the
+file is missing). One line per question is appended to LOG:
+
+    ARRIVAL-TIME PEER-ADDRESS udp|tcp QNAME QTYPE
+
+ARRIVAL-TIME is seconds since the epoch (time.time(), as bash's
+EPOCHREALTIME). Prints "ready" once both sockets are bound; stops on
+SIGTERM. Loopback addresses only.
+
+usage: delayproxy.py ADDR UPSTREAM DELAYFILE LOG
+"""
+import os
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+
+lock = threading.Lock()
+
+
+def delay(path):
+    try:
+        with open(path) as f:
+            return float(f.read().split()[0]) / 1000
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def question(q):
+    """(QNAME, QTYPE) of a query, or ("?", "?")."""
+    try:
+        i, labels = 12, []
+        while q[i]:
+            labels.append(q[i + 1:i + 1 + q[i]].decode("ascii", "replace"))
+            i += 1 + q[i]
+        qtype = struct.unpack("!H", q[i + 1:i + 3])[0]
+        names = {1: "A", 2: "NS", 5: "CNAME", 6: "SOA", 28: "AAAA",
+                 43: "DS", 48: "DNSKEY"}
+        return ".".join(labels) + ".", names.get(qtype, "TYPE%d" % qtype)
+    except (IndexError, struct.error):
+        return "?", "?"
+
+
+def log(logfile, t, peer, transport, q):
+    name, qtype = question(q)
+    with lock:
+        logfile.write("%.6f %s %s %s %s\n" % (t, peer, transport, name, qtype))
+        logfile.flush()
+
+
+def forward_udp(query, upstream):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.settimeout(4)
+    try:
+        s.sendto(query, (upstream, 53))
+        return s.recv(65535)
+    except OSError:
+        return None
+    finally:
+        s.close()
+
+
+def recv_exact(s, n):
+    buf = b""
+    while len(buf) < n:
+        part = s.recv(n - len(buf))
+        if not part:
+            return None
+        buf += part
+    return buf
+
+
+def forward_tcp(query, upstream):
+    try:
+        with socket.create_connection((upstream, 53), timeout=4) as s:
+            s.sendall(struct.pack("!H", len(query)) + query)
+            head = recv_exact(s, 2)
+            return recv_exact(s, struct.unpack("!H", head)[0]) if head else None
+    except OSError:
+        return None
+
+
+def late(t0, d):
+    left = t0 + d - time.time()
+    if left > 0:
+        time.sleep(left)
+
+
+def serve_udp(sock, upstream, delayfile, logfile):
+    while True:
+        query, peer = sock.recvfrom(65535)
+        t0 = time.time()
+        d = delay(delayfile)
+        log(logfile, t0, peer[0], "udp", query)
+
+        def reply(q=query, p=peer, t0=t0, d=d):
+            r = forward_udp(q, upstream)
+            if r is None:
+                return
+            late(t0, d)
+            try:
+                sock.sendto(r, p)
+            except OSError:
+                pass
+        threading.Thread(target=reply, daemon=True).start()
+
+
+def serve_tcp_conn(conn, peer, upstream, delayfile, logfile):
+    with conn:
+        conn.settimeout(30)
+        while True:
+            try:
+                head = recv_exact(conn, 2)
+                if not head:
+                    return
+                query = recv_exact(conn, struct.unpack("!H", head)[0])
+            except OSError:
+                return
+            if query is None:
+                return
+            t0 = time.time()
+            d = delay(delayfile)
+            log(logfile, t0, peer[0], "tcp", query)
+            r = forward_tcp(query, upstream)
+            if r is None:
+                return
+            late(t0, d)
+            try:
+                conn.sendall(struct.pack("!H", len(r)) + r)
+            except OSError:
+                return
+
+
+def serve_tcp(sock, upstream, delayfile, logfile):
+    while True:
+        conn, peer = sock.accept()
+        threading.Thread(target=serve_tcp_conn,
+                         args=(conn, peer, upstream, delayfile, logfile),
+                         daemon=True).start()
+
+
+def main():
+    if len(sys.argv) != 5:
+        sys.exit(__doc__)
+    addr, upstream, delayfile, logpath = sys.argv[1:]
+    for a in (addr, upstream):
+        if not a.startswith("127."):
+            sys.exit("delayproxy: loopback addresses only")
+    logfile = open(logpath, "a")
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind((addr, 53))
+    tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    tcp.bind((addr, 53))
+    tcp.listen(64)
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    threading.Thread(target=serve_tcp,
+                     args=(tcp, upstream, delayfile, logfile),
+                     daemon=True).start()
+    print("ready", flush=True)
+    serve_udp(udp, upstream, delayfile, logfile)
+
+
+if __name__ == "__main__":
+    main()
