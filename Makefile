@@ -13,6 +13,8 @@
 #                time per attack question (results in bench/results/)
 #   make bench-cold  cold answers through a delay proxy: dnstrustd, Unbound
 #                and Knot Resolver on the lab (bench/cold.sh, about 15 min)
+#   make bench-cold-cpu  CPU per cold P-256 answer, dnstrustd against
+#                Unbound on the lab (bench/cold_cpu.sh, about 2 min)
 #   make install install into PREFIX (default /usr/local), under DESTDIR
 #   make deb     Debian packages into build/deb/ (debhelper), lintian
 #   make check-deb  the packaging test: make deb, lintian, the contents
@@ -26,7 +28,7 @@ FUZZERS   := msg zone validator resolvconf config autotrust nsswitch render \
 	     stream
 
 .PHONY: all deps build check check-deb check-load test test-asan demo fuzz \
-	bench bench-cold install deb clean
+	bench bench-cold bench-cold-cpu install deb clean
 
 all: build
 
@@ -81,6 +83,9 @@ bench: deps build
 
 bench-cold: deps build
 	./bench/cold.sh $(BUILD)
+
+bench-cold-cpu: deps build
+	./bench/cold_cpu.sh $(BUILD)
 
 # PREFIX is compared with the build's on every run (meson reads it only
 # at setup otherwise).
