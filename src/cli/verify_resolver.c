@@ -70,21 +70,10 @@ static void answered(void *arg, struct rsv_waiter *list,
 	snprintf(v->ret->reason, sizeof(v->ret->reason), "%s", a->reason);
 }
 
-static bool covers(const struct wire_rr *sig, uint16_t type)
-{
-	return sig->type == WIRE_TYPE_RRSIG && sig->rdlen >= 2 &&
-	       (uint16_t)(sig->rdata[0] << 8 | sig->rdata[1]) == type;
-}
-
 static bool is_denial(const struct wire_rr *rr)
 {
 	return rr->type == WIRE_TYPE_NSEC || rr->type == WIRE_TYPE_NSEC3 ||
-	       covers(rr, WIRE_TYPE_NSEC) || covers(rr, WIRE_TYPE_NSEC3);
-}
-
-static const uint8_t *signer_of(const struct wire_rr *sig)
-{
-	return sig->rdata + 18;
+	       val_rrsig_covers(rr, WIRE_TYPE_NSEC) || val_rrsig_covers(rr, WIRE_TYPE_NSEC3);
 }
 
 /* The signer of the denial records (NSEC/NSEC3 RRSIGs) that is the
@@ -95,9 +84,9 @@ static const uint8_t *denying_zone(const struct vr *v, const uint8_t *name)
 
 	for (size_t i = 0; i < v->n; i++) {
 		const struct wire_rr *rr = &v->rrs[i];
-		if (!(covers(rr, WIRE_TYPE_NSEC) || covers(rr, WIRE_TYPE_NSEC3)))
+		if (!(val_rrsig_covers(rr, WIRE_TYPE_NSEC) || val_rrsig_covers(rr, WIRE_TYPE_NSEC3)))
 			continue;
-		const uint8_t *s = signer_of(rr);
+		const uint8_t *s = val_rrsig_signer(rr);
 		if (wire_dname_equal(s, name) ||
 		    !wire_dname_is_subdomain(name, s))
 			continue;
@@ -122,7 +111,7 @@ static size_t respond(const struct vr *v, const struct vr_fetch *q,
 	for (size_t i = 0; i < v->n; i++) {
 		const struct wire_rr *rr = &v->rrs[i];
 		if (wire_dname_equal(rr->owner, q->name) &&
-		    (rr->type == q->type || covers(rr, q->type)) &&
+		    (rr->type == q->type || val_rrsig_covers(rr, q->type)) &&
 		    wire_build_rr(&b, WIRE_SEC_ANSWER, rr) == 0)
 			nrec++;
 	}
@@ -137,14 +126,14 @@ static size_t respond(const struct vr *v, const struct vr_fetch *q,
 		if (rr->type != WIRE_TYPE_RRSIG) {
 			bool mine = false;
 			for (size_t k = 0; k < v->n && !mine; k++)
-				mine = covers(&v->rrs[k], rr->type) &&
+				mine = val_rrsig_covers(&v->rrs[k], rr->type) &&
 				       wire_dname_equal(v->rrs[k].owner,
 							rr->owner) &&
-				       wire_dname_equal(signer_of(&v->rrs[k]),
+				       wire_dname_equal(val_rrsig_signer(&v->rrs[k]),
 							zone);
 			if (!mine)
 				continue;
-		} else if (!wire_dname_equal(signer_of(sig), zone)) {
+		} else if (!wire_dname_equal(val_rrsig_signer(sig), zone)) {
 			continue;
 		}
 		if (wire_build_rr(&b, WIRE_SEC_AUTHORITY, rr) == 0)

@@ -19,9 +19,9 @@
 #include "resolver/task.h"
 #include "validator/denial.h"
 #include "validator/val.h"
-#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
+#include "wire/rr.h"
 
 /* The records kept for a zone. */
 struct nsec_zone {
@@ -35,12 +35,6 @@ struct nsec_zone {
 static size_t zone_key(const uint8_t *zone, uint8_t *key)
 {
 	return cache_key('N', zone, WIRE_TYPE_NSEC, WIRE_CLASS_IN, key);
-}
-
-static bool covers_type(const struct wire_rr *sig, uint16_t type)
-{
-	return sig->type == WIRE_TYPE_RRSIG && sig->rdlen >= 18 &&
-	       wire_get16(sig->rdata) == type;
 }
 
 /* Whether rr is one of the records to keep: an NSEC or SOA RRset of the
@@ -71,7 +65,7 @@ static const uint8_t *answer_zone(const struct answer *a)
 			return NULL; /* NSEC3: not used this way */
 		const struct wire_rr *recs = a->msg->sec[u->section];
 		for (size_t k = 0; k < a->msg->count[u->section]; k++)
-			if (covers_type(&recs[k], WIRE_TYPE_NSEC) &&
+			if (val_rrsig_covers(&recs[k], WIRE_TYPE_NSEC) &&
 			    val_used_holds(u, &recs[u->first], &recs[k]))
 				return val_rrsig_signer(&recs[k]);
 	}
@@ -110,7 +104,7 @@ void nsec_learn(struct resolver *r, const struct answer *a, int64_t now)
 		     i++) {
 			struct wire_rr rr = old->sec[WIRE_SEC_AUTHORITY][i];
 			if (rr.type == WIRE_TYPE_SOA ||
-			    covers_type(&rr, WIRE_TYPE_SOA))
+			    val_rrsig_covers(&rr, WIRE_TYPE_SOA))
 				continue; /* the new SOA replaces it */
 			int64_t left = (int64_t)rr.ttl - (now - z->stored);
 			if (left <= 0)
@@ -134,7 +128,7 @@ void nsec_learn(struct resolver *r, const struct answer *a, int64_t now)
 					   k < old->count[WIRE_SEC_AUTHORITY];
 			     k++)
 				dup = rr->type != WIRE_TYPE_SOA &&
-				      !covers_type(rr, WIRE_TYPE_SOA) &&
+				      !val_rrsig_covers(rr, WIRE_TYPE_SOA) &&
 				      same_rr(rr,
 					      &old->sec[WIRE_SEC_AUTHORITY][k]);
 			struct wire_rr c = *rr;
@@ -163,26 +157,12 @@ void nsec_learn(struct resolver *r, const struct answer *a, int64_t now)
 	cache_put(r->cache, key, klen, z, sizeof(*z) + len, now + ttl, free);
 }
 
-/* Whether the NSEC rdata's type bitmap holds type. */
+/* Whether the type bitmap of a checked NSEC record holds type. */
 static bool bitmap_has(const struct wire_rr *nsec, uint16_t type)
 {
-	const uint8_t *p = nsec->rdata, *end = nsec->rdata + nsec->rdlen;
-	int len = wire_dname_check(p, end);
+	size_t next = wire_dname_len(nsec->rdata);
 
-	if (len < 0)
-		return false;
-	for (p += len; end - p >= 2;) {
-		uint8_t win = p[0], blen = p[1];
-		if (blen > end - p - 2)
-			return false;
-		if (win == type >> 8) {
-			unsigned bit = type & 0xff;
-			return bit / 8 < blen &&
-			       (p[2 + bit / 8] & (0x80 >> (bit % 8)));
-		}
-		p += 2 + blen;
-	}
-	return false;
+	return wire_bitmap_has(nsec->rdata + next, nsec->rdlen - next, type);
 }
 
 /* Appends the RRset of type at owner (and its RRSIGs) from m. */
@@ -192,7 +172,7 @@ static void put_set(struct wire_builder *b, const struct wire_msg *m,
 	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY]; i++) {
 		struct wire_rr rr = m->sec[WIRE_SEC_AUTHORITY][i];
 		if (!wire_dname_equal(rr.owner, owner) ||
-		    (rr.type != type && !covers_type(&rr, type)))
+		    (rr.type != type && !val_rrsig_covers(&rr, type)))
 			continue;
 		rr.ttl = rr.ttl > age ? (uint32_t)(rr.ttl - age) : 0;
 		wire_build_rr(b, WIRE_SEC_AUTHORITY, &rr);

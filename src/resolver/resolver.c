@@ -251,50 +251,12 @@ static void fetch_leave(struct rsv_task *t)
 
 /* --- the chain of trust fetched at once --- */
 
-/* Whether the cache holds the response to (name, type) ('Q'). */
-static bool response_kept(struct rsv_task *t, const uint8_t *name,
-			  uint16_t type)
-{
-	uint8_t key[DT_CACHE_KEY_MAXLEN];
-	size_t klen = cache_key('Q', name, type, WIRE_CLASS_IN, key);
-	struct cache_ref ref;
-
-	if (!cache_get(t->r->cache, key, klen, t->mono, &ref))
-		return false;
-	cache_unref(t->r->cache, &ref);
-	return true;
-}
-
-/* What the cache knows of the zone cut at name: 1 a secure key set
- * (nothing to fetch there), 2 not a cut, 3 the name does not exist or a
- * key set that is not secure (nothing below needs fetching), 0
- * nothing. */
-static int cut_known(struct rsv_task *t, const uint8_t *name)
-{
-	uint8_t key[DT_CACHE_KEY_MAXLEN];
-	size_t klen = cache_key('K', name, WIRE_TYPE_DNSKEY, WIRE_CLASS_IN, key);
-	struct cache_ref ref;
-	int r = 0;
-
-	if (cache_get(t->r->cache, key, klen, t->mono, &ref)) {
-		const struct val_keyset *ks = ref.val;
-		r = ks->verdict.status == VAL_SECURE ? 1 : 3;
-		cache_unref(t->r->cache, &ref);
-		return r;
-	}
-	klen = cache_key('P', name, WIRE_TYPE_DS, WIRE_CLASS_IN, key);
-	if (cache_get(t->r->cache, key, klen, t->mono, &ref)) {
-		r = (uintptr_t)ref.val == WALK_PROBE_NXDOMAIN ? 3 : 2;
-		cache_unref(t->r->cache, &ref);
-	}
-	return r;
-}
-
 static void speculate_one(struct rsv_task *t, const uint8_t *name,
 			  uint16_t type)
 {
 	if (t->nf + t->nfetching >= t->r->fetches_max ||
-	    fetched_find(t, name, type) || response_kept(t, name, type))
+	    fetched_find(t, name, type) ||
+	    source_response_kept(t, name, type))
 		return;
 	fetch_start(t, name, type);
 }
@@ -312,10 +274,10 @@ static void speculate_chain(struct rsv_task *t, const uint8_t *name,
 		const uint8_t *a = wire_dname_ancestor(name, l);
 		if (policy_nta(&t->st->cfg, a, t->now))
 			return;
-		int known = cut_known(t, a);
-		if (known == 3)
+		enum source_cut known = source_cut_known(t, a);
+		if (known == SOURCE_CUT_NOTHING_BELOW)
 			return;
-		if (known)
+		if (known != SOURCE_CUT_UNKNOWN)
 			continue;
 		if (l > top)
 			speculate_one(t, a, WIRE_TYPE_DS);

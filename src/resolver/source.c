@@ -383,6 +383,38 @@ static bool probe_get(void *arg, const uint8_t *name, enum walk_probe *ret)
 	return true;
 }
 
+bool source_response_kept(struct rsv_task *t, const uint8_t *name,
+			  uint16_t type)
+{
+	uint8_t key[DT_CACHE_KEY_MAXLEN];
+	size_t klen = cache_key('Q', name, type, WIRE_CLASS_IN, key);
+	struct cache_ref ref;
+
+	if (!cache_get(t->r->cache, key, klen, t->mono, &ref))
+		return false;
+	cache_unref(t->r->cache, &ref);
+	return true;
+}
+
+enum source_cut source_cut_known(struct rsv_task *t, const uint8_t *name)
+{
+	uint8_t key[DT_CACHE_KEY_MAXLEN];
+	size_t klen = cache_key('K', name, WIRE_TYPE_DNSKEY, WIRE_CLASS_IN, key);
+	struct cache_ref ref;
+	enum walk_probe p;
+
+	if (cache_get(t->r->cache, key, klen, t->mono, &ref)) {
+		bool secure = ((const struct val_keyset *)ref.val)
+				      ->verdict.status == VAL_SECURE;
+		cache_unref(t->r->cache, &ref);
+		return secure ? SOURCE_CUT_KEYS : SOURCE_CUT_NOTHING_BELOW;
+	}
+	if (!probe_get(t, name, &p))
+		return SOURCE_CUT_UNKNOWN;
+	return p == WALK_PROBE_NXDOMAIN ? SOURCE_CUT_NOTHING_BELOW
+					: SOURCE_CUT_NOT_A_CUT;
+}
+
 static void probe_put(void *arg, const uint8_t *name, enum walk_probe p,
 		      uint32_t ttl)
 {

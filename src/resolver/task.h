@@ -96,6 +96,21 @@ void source_init(struct rsv_task *t, struct walk_source *src);
 /* Gives back every key set t holds. */
 void source_release(struct rsv_task *t);
 
+/* What the cache knows of the zone cut at a name (source.c), for the
+ * chain fetched at once (resolver.c). */
+enum source_cut {
+	SOURCE_CUT_UNKNOWN,		/* nothing */
+	SOURCE_CUT_KEYS,		/* a secure key set: nothing to fetch */
+	SOURCE_CUT_NOT_A_CUT,		/* a probe: no zone cut there */
+	SOURCE_CUT_NOTHING_BELOW,	/* the name does not exist, or its
+					   key set is not secure */
+};
+enum source_cut source_cut_known(struct rsv_task *t, const uint8_t *name);
+
+/* Whether the cache holds the response to (name, type) ('Q'). */
+bool source_response_kept(struct rsv_task *t, const uint8_t *name,
+			  uint16_t type);
+
 /* Builds the validator's view of a response to (qname, qtype) from msg. */
 void source_response(const struct wire_msg *msg, const uint8_t *qname,
 		     uint16_t qtype, struct val_response *ret);

@@ -103,6 +103,11 @@ uint16_t val_rrsig_covered(const struct wire_rr *sig)
 	return wire_get16(sig->rdata);
 }
 
+bool val_rrsig_covers(const struct wire_rr *rr, uint16_t type)
+{
+	return rr->type == WIRE_TYPE_RRSIG && val_rrsig_covered(rr) == type;
+}
+
 /* Offset of the signer name in RRSIG RDATA (RFC 4034 §3.1). */
 #define RRSIG_SIGNER_OFF 18
 

@@ -158,6 +158,9 @@ int val_rrsets_collect(const struct wire_rr *rrs, size_t n, struct arena *a,
  * wire_rdata_check). */
 uint16_t val_rrsig_covered(const struct wire_rr *sig);
 
+/* Whether a checked record is an RRSIG covering type. */
+bool val_rrsig_covers(const struct wire_rr *rr, uint16_t type);
+
 /* The signer name of a checked RRSIG (RFC 4034 §3.1.7), inside its RDATA. */
 const uint8_t *val_rrsig_signer(const struct wire_rr *sig);
 

@@ -23,6 +23,7 @@
 #include "resolver/state.h"
 #include "tap.h"
 #include "validator/anchor.h"
+#include "validator/val.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
@@ -91,11 +92,8 @@ static size_t respond(const struct pending *p, uint8_t *buf, size_t cap,
 	wire_build_question(&b, p->name, p->type, WIRE_CLASS_IN);
 	for (size_t i = 0; m != REFUSE && i < zone.n; i++) {
 		const struct wire_rr *rr = &zone.rr[i];
-		bool sig = rr->type == WIRE_TYPE_RRSIG &&
-			   (uint16_t)(rr->rdata[0] << 8 | rr->rdata[1]) ==
-				   p->type;
 		if (wire_dname_equal(rr->owner, p->name) &&
-		    (rr->type == p->type || sig))
+		    (rr->type == p->type || val_rrsig_covers(rr, p->type)))
 			wire_build_rr(&b, WIRE_SEC_ANSWER, rr);
 	}
 	/* Junk an answer carries beside it: many small records, which a

@@ -38,12 +38,6 @@ struct src {
 	unsigned validated;
 };
 
-static bool covers(const struct wire_rr *rr, uint16_t type)
-{
-	return rr->type == WIRE_TYPE_RRSIG &&
-	       (uint16_t)(rr->rdata[0] << 8 | rr->rdata[1]) == type;
-}
-
 static enum walk_got response(void *arg, const uint8_t *name, uint16_t type,
 			      struct val_response *resp, bool *tentative,
 			      int *err)
@@ -62,7 +56,7 @@ static enum walk_got response(void *arg, const uint8_t *name, uint16_t type,
 		for (size_t i = 0; i < zone.n && n < 64; i++)
 			if (wire_dname_equal(zone.rr[i].owner, name) &&
 			    (zone.rr[i].type == type ||
-			     (!s->unsigned_dnskey && covers(&zone.rr[i], type))))
+			     (!s->unsigned_dnskey && val_rrsig_covers(&zone.rr[i], type))))
 				s->ans[n++] = zone.rr[i];
 		resp->answer = s->ans;
 		resp->nanswer = n;
@@ -78,7 +72,7 @@ static enum walk_got response(void *arg, const uint8_t *name, uint16_t type,
 			resp->rcode = WIRE_RCODE_NOERROR;
 	for (size_t i = 0; i < zone.n && n < 64; i++)
 		if (zone.rr[i].type == WIRE_TYPE_NSEC ||
-		    covers(&zone.rr[i], WIRE_TYPE_NSEC))
+		    val_rrsig_covers(&zone.rr[i], WIRE_TYPE_NSEC))
 			s->auth[n++] = zone.rr[i];
 	resp->authority = s->auth;
 	resp->nauthority = n;
