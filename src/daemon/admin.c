@@ -17,8 +17,10 @@
 #include "daemon/admin.h"
 #include "daemon/daemon.h"
 #include "daemon/stats.h"
+#include "daemon/upstreams.h"
 #include "resolver/render.h"
 #include "daemon/policy.h"
+#include "upstream/capab.h"
 #include "upstream/transport.h"
 #include "validator/anchor.h"
 #include "wire/bytes.h"
@@ -170,6 +172,29 @@ static void status_reload(struct txt *t, struct daemon *d)
 	long_line(t, text);
 }
 
+/* What each resolv.conf server can do, and the auto judgement. */
+static void status_capab(struct txt *t, struct daemon *d)
+{
+	struct capab_view v[DT_UP_MAXNS];
+	size_t n = upstreams_list(d, v, DT_UP_MAXNS);
+
+	for (size_t i = 0; i < n; i++) {
+		char a[80];
+
+		up_server_str(&v[i].server, a, sizeof(a));
+		line(t,
+		     "upstream-dnssec=%s dnssec=%s edns=%s rrsig=%s ds=%s "
+		     "tcp=%s large=%s asked=%s%s reason=%s",
+		     a, capab_tri_name(v[i].dnssec), capab_tri_name(v[i].edns),
+		     capab_tri_name(v[i].rrsig), capab_tri_name(v[i].ds),
+		     capab_tri_name(v[i].tcp), capab_tri_name(v[i].big),
+		     v[i].edns_off ? "no-edns" : "edns",
+		     v[i].tcp_first ? ",tcp" : ",udp", v[i].reason);
+	}
+	line(t, "upstream-judgement=%s",
+	     upstreams_recursive(d) ? "recursive" : "forward");
+}
+
 static void status(struct txt *t, struct worker *w)
 {
 	struct daemon *d = w->d;
@@ -190,6 +215,7 @@ static void status(struct txt *t, struct worker *w)
 	line(t, "upstream-options=timeout:%u attempts:%u%s%s",
 	     uc->timeout_ms / 1000, uc->attempts, uc->rotate ? " rotate" : "",
 	     uc->defaulted ? " (no nameserver line: 127.0.0.1)" : "");
+	status_capab(t, d);
 	line(t, "trust-anchor-source=%s", w->st->ta_desc);
 	status_anchors(t, w->st);
 	status_policy(t, &w->st->cfg, worker_wallclock(w));

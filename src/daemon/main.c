@@ -40,6 +40,7 @@
 #include "daemon/resolve.h"
 #include "daemon/server.h"
 #include "daemon/state.h"
+#include "daemon/upstreams.h"
 #include "upstream/transport.h"
 #include "upstream/watch.h"
 #include "validator/anchor.h"
@@ -174,6 +175,8 @@ static void resolv_changed(void *arg)
 	log_upstreams(&uc, d->st->cfg.resolv_conf);
 	publish(d, NULL);
 	forget_unproven(d, &old);
+	if (!same_servers(&old, &d->upconf))
+		upstreams_set_conf(d);
 }
 
 static bool true_pred(const uint8_t *key, size_t klen, void *arg)
@@ -216,6 +219,8 @@ static int reload_apply(struct daemon *d, char *err, size_t errlen)
 	log_upstreams(&d->upconf, "reload");
 	publish(d, st);
 	forget_unproven(d, &old);
+	if (!same_servers(&old, &d->upconf))
+		upstreams_set_conf(d);
 	__atomic_fetch_add(&d->reloads, 1, __ATOMIC_RELAXED);
 	log_notice("configuration reloaded from %s", d->conf_path);
 	autotrust_reload(d);
@@ -327,6 +332,7 @@ static int worker_init(struct daemon *d, struct worker *w, unsigned id)
 	if (!w->up)
 		return -1;
 	up_client_set_conf(w->up, &d->upconf);
+	upstreams_attach(w);
 	if (resolve_init(w) < 0)
 		return -1;
 	return server_attach(w, d->udp_fd + (size_t)id * d->nudp) < 0 ? -1 : 0;
@@ -528,6 +534,7 @@ static void shutdown_all(struct daemon *d)
 		unlink(d->st->cfg.socket);
 	autotrust_stop(d);
 	resolve_daemon_free(d);
+	upstreams_free(d);
 	cache_free(d->cache);
 	dstate_put(d->st);
 	loop_free(d->loop);
@@ -670,6 +677,8 @@ int main(int argc, char **argv)
 	d.started = loop_wallclock(d.loop);
 	read_resolv_conf(&d, &d.upconf);
 	log_upstreams(&d.upconf, cfg.resolv_conf);
+	if (upstreams_init(&d) < 0)
+		return 1;
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, SIGHUP);
