@@ -253,7 +253,9 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 	t->req = NULL;
 	switch (t->step) {
 	case STEP_DNSKEY:
-		if (err)
+		/* Without EDNS nothing more can be learnt: each probe of a
+		 * server that refuses EDNS costs it one FORMERR. */
+		if (err || ans->no_edns)
 			break;
 		ask_random(t);
 		return;

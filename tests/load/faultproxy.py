@@ -13,6 +13,10 @@ the file MODE says at the time the question arrives (re-read every time):
   delay N    forward, answer after N seconds
   flap       pass during even seconds of the clock, blackhole in odd ones
   refuse     close TCP at once, answer UDP with REFUSED
+  strip      forward with the DO bit cleared: no DNSSEC records come back
+             (an old dnsmasq, a home router)
+  formerr-edns  answer FORMERR (header and question) to every query with
+             an OPT record, printing "formerr" for each; forward the others
 
 Prints "ready" once both sockets are bound. Stops on SIGTERM. Traffic
 only to the loopback addresses it is given.
@@ -73,10 +77,43 @@ def recv_exact(s, n):
     return buf
 
 
+def question_end(query):
+    """The offset after the question, or None."""
+    pos = 12
+    while pos < len(query) and query[pos] != 0:
+        pos += 1 + query[pos]
+    return pos + 5 if pos + 5 <= len(query) else None
+
+
+def clear_do(query):
+    """The query with the DO bit of its OPT record cleared (a query of
+    one question and one OPT record, as dnstrustd sends)."""
+    end = question_end(query)
+    if end is None or len(query) < end + 11 or query[end + 1:end + 3] != b"\0\x29":
+        return query
+    q = bytearray(query)
+    q[end + 7] &= 0x7F
+    return bytes(q)
+
+
+def formerr(query):
+    end = question_end(query)
+    if end is None:
+        return None
+    flags = struct.unpack("!H", query[2:4])[0] | 0x8000
+    return (query[:2] + struct.pack("!HHHHH", (flags & ~0xF) | 1, 1, 0, 0, 0)
+            + query[12:end])
+
+
 def answer(query, upstream, m, tcp):
     """What to send back for query under mode m, or None for nothing."""
     if m[0] == "blackhole":
         return None
+    if m[0] == "strip":
+        query = clear_do(query)
+    if m[0] == "formerr-edns" and len(query) >= 12 and query[11] > 0:
+        print("formerr", flush=True)
+        return formerr(query)
     if m[0] == "garbage":
         junk = os.urandom(random.randint(0, 600))
         if random.random() < 0.5 and len(query) >= 2:
