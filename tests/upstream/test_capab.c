@@ -201,7 +201,7 @@ static size_t response(uint8_t *buf, uint16_t qtype, uint16_t flags,
 		       size_t pad)
 {
 	static const uint8_t root[1] = {0};
-	uint8_t key[300] = {1, 1, 3, 13};
+	uint8_t key[4 + 32 + 600] = {1, 1, 3, 13};
 	uint8_t sig[18 + 1 + 64] = {0};
 	struct wire_builder b;
 	struct wire_rr rr = {.owner = root, .type = qtype, .rclass = 1,
