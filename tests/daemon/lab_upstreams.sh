@@ -147,6 +147,19 @@ check "eight questions cost no FORMERR (a probe at most one)" \
 	[ $((after - before)) -le 1 ]
 stop_daemon >/dev/null
 
+# --- the other ways a resolver fails a validator ---
+for case in "ad-strip:sets AD without RRSIG" "servfail-ds:SERVFAIL to DS" \
+	"tc-notcp:truncates at 512 and refuses TCP"; do
+	mode=${case%%:*} why=${case#*:}
+	echo "$mode" >"$work/good.mode"
+	start_daemon
+	check "upstream $mode: dnssec=no, $why" \
+		wait_for 50 has_capab "$good" "dnssec=no"
+	note "$(capab_line "$good")"
+	check "  reason: $why" has_capab "$good" "reason=$why"
+	stop_daemon >/dev/null
+done
+
 # --- roaming: from a dead server to a good one ---
 echo pass >"$work/good.mode"
 resolv "$dead" 5

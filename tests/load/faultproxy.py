@@ -17,6 +17,10 @@ the file MODE says at the time the question arrives (re-read every time):
              (an old dnsmasq, a home router)
   formerr-edns  answer FORMERR (header and question) to every query with
              an OPT record, printing "formerr" for each; forward the others
+  ad-strip   as strip, with AD=1 set on every answer
+  servfail-ds  SERVFAIL to DS queries; forward the others
+  tc-notcp   over UDP, an answer above 512 octets becomes the header and
+             question with TC=1; TCP connections closed at once
 
 Prints "ready" once both sockets are bound. Stops on SIGTERM. Traffic
 only to the loopback addresses it is given.
@@ -105,12 +109,39 @@ def formerr(query):
             + query[12:end])
 
 
+def with_flags(msg, set_bits, rcode=None):
+    flags = struct.unpack("!H", msg[2:4])[0] | set_bits
+    if rcode is not None:
+        flags = (flags & ~0xF) | rcode
+    return msg[:2] + struct.pack("!H", flags) + msg[4:]
+
+
+def bare(msg, set_bits, rcode=None):
+    """The header (flags changed) and question of msg alone, or msg."""
+    end = question_end(msg)
+    if end is None:
+        return msg
+    return (with_flags(msg[:4], set_bits, rcode)
+            + struct.pack("!HHHH", 1, 0, 0, 0) + msg[12:end])
+
+
 def answer(query, upstream, m, tcp):
     """What to send back for query under mode m, or None for nothing."""
     if m[0] == "blackhole":
         return None
-    if m[0] == "strip":
+    if m[0] in ("strip", "ad-strip"):
         query = clear_do(query)
+    if m[0] == "servfail-ds":
+        end = question_end(query)
+        if end is not None and query[end - 4:end - 2] == b"\0\x2b":
+            return bare(query, 0x8000, 2)
+    if m[0] in ("ad-strip", "tc-notcp"):
+        r = forward_tcp(query, upstream) if tcp else forward(query, upstream)
+        if r is None or len(r) < 12:
+            return r
+        if m[0] == "ad-strip":
+            return with_flags(r, 0x0020)
+        return bare(r, 0x0200) if len(r) > 512 else r
     if m[0] == "formerr-edns" and len(query) >= 12 and query[11] > 0:
         print("formerr", flush=True)
         return formerr(query)
@@ -158,7 +189,7 @@ def serve_tcp_conn(conn, upstream, modefile):
             if query is None:
                 return
             m = mode(modefile)
-            if m[0] == "refuse":
+            if m[0] in ("refuse", "tc-notcp"):
                 return
             r = answer(query, upstream, m, True)
             if r is None:
