@@ -98,7 +98,7 @@ u = json.loads(sys.argv[1])["upstreams"]
 assert u[0]["address"] == sys.argv[2], u
 assert u[0]["dnssec"] == "yes", u
 assert u[0]["reason"] == "returns RRSIG with DO=1", u' "$json" "$good"
-stop_daemon >/dev/null
+check "dnstrustd stops cleanly" stop_daemon
 
 # --- an upstream that strips DNSSEC records ---
 echo strip >"$work/good.mode"
@@ -128,7 +128,7 @@ check "it returns RRSIGs again: yes again within the probe's back-off" \
 	wait_for 80 has_capab "$good" "dnssec=yes"
 check "  the judgement: forward again, logged" \
 	wait_log "resolution auto: forward: an upstream can do DNSSEC"
-stop_daemon >/dev/null
+check "dnstrustd stops cleanly" stop_daemon
 
 # --- an upstream that answers FORMERR to EDNS ---
 echo formerr-edns >"$work/good.mode"
@@ -145,19 +145,19 @@ after=$(grep -c formerr "$work/good.log")
 note "FORMERRs: $before before eight questions, $after after"
 check "eight questions cost no FORMERR (a probe at most one)" \
 	[ $((after - before)) -le 1 ]
-stop_daemon >/dev/null
+check "dnstrustd stops cleanly" stop_daemon
 
 # --- the other ways a resolver fails a validator ---
 for case in "ad-strip:sets AD without RRSIG" "servfail-ds:SERVFAIL to DS" \
 	"tc-notcp:truncates at 512 and refuses TCP"; do
 	mode=${case%%:*} why=${case#*:}
 	echo "$mode" >"$work/good.mode"
-	start_daemon
+	check "dnstrustd starts (upstream: $mode)" start_daemon
 	check "upstream $mode: dnssec=no, $why" \
 		wait_for 50 has_capab "$good" "dnssec=no"
 	note "$(capab_line "$good")"
 	check "  reason: $why" has_capab "$good" "reason=$why"
-	stop_daemon >/dev/null
+	check "dnstrustd stops cleanly" stop_daemon
 done
 
 # --- roaming: from a dead server to a good one ---
@@ -186,7 +186,7 @@ t2=$(now_ms)
 note "the question under way answered $((t2 - t0)) ms after the switch: $(cat "$work/inflight")"
 check "a question under way moved to the new server (answered in $((t2 - t0)) ms, not 5 s)" \
 	[ "$(cat "$work/inflight")" = "NOERROR, ad" ] && [ $((t2 - t0)) -lt 2500 ]
-stop_daemon >/dev/null
+check "dnstrustd stops cleanly" stop_daemon
 
 # --- a network that failed everything comes back ---
 echo blackhole >"$work/good.mode"
@@ -206,4 +206,5 @@ t1=$(now_ms)
 note "resolved $((t1 - t0)) ms after the network came back"
 check "  the log says the failures were dropped" \
 	wait_log "upstreams answer again"
+check "dnstrustd stops cleanly" stop_daemon
 finish
