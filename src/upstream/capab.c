@@ -25,6 +25,7 @@ struct entry {
 	enum capab_obs ds_obs;	/* the last DS failure */
 	unsigned fails;		/* tries unanswered since the last answer */
 	unsigned truncs;	/* TC=1 since the last big UDP answer */
+	unsigned formerrs;	/* FORMERR to EDNS since the last OPT seen */
 };
 
 struct capab {
@@ -87,6 +88,9 @@ static struct entry *find(struct capab *c, const struct up_server *s)
 /* Unanswered tries before a server that answered before is unreachable
  * (one lost datagram is not an outage); one for a server never heard. */
 #define FAILS_UNREACHABLE 2
+/* FORMERRs to EDNS in a row that turn EDNS off for a server that has
+ * answered with EDNS before (one stray or forged FORMERR does not). */
+#define FORMERRS_EDNS_OFF 2
 /* Truncated responses, without a UDP response above 512 octets since,
  * after which a server is asked over TCP at once. */
 #define TRUNCS_TCP_FIRST 2
@@ -167,9 +171,14 @@ static void apply(struct entry *e, enum capab_obs obs)
 		e->fails = 0;
 		break;
 	case CAPAB_UNREACHABLE: e->fails++; break;
-	case CAPAB_EDNS_OK: e->edns = CAPAB_YES; break;
+	case CAPAB_EDNS_OK:
+		e->edns = CAPAB_YES;
+		e->formerrs = 0;
+		break;
 	case CAPAB_EDNS_FORMERR:
 	case CAPAB_EDNS_IGNORED:
+		if (++e->formerrs < FORMERRS_EDNS_OFF && e->edns == CAPAB_YES)
+			break;
 		e->edns = CAPAB_NO;
 		e->edns_ignored = obs == CAPAB_EDNS_IGNORED;
 		break;

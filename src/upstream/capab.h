@@ -108,7 +108,8 @@ void capab_learn_response(struct capab *c, const struct up_server *s,
 			  bool edns_sent, bool tcp);
 
 /* Remembered behaviour for transport.c: whether to ask s without EDNS
- * (it answered FORMERR to EDNS), and over TCP at once (it truncates
+ * (it answered FORMERR to EDNS: once, or twice in a row when it answered
+ * with EDNS before), and over TCP at once (it truncates
  * every response above 512 octets but answers TCP). */
 bool capab_edns_off(struct capab *c, const struct up_server *s);
 bool capab_tcp_first(struct capab *c, const struct up_server *s);

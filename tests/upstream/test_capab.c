@@ -181,6 +181,13 @@ static void remembered(struct capab *c)
 	ok(!capab_edns_off(c, &B), "not for the other server");
 	obs(c, &A, 1, CAPAB_EDNS_OK);
 	ok(!capab_edns_off(c, &A), "answers with EDNS again: on");
+	obs(c, &A, 1, CAPAB_EDNS_FORMERR);
+	ok(!capab_edns_off(c, &A),
+	   "known to do EDNS: one stray FORMERR leaves EDNS on");
+	verdict_is(c, A, "unknown", "no DNSSEC answer seen yet",
+		   "  and is no verdict");
+	obs(c, &A, 1, CAPAB_EDNS_FORMERR);
+	ok(capab_edns_off(c, &A), "a second in a row turns it off");
 	obs(c, &B, 3, CAPAB_ANSWER, CAPAB_TRUNCATED, CAPAB_TCP_OK);
 	ok(!capab_tcp_first(c, &B), "one truncation: UDP first still");
 	obs(c, &B, 2, CAPAB_TRUNCATED, CAPAB_TCP_OK);
@@ -277,7 +284,10 @@ static void learning(struct capab *c)
 		   "no RRSIG to a query without EDNS teaches nothing");
 	len = response(buf, WIRE_TYPE_DNSKEY, 0, true, false, false, 0);
 	capab_learn_response(c, &A, WIRE_TYPE_DNSKEY, buf, len, true, false);
-	verdict_is(c, A, "no", "ignores EDNS", "EDNS query answered bare");
+	verdict_is(c, A, "yes", "returns RRSIG with DO=1",
+		   "one bare answer to EDNS from a server known to do EDNS");
+	capab_learn_response(c, &A, WIRE_TYPE_DNSKEY, buf, len, true, false);
+	verdict_is(c, A, "no", "ignores EDNS", "a second in a row");
 }
 
 int main(void)
