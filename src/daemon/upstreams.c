@@ -19,8 +19,8 @@
 struct upstreams {
 	struct capab *capab;
 	struct up_probe *probe;
-	unsigned events;		/* atomic: not yet handled */
-	bool recursive;			/* atomic: the judgement */
+	unsigned events;		     /* atomic: not yet handled */
+	bool recursive;			     /* atomic: the judgement */
 	struct capab_view seen[DT_UP_MAXNS]; /* as last logged */
 	size_t nseen;
 };

@@ -20,12 +20,12 @@ struct entry {
 	struct up_server server;
 	enum capab_tri edns, rrsig, ds, tcp, big;
 	bool ever_answered;
-	bool ad_strip;		/* the last RRSIG_STRIPPED had AD=1 */
-	bool edns_ignored;	/* edns NO: answered without OPT */
-	enum capab_obs ds_obs;	/* the last DS failure */
-	unsigned fails;		/* tries unanswered since the last answer */
-	unsigned truncs;	/* TC=1 since the last big UDP answer */
-	unsigned formerrs;	/* FORMERR to EDNS since the last OPT seen */
+	bool ad_strip;	       /* the last RRSIG_STRIPPED had AD=1 */
+	bool edns_ignored;     /* edns NO: answered without OPT */
+	enum capab_obs ds_obs; /* the last DS failure */
+	unsigned fails;	       /* tries unanswered since the last answer */
+	unsigned truncs;       /* TC=1 since the last big UDP answer */
+	unsigned formerrs;     /* FORMERR to EDNS since the last OPT seen */
 };
 
 struct capab {
@@ -237,8 +237,7 @@ void capab_observe(struct capab *c, const struct up_server *s,
 
 /* Whether the answer section holds qtype's RRset at the question's name,
  * and whether an RRSIG covering it came along. */
-static void rrset_signed(const struct wire_msg *m, bool *ret_set,
-			 bool *ret_sig)
+static void rrset_signed(const struct wire_msg *m, bool *ret_set, bool *ret_sig)
 {
 	*ret_set = *ret_sig = false;
 	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER]; i++) {

@@ -35,23 +35,23 @@ enum capab_tri {
 
 /* What one exchange with a server showed. */
 enum capab_obs {
-	CAPAB_ANSWER,		/* it answered something (any RCODE) */
-	CAPAB_UNREACHABLE,	/* a try timed out, or ICMP refused it */
-	CAPAB_EDNS_OK,		/* answered an EDNS query with OPT */
-	CAPAB_EDNS_FORMERR,	/* FORMERR or NOTIMP to EDNS, then answered
-				   without */
-	CAPAB_EDNS_IGNORED,	/* answered an EDNS query without OPT */
-	CAPAB_RRSIG_OK,		/* a DNSKEY or DS RRset with its RRSIG, DO=1 */
-	CAPAB_RRSIG_STRIPPED,	/* a DNSKEY or DS RRset without RRSIG, DO=1 */
-	CAPAB_AD_STRIPPED,	/* the same, with AD=1 */
-	CAPAB_DS_OK,		/* answered a DS query for an existing zone */
-	CAPAB_DS_SERVFAIL,	/* SERVFAIL to such a DS query */
-	CAPAB_DS_NXDOMAIN,	/* NXDOMAIN to it */
-	CAPAB_DS_REFUSED,	/* REFUSED or NOTIMP to it */
-	CAPAB_TRUNCATED,	/* TC=1 over UDP */
-	CAPAB_BIG_OK,		/* a response above 512 octets over UDP */
-	CAPAB_TCP_OK,		/* answered over TCP */
-	CAPAB_TCP_FAIL,		/* TCP to it failed (after TC=1) */
+	CAPAB_ANSWER,	      /* it answered something (any RCODE) */
+	CAPAB_UNREACHABLE,    /* a try timed out, or ICMP refused it */
+	CAPAB_EDNS_OK,	      /* answered an EDNS query with OPT */
+	CAPAB_EDNS_FORMERR,   /* FORMERR or NOTIMP to EDNS, then answered
+				 without */
+	CAPAB_EDNS_IGNORED,   /* answered an EDNS query without OPT */
+	CAPAB_RRSIG_OK,	      /* a DNSKEY or DS RRset with its RRSIG, DO=1 */
+	CAPAB_RRSIG_STRIPPED, /* a DNSKEY or DS RRset without RRSIG, DO=1 */
+	CAPAB_AD_STRIPPED,    /* the same, with AD=1 */
+	CAPAB_DS_OK,	      /* answered a DS query for an existing zone */
+	CAPAB_DS_SERVFAIL,    /* SERVFAIL to such a DS query */
+	CAPAB_DS_NXDOMAIN,    /* NXDOMAIN to it */
+	CAPAB_DS_REFUSED,     /* REFUSED or NOTIMP to it */
+	CAPAB_TRUNCATED,      /* TC=1 over UDP */
+	CAPAB_BIG_OK,	      /* a response above 512 octets over UDP */
+	CAPAB_TCP_OK,	      /* answered over TCP */
+	CAPAB_TCP_FAIL,	      /* TCP to it failed (after TC=1) */
 };
 
 /* Events for the change callback (a mask). */
@@ -66,20 +66,20 @@ typedef void capab_event_fn(void *arg, unsigned events);
 /* One server as the table sees it (a copy). */
 struct capab_view {
 	struct up_server server;
-	enum capab_tri dnssec;	/* the verdict */
-	const char *reason;	/* static string: why */
-	enum capab_tri alive;	/* answers at all */
+	enum capab_tri dnssec; /* the verdict */
+	const char *reason;    /* static string: why */
+	enum capab_tri alive;  /* answers at all */
 	enum capab_tri edns, rrsig, ds, tcp, big;
-	bool edns_off;		/* queries go without EDNS */
-	bool tcp_first;		/* queries go over TCP at once */
+	bool edns_off;	/* queries go without EDNS */
+	bool tcp_first; /* queries go over TCP at once */
 };
 
 /* What every server's verdict says about where to resolve. */
 enum capab_mode {
-	CAPAB_MODE_UNDECIDED,	/* no server has a verdict: keep the mode */
-	CAPAB_MODE_FORWARD,	/* at least one server can do DNSSEC */
-	CAPAB_MODE_RECURSIVE,	/* every server with a verdict cannot, and
-				   at least one has a verdict */
+	CAPAB_MODE_UNDECIDED, /* no server has a verdict: keep the mode */
+	CAPAB_MODE_FORWARD,   /* at least one server can do DNSSEC */
+	CAPAB_MODE_RECURSIVE, /* every server with a verdict cannot, and
+				 at least one has a verdict */
 };
 
 /* A new empty table; cb (may be NULL) is told of changes. NULL when out

@@ -20,20 +20,20 @@
 
 enum step {
 	STEP_IDLE,
-	STEP_DNSKEY,	/* . DNSKEY */
-	STEP_NXD,	/* RANDOM. A, for the NSEC of the NXDOMAIN */
-	STEP_DS,	/* TLD. DS */
+	STEP_DNSKEY, /* . DNSKEY */
+	STEP_NXD,    /* RANDOM. A, for the NSEC of the NXDOMAIN */
+	STEP_DS,     /* TLD. DS */
 };
 
 struct up_probe;
 
 struct target {
 	struct up_probe *p;
-	size_t idx;		/* in the table (and capab's) */
-	struct up_conf one;	/* the server alone, one try */
+	size_t idx;	    /* in the table (and capab's) */
+	struct up_conf one; /* the server alone, one try */
 	enum step step;
 	struct up_req *req;
-	int64_t next;		/* loop ms of the next probe; 0: none */
+	int64_t next; /* loop ms of the next probe; 0: none */
 	unsigned backoff_ms;
 	wire_dname_storage_t tld;
 };
@@ -294,8 +294,8 @@ static void on_timer(struct loop_timer *tm)
 
 void up_probe_set_conf(struct up_probe *p, const struct up_conf *conf)
 {
-	unsigned timeout = conf->timeout_ms ? conf->timeout_ms
-					    : DT_UP_TIMEOUT_DEFAULT_MS;
+	unsigned timeout =
+		conf->timeout_ms ? conf->timeout_ms : DT_UP_TIMEOUT_DEFAULT_MS;
 
 	cancel_all(p);
 	if (timeout > DT_UP_PROBE_TIMEOUT_MS)
@@ -325,8 +325,8 @@ void up_probe_kick(struct up_probe *p)
 		struct target *t = &p->t[i];
 		struct capab_view v;
 
-		if (t->step != STEP_IDLE || t->next ||
-		    !view_at(p, i, &v) || v.dnssec == CAPAB_YES)
+		if (t->step != STEP_IDLE || t->next || !view_at(p, i, &v) ||
+		    v.dnssec == CAPAB_YES)
 			continue;
 		t->next = now + t->backoff_ms;
 	}

@@ -53,8 +53,8 @@ struct up_client {
 	size_t npen;
 	size_t cappen;
 	struct up_stats stats;
-	struct capab *capab;  /* fed with what the servers do, or NULL */
-	bool capab_apply;     /* and its remembered behaviour followed */
+	struct capab *capab; /* fed with what the servers do, or NULL */
+	bool capab_apply;    /* and its remembered behaviour followed */
 	struct srv_slot srv[UP_STATS_SERVERS];
 	uint8_t rnd[64]; /* getrandom() output not used yet */
 	size_t rnd_left;
@@ -817,8 +817,7 @@ void up_client_set_conf(struct up_client *c, const struct up_conf *conf)
 			restart(r);
 }
 
-void up_client_set_capab(struct up_client *c, struct capab *capab,
-			 bool apply)
+void up_client_set_capab(struct up_client *c, struct capab *capab, bool apply)
 {
 	c->capab = capab;
 	c->capab_apply = apply;

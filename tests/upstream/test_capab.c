@@ -62,11 +62,11 @@ static struct capab_view view(struct capab *c, const struct up_server *s)
 	return none;
 }
 
-#define verdict_is(c, s, want, why, what)                                    \
-	do {                                                                 \
-		struct capab_view v_ = view((c), &(s));                      \
-		is_str(capab_tri_name(v_.dnssec), want, "%s: verdict", what); \
-		is_str(v_.reason, why, "%s: reason", what);                  \
+#define verdict_is(c, s, want, why, what)                                      \
+	do {                                                                   \
+		struct capab_view v_ = view((c), &(s));                        \
+		is_str(capab_tri_name(v_.dnssec), want, "%s: verdict", what);  \
+		is_str(v_.reason, why, "%s: reason", what);                    \
 	} while (0)
 
 static void obs(struct capab *c, const struct up_server *s, size_t n, ...)
@@ -88,8 +88,7 @@ static void silence_is_not_no(struct capab *c)
 	obs(c, &A, 1, CAPAB_UNREACHABLE);
 	verdict_is(c, A, "unknown", "unreachable",
 		   "never answered, one timeout");
-	obs(c, &B, 3, CAPAB_UNREACHABLE, CAPAB_UNREACHABLE,
-	    CAPAB_UNREACHABLE);
+	obs(c, &B, 3, CAPAB_UNREACHABLE, CAPAB_UNREACHABLE, CAPAB_UNREACHABLE);
 	verdict_is(c, B, "unknown", "unreachable", "never answers");
 	is_int(capab_mode(c, NULL), CAPAB_MODE_UNDECIDED,
 	       "every server silent: undecided, never recursive");
@@ -121,8 +120,7 @@ static void reasons(struct capab *c)
 		set(c, 1);
 		obs(c, &A, 3, CAPAB_ANSWER, t[i].o1, t[i].o2);
 		verdict_is(c, A, "no", t[i].reason, t[i].reason);
-		ok(events & CAPAB_EV_VERDICT, "%s: verdict event",
-		   t[i].reason);
+		ok(events & CAPAB_EV_VERDICT, "%s: verdict event", t[i].reason);
 		is_int(capab_mode(c, NULL), CAPAB_MODE_RECURSIVE,
 		       "%s, alone: recursive", t[i].reason);
 	}
@@ -211,8 +209,11 @@ static size_t response(uint8_t *buf, uint16_t qtype, uint16_t flags,
 	uint8_t key[4 + 32 + 600] = {1, 1, 3, 13};
 	uint8_t sig[18 + 1 + 64] = {0};
 	struct wire_builder b;
-	struct wire_rr rr = {.owner = root, .type = qtype, .rclass = 1,
-			     .ttl = 3600, .rdlen = (uint16_t)(4 + 32 + pad),
+	struct wire_rr rr = {.owner = root,
+			     .type = qtype,
+			     .rclass = 1,
+			     .ttl = 3600,
+			     .rdlen = (uint16_t)(4 + 32 + pad),
 			     .rdata = key};
 
 	sig[0] = (uint8_t)(qtype >> 8);
