@@ -367,7 +367,7 @@ def m_trunc(q, up, tcp):
     r = forward(up, q, False)
     if r is None:
         return None, "no-upstream"
-    if len(build(r)) > UDP_PLAIN:
+    if len(r.raw) > UDP_PLAIN:
         return truncated(r), "truncated"
     return r, "forwarded"
 
