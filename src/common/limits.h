@@ -208,6 +208,11 @@
 /* Matching-failed packets read per try before the socket is abandoned:
  * bounds the work a flood of spoofed answers costs. */
 #define DT_UP_MAX_BAD_PACKETS 64
+/* resolv.conf search list: glibc before 2.26 kept 6 domains of 256
+ * characters in all (MAXDNSRCH); a DHCP or VPN client writes one or two.
+ * Those past either bound are ignored. Kept in wire form, back to back. */
+#define DT_UP_MAXSEARCH 6
+#define DT_UP_SEARCH_MAXLEN 256
 
 /* --- caches (src/cache) --- */
 
