@@ -247,6 +247,13 @@
  * configuration a fixed-size value that is copied on reload and looked
  * up linearly per question. */
 #define DT_CFG_MAX_POLICY 128
+/* private-domain lines: a site's internal suffixes, a few dozen at most;
+ * looked up linearly per question, beside the built-in list. */
+#define DT_CFG_MAX_PRIVATE 64
+/* dnstrust hotspot --minutes: sign-on at a portal takes a minute or two;
+ * 5 by default, at most 60, so that a forgotten sign-on ends by itself. */
+#define DT_DMN_HOTSPOT_DEFAULT_MIN 5
+#define DT_DMN_HOTSPOT_MAX_MIN 60
 
 /* --- the daemon (src/daemon) --- */
 

@@ -80,6 +80,18 @@ struct rsv_env {
 	 */
 	void (*answered)(void *arg, struct rsv_waiter *waiters,
 			 const struct rsv_done *d);
+	/*
+	 * Optional (NULL: none). resolv.conf as the default upstreams have
+	 * it now: its search list names private domains (daemon/policy.h).
+	 */
+	const struct up_conf *(*network)(void *arg);
+	/*
+	 * Optional (NULL: never). Seconds left of a hotspot sign-on
+	 * (`dnstrust hotspot`), 0 when none: answers that cannot be proven
+	 * and are not shown to be in a signed zone below the root are then
+	 * returned marked unvalidated, and never cached.
+	 */
+	uint32_t (*hotspot)(void *arg);
 };
 
 /* Counters, added with relaxed atomics (read from other threads). */

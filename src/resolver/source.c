@@ -294,6 +294,17 @@ static const struct val_keyset *keys_get(void *arg, const uint8_t *zone)
 	return ref.val;
 }
 
+const uint8_t *source_signed_zone(struct rsv_task *t, const uint8_t *name)
+{
+	for (int n = wire_dname_labels(name); n > 0; n--) {
+		const uint8_t *z = wire_dname_ancestor(name, n);
+		const struct val_keyset *ks = keys_get(t, z);
+		if (ks && ks->verdict.status == VAL_SECURE)
+			return z;
+	}
+	return NULL;
+}
+
 void source_release(struct rsv_task *t)
 {
 	for (size_t i = 0; i < t->nrefs; i++)
