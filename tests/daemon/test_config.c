@@ -819,6 +819,11 @@ static void test_example(void)
 	c.nallow = 0;
 	c.trust_anchor_file[0] = c.user[0] = '\0';
 	c.auto_trust_anchor_file[0] = '\0';
+	ok(c.nprivate == 1 && c.no_private_defaults && c.hotspot_group[0],
+	   "example private domain, no-private-defaults, hotspot-group");
+	c.nprivate = 0;
+	c.no_private_defaults = false;
+	c.hotspot_group[0] = '\0';
 	ok(cfg_same(&c, &d), "every other commented value is the default");
 }
 
