@@ -816,6 +816,20 @@ static struct wire_msg *take_main(struct rsv_task *t)
 	return m;
 }
 
+/* Whether the network is to be asked even when kept NSEC records would
+ * answer: for private names (the root's NSEC records prove lan. absent,
+ * the router knows router.lan.) and during a hotspot sign-on (the portal
+ * answers names the public DNS does not have). */
+static bool ask_network(struct rsv_task *t)
+{
+	struct resolver *r = t->r;
+	const struct up_conf *uc = r->env.network ? r->env.network(r->env.arg)
+						  : NULL;
+
+	return (r->env.hotspot && r->env.hotspot(r->env.arg)) ||
+	       policy_private(&t->st->cfg, uc, t->qname);
+}
+
 /* A negative answer put together from kept NSEC records (nsec.c), as
  * the question's response, to be validated; NULL when there is none. */
 static const struct wire_msg *try_synthesize(struct rsv_task *t)
@@ -823,7 +837,7 @@ static const struct wire_msg *try_synthesize(struct rsv_task *t)
 	struct wire_msg *m;
 
 	t->synth_tried = true;
-	if (!(m = nsec_synthesize(t)) ||
+	if (ask_network(t) || !(m = nsec_synthesize(t)) ||
 	    fetched_add(t, t->qname, t->qtype, m, 0, "aggressive-nsec") < 0)
 		return NULL;
 	t->f[t->nf - 1].kept = true;
