@@ -111,15 +111,16 @@ static void start(struct worker *w, unsigned minutes)
 	__atomic_store_n(&h->until_ms, loop_now_ms(w->loop) + ms,
 			 __ATOMIC_RELEASE);
 	/* The failures cached before would outlive the start by
-	 * bogus-ttl. */
-	size_t n = flush_unproven(d);
+	 * bogus-ttl, and a cached proof that the portal's name does not
+	 * exist would keep it from being asked. */
+	size_t n = rsv_drop_unproven_negative(d->cache);
 	if (loop_post(d->loop, arm, d) < 0)
 		log_warn("hotspot: the end cannot be timed; it ends at the "
 			 "next question after it");
 	log_notice("hotspot sign-on for %u minute%s: answers that cannot "
 		   "be proven and are not shown to be in a signed zone are "
 		   "returned unvalidated; %zu cache entries not validated as "
-		   "secure dropped",
+		   "secure or negative dropped",
 		   minutes, minutes == 1 ? "" : "s", n);
 }
 

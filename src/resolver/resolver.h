@@ -181,4 +181,9 @@ size_t rsv_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
  * change of upstreams). Returns the number dropped. */
 size_t rsv_drop_unproven(struct cache *c);
 
+/* The same, and every negative answer and upstream response, secure or
+ * not (the start of a hotspot sign-on: the portal answers names the
+ * public DNS proves absent). Returns the number dropped. */
+size_t rsv_drop_unproven_negative(struct cache *c);
+
 #endif

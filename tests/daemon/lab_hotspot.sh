@@ -6,10 +6,12 @@
 # every A answered with the portal's address, AAAA empty, everything else
 # forwarded to the lab's resolver, so DS and DNSKEY still come):
 #   - router.lan. (built-in private lan.; the lab's root proves lan.
-#     absent) and a name under resolv.conf's search suffix are insecure,
-#     with the network's address; www.insecure.lab. is insecure anyway;
+#     absent, also once its NSEC records are kept) and a name under
+#     resolv.conf's search suffix are insecure, with the network's
+#     address;
 #   - before the sign-on the portal's own name (under a top-level domain
-#     the root proves absent) and www.secure.lab. fail; status and the
+#     the root proves absent: NXDOMAIN from the kept NSEC records, or
+#     SERVFAIL) and www.secure.lab. fail; status and the
 #     log say a portal is suspected;
 #   - dnstrust hotspot is refused to an unprivileged user (exit 77), taken
 #     from a member of hotspot-group; then the portal's name gets the
@@ -62,6 +64,16 @@ is() { # description, dtq output, then key=value pairs it must show
 has_addr() { # NAME: dnstrust query's answer holds the portal's address
 	cli query "$1" A 2>&1 | grep -q "[[:space:]]$portal_addr\$"
 }
+fails() { # description, dtq output: SERVFAIL, or the root's NXDOMAIN
+	local out=$2 rc
+	rc=$(echo "$out" | field rcode)
+	if [ "$(echo "$out" | field answers)" = 0 ] &&
+		{ [ "$rc" = SERVFAIL ] || [ "$rc" = NXDOMAIN ]; }; then
+		ok "$1 ($rc)"
+	else
+		not_ok "$1" "got: $out"
+	fi
+}
 says() { # TEXT COMMAND...: COMMAND's output holds TEXT
 	local text=$1
 	shift
@@ -77,6 +89,11 @@ portal_name=portal.hotspot.example.
 check "dnstrustd starts behind the portal" start_daemon
 
 # --- private names ---
+# A missing top-level name (TXT: the portal forwards it): the root's
+# NSEC records proving it absent are kept (aggressive-nsec); they cover
+# lan. and example. too, and must answer neither below.
+is "nothere-tld. TXT: secure NXDOMAIN from the root" \
+	"$(q nothere-tld. TXT)" status=secure rcode=NXDOMAIN
 is "router.lan. (private lan.): insecure, the network's address" \
 	"$(q router.lan. A)" status=insecure rcode=NOERROR ad=0 answers=1
 check "the router's address it is (dnstrust query)" \
@@ -87,11 +104,13 @@ is "a 10/8 reverse name is private too (no PTR: NOERROR, insecure)" \
 	"$(q 1.0.0.10.in-addr.arpa. PTR)" status=insecure
 
 # --- before the sign-on ---
-is "the portal's name fails" "$(q $portal_name A)" rcode=SERVFAIL answers=0
+fails "the portal's name fails" "$(q $portal_name A)"
 is "www.secure.lab. forged by the portal: bogus" \
 	"$(q www.secure.lab. A)" status=bogus rcode=SERVFAIL
 is "www.nsec3.lab. forged by the portal: bogus" \
 	"$(q www.nsec3.lab. A)" status=bogus rcode=SERVFAIL
+is "mail.secure.lab. forged by the portal: bogus" \
+	"$(q mail.secure.lab. A)" status=bogus rcode=SERVFAIL
 line=$(status_line portal)
 check "status: a portal is suspected ($(echo $line | cut -c1-60))" \
 	bash -c "echo '$line' | grep -q '^portal=suspected reason=bogus A answers for [0-9]* names carry one address, $portal_addr'"
@@ -139,16 +158,14 @@ check "dnstrust hotspot --done ($(echo $out | cut -c1-40))" \
 	bash -c "echo '$out' | grep -q '^hotspot=off'"
 check "logged, with the flush" \
 	grep -q "hotspot sign-on ended (dnstrust hotspot --done).*dropped" "$dlog"
-is "the portal's name fails again" "$(q $portal_name A)" rcode=SERVFAIL \
-	answers=0
+fails "the portal's name fails again" "$(q $portal_name A)"
 out=$(cli hotspot --minutes 1 2>&1)
 check "a sign-on of one minute (root)" \
 	bash -c "echo '$out' | grep -q 'left=[56][0-9]$'"
 is "during it, unvalidated again" "$(q $portal_name A)" status=unvalidated
 check "it ends by itself within 75 s" \
 	wait_for 750 grep -q "hotspot sign-on ended (time is up)" "$dlog"
-is "then the portal's name fails again" "$(q $portal_name A)" \
-	rcode=SERVFAIL answers=0
+fails "then the portal's name fails again" "$(q $portal_name A)"
 check "status: hotspot=off" [ "$(status_line hotspot)" = "hotspot=off" ]
 out=$(cli hotspot --minutes 61 2>&1)
 check "--minutes past 60 is refused by the command" [ $? = 64 ]
