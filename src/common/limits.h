@@ -254,6 +254,10 @@
  * 5 by default, at most 60, so that a forgotten sign-on ends by itself. */
 #define DT_DMN_HOTSPOT_DEFAULT_MIN 5
 #define DT_DMN_HOTSPOT_MAX_MIN 60
+/* Supplementary groups of a socket peer looked at for hotspot-group
+ * (SO_PEERGROUPS): the kernel allows 65536, but a user in more than 64
+ * groups is rare; such a peer is judged by its primary group alone. */
+#define DT_DMN_PEER_GROUPS 64
 
 /* --- the daemon (src/daemon) --- */
 

@@ -1213,8 +1213,8 @@ static const struct cfg_key cfg_keys[] = {
 	 KEY_ONE,
 	 .off = offsetof(struct cfg, hotspot_group),
 	 .max = sizeof(((struct cfg *)0)->hotspot_group) - 1,
-	 .doc = "Members of this group (primary group) may run dnstrust "
-		"hotspot, besides root and the daemon's user."},
+	 .doc = "Members of this group may run dnstrust hotspot, besides "
+		"root and the daemon's user."},
 };
 
 static const struct cfg_key *key_find(const char *name)

@@ -39,7 +39,8 @@ void hotspot_free(struct daemon *d);
  * user may sign on. Main thread, at start and reload. */
 void hotspot_set_group(struct daemon *d, const char *group);
 
-/* Whether a Unix socket peer of uid and primary group gid may start and
+/* Whether a Unix socket peer of uid and group gid (its primary group,
+ * or, with uid (uid_t)-1, one of its supplementary groups) may start and
  * end a hotspot sign-on: root, the daemon's user, the hotspot-group. */
 bool hotspot_peer_allowed(struct daemon *d, uid_t uid, gid_t gid);
 

@@ -802,6 +802,30 @@ static void conn_new(struct worker *w, int fd, const struct peer *p)
 	conn_update(c);
 }
 
+#ifndef SO_PEERGROUPS
+#define SO_PEERGROUPS 59 /* Linux 4.13 */
+#endif
+
+/* Whether the peer may sign on (hotspot.h): by its uid or primary group
+ * (SO_PEERCRED), or one of its supplementary groups (SO_PEERGROUPS; a
+ * peer in more than DT_DMN_PEER_GROUPS groups, which the kernel then
+ * does not give, is judged by its primary group alone). */
+static bool peer_hotspot(struct worker *w, int fd, const struct ucred *cr)
+{
+	gid_t groups[DT_DMN_PEER_GROUPS];
+	socklen_t len = sizeof(groups);
+
+	if (hotspot_peer_allowed(w->d, cr->uid, cr->gid))
+		return true;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) < 0)
+		return false;
+	for (size_t i = 0; i < len / sizeof(gid_t) && i < DT_DMN_PEER_GROUPS;
+	     i++)
+		if (hotspot_peer_allowed(w->d, (uid_t)-1, groups[i]))
+			return true;
+	return false;
+}
+
 /* Who is on the other end (SO_PEERCRED on the Unix socket): root and the
  * daemon's own user may use administrative names and are never limited. */
 static void peer_of(struct worker *w, int fd, bool is_unix, struct peer *p)
@@ -818,7 +842,7 @@ static void peer_of(struct worker *w, int fd, bool is_unix, struct peer *p)
 	}
 	p->uid = cr.uid;
 	p->admin = p->exempt = cr.uid == 0 || cr.uid == w->d->admin_uid;
-	p->hotspot = hotspot_peer_allowed(w->d, cr.uid, cr.gid);
+	p->hotspot = peer_hotspot(w, fd, &cr);
 }
 
 static void accept_resume(struct loop_timer *t)

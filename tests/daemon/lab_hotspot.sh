@@ -83,6 +83,7 @@ cli() { "$DNSTRUST" "$@" --socket "$sock"; }
 # Account-less uid 4242 (nobody may be the daemon's own user).
 as_user() { setpriv --reuid=4242 --regid=4242 --clear-groups "$@"; }
 as_member() { setpriv --reuid=4242 --regid=100 --clear-groups "$@"; }
+as_supplementary() { setpriv --reuid=4242 --regid=4242 --groups=100 "$@"; }
 status_line() { q -c CH status.dnstrust. TXT | sed -n "s/^txt=\($1=.*\)/\1/p" | head -1; }
 portal_name=portal.hotspot.example.
 
@@ -128,6 +129,10 @@ rc=$?
 check "a member of hotspot-group signs on (exit $rc: $(echo $out | cut -c1-60))" \
 	bash -c "[ $rc = 0 ] && echo '$out' | grep -q '^hotspot=until-.* left=[23][0-9][0-9]$'"
 check "logged" grep -q "hotspot sign-on for 5 minutes" "$dlog"
+out=$(as_supplementary "$DNSTRUST" hotspot --minutes 4 --socket "$sock" 2>&1)
+rc=$?
+check "a supplementary member signs on too (exit $rc: $(echo $out | cut -c1-60))" \
+	bash -c "[ $rc = 0 ] && echo '$out' | grep -q '^hotspot=until-.* left=2[0-9][0-9]$'"
 
 # --- during it ---
 is "the portal's name: its address, unvalidated, no AD" \
