@@ -19,7 +19,11 @@
 #     dnstrust query through libdnstrust, getent through the NSS module),
 #     while www.secure.lab. stays SERVFAIL;
 #   - dnstrust hotspot --done: the portal's name fails again (flushed);
-#     a sign-on of one minute ends by itself, flushed as well.
+#     a sign-on of one minute ends by itself, flushed as well;
+#   - behind a portal that also answers DNSKEY and DS with SERVFAIL, a
+#     portal is suspected from A answers that come without their keys,
+#     and during a sign-on names whose chain cannot be had are
+#     unvalidated.
 #
 # usage: lab_hotspot.sh DNSTRUSTD DTQ LAB_SH FAULTPROXY DNSTRUST MODULE
 #        (TAP on stdout)
@@ -174,5 +178,23 @@ fails "then the portal's name fails again" "$(q $portal_name A)"
 check "status: hotspot=off" [ "$(status_line hotspot)" = "hotspot=off" ]
 out=$(cli hotspot --minutes 61 2>&1)
 check "--minutes past 60 is refused by the command" [ $? = 64 ]
+check "dnstrustd stops" stop_daemon
+
+# --- a portal that also withholds DNSKEY and DS ---
+echo "portal $portal_addr nokeys" >"$work/proxy.mode"
+check "dnstrustd starts again, cold, behind it" start_daemon
+for name in www.nsec3.lab. www.ed.lab. www.rsa.lab.; do
+	fails "$name: fails (no keys to be had)" "$(q $name A)"
+done
+line=$(status_line portal)
+check "status: a portal is suspected ($(echo $line | cut -c1-60))" \
+	bash -c "echo '$line' | grep -q '^portal=suspected reason=A answers for [0-9]* names come back while the keys to validate them cannot be had'"
+out=$(cli hotspot --minutes 2 2>&1)
+check "dnstrust hotspot" bash -c "echo '$out' | grep -q '^hotspot=until-'"
+is "the portal's name: unvalidated" "$(q $portal_name A)" \
+	status=unvalidated rcode=NOERROR answers=1
+is "www.nsec3.lab., whose chain cannot be had: unvalidated too" \
+	"$(q www.nsec3.lab. A)" status=unvalidated rcode=NOERROR answers=1
+check "dnstrust hotspot --done" says "hotspot=off" cli hotspot --done
 check "dnstrustd stops" stop_daemon
 finish

@@ -16,6 +16,8 @@ the file MODE says at the time the question arrives (re-read every time):
   portal A   a captive portal: every A question answered with the IPv4
              address A (TTL 30, no signature), AAAA with an empty
              NOERROR, everything else forwarded
+  portal A nokeys
+             the same, and DNSKEY and DS questions answered SERVFAIL
 
 Prints "ready" once both sockets are bound. Stops on SIGTERM. Traffic
 only to the loopback addresses it is given.
@@ -90,15 +92,19 @@ def question_end(query):
     return None
 
 
-def portal(query, addr):
-    """The portal's own answer to an A or AAAA question, else None."""
+def portal(query, addr, nokeys=False):
+    """The portal's own answer to an A or AAAA question (and with nokeys
+    to DNSKEY and DS: SERVFAIL), else None."""
     end = question_end(query)
     if len(query) < 12 or end is None:
         return None
     qtype = struct.unpack("!H", query[end - 4:end - 2])[0]
+    rd = struct.unpack("!H", query[2:4])[0] & 0x0100
+    if nokeys and qtype in (43, 48):
+        return query[:2] + struct.pack("!HHHHH", 0x8082 | rd, 1, 0, 0,
+                                       0) + query[12:end]
     if qtype not in (1, 28):
         return None
-    rd = struct.unpack("!H", query[2:4])[0] & 0x0100
     head = query[:2] + struct.pack("!HHHHH", 0x8080 | rd, 1,
                                    1 if qtype == 1 else 0, 0, 0)
     if qtype == 28:
@@ -112,7 +118,7 @@ def answer(query, upstream, m, tcp):
     if m[0] == "blackhole":
         return None
     if m[0] == "portal" and len(m) > 1:
-        r = portal(query, m[1])
+        r = portal(query, m[1], len(m) > 2 and m[2] == "nokeys")
         if r is not None:
             return r
     if m[0] == "garbage":
