@@ -30,6 +30,7 @@
 #include "validator/val.h"
 
 struct autotrust;
+struct hotspot;
 struct cache;
 struct up_client;
 struct val_anchors;
@@ -114,6 +115,7 @@ struct daemon {
 					   posted to its loop */
 	struct xtable *xfetch;		/* fetches shared between workers
 					   (resolve.c) */
+	struct hotspot *hotspot;	/* sign-on and portal (hotspot.c) */
 };
 
 /* --- client questions (server.c) --- */

@@ -13,6 +13,11 @@ the file MODE says at the time the question arrives (re-read every time):
   delay N    forward, answer after N seconds
   flap       pass during even seconds of the clock, blackhole in odd ones
   refuse     close TCP at once, answer UDP with REFUSED
+  portal A   a captive portal: every A question answered with the IPv4
+             address A (TTL 30, no signature), AAAA with an empty
+             NOERROR, everything else forwarded
+  portal A nokeys
+             the same, and DNSKEY and DS questions answered SERVFAIL
 
 Prints "ready" once both sockets are bound. Stops on SIGTERM. Traffic
 only to the loopback addresses it is given.
@@ -73,10 +78,49 @@ def recv_exact(s, n):
     return buf
 
 
+def question_end(query):
+    """The offset past the question section, or None."""
+    off = 12
+    while off < len(query):
+        n = query[off]
+        if n == 0:
+            off += 1
+            return off + 4 if off + 4 <= len(query) else None
+        if n & 0xC0:
+            return None
+        off += 1 + n
+    return None
+
+
+def portal(query, addr, nokeys=False):
+    """The portal's own answer to an A or AAAA question (and with nokeys
+    to DNSKEY and DS: SERVFAIL), else None."""
+    end = question_end(query)
+    if len(query) < 12 or end is None:
+        return None
+    qtype = struct.unpack("!H", query[end - 4:end - 2])[0]
+    rd = struct.unpack("!H", query[2:4])[0] & 0x0100
+    if nokeys and qtype in (43, 48):
+        return query[:2] + struct.pack("!HHHHH", 0x8082 | rd, 1, 0, 0,
+                                       0) + query[12:end]
+    if qtype not in (1, 28):
+        return None
+    head = query[:2] + struct.pack("!HHHHH", 0x8080 | rd, 1,
+                                   1 if qtype == 1 else 0, 0, 0)
+    if qtype == 28:
+        return head + query[12:end]
+    rr = struct.pack("!HHHIH", 0xC00C, 1, 1, 30, 4) + socket.inet_aton(addr)
+    return head + query[12:end] + rr
+
+
 def answer(query, upstream, m, tcp):
     """What to send back for query under mode m, or None for nothing."""
     if m[0] == "blackhole":
         return None
+    if m[0] == "portal" and len(m) > 1:
+        r = portal(query, m[1], len(m) > 2 and m[2] == "nokeys")
+        if r is not None:
+            return r
     if m[0] == "garbage":
         junk = os.urandom(random.randint(0, 600))
         if random.random() < 0.5 and len(query) >= 2:
