@@ -9,7 +9,9 @@
  * When the daemon cannot be reached, functions fail with
  * DT_ERR_UNAVAILABLE: they never return unvalidated data, unless the
  * caller opted in to a fallback (dt_ctx_set_fallback), and then such data
- * is marked DT_STATUS_UNVALIDATED.
+ * is marked DT_STATUS_UNVALIDATED. So is the data dnstrustd itself returns
+ * without proof during a hotspot sign-on (`dnstrust hotspot`), which the
+ * administrator asks for so that a captive portal can be reached.
  *
  * Thread safety: every function may be called from any thread. A context
  * may be shared between threads (it holds settings only; each call opens
@@ -87,8 +89,10 @@ enum dt_status {
 	DT_STATUS_INSECURE = 2,	     /* provably unsigned */
 	DT_STATUS_BOGUS = 3,	     /* signed, and not validly */
 	DT_STATUS_INDETERMINATE = 4, /* could not be decided */
-	DT_STATUS_UNVALIDATED = 5,   /* from the opt-in fallback: dnstrustd
-					was not asked */
+	DT_STATUS_UNVALIDATED = 5,   /* from the opt-in fallback (dnstrustd
+					was not asked), or not proven and
+					returned by dnstrustd during a
+					hotspot sign-on */
 };
 
 /* "secure", "insecure", "bogus", "indeterminate", "unvalidated", "none". */

@@ -28,9 +28,11 @@ int cli_admin_refused(const char *cmd, const struct cli_txt *t)
 	fprintf(stderr, "\n");
 	if (t->rcode == WIRE_RCODE_REFUSED && t->ede == WIRE_EDE_PROHIBITED) {
 		fprintf(stderr,
-			"dnstrust %s: only root or the daemon's user "
+			"dnstrust %s: only root%s the daemon's user%s "
 			"may do this\n",
-			cmd);
+			cmd, strcmp(cmd, "hotspot") ? " or" : ",",
+			strcmp(cmd, "hotspot") ? ""
+					       : " or a member of hotspot-group");
 		return CLI_EXIT_REFUSED;
 	}
 	return CLI_EXIT_UNAVAILABLE;

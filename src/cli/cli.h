@@ -66,6 +66,7 @@ int cmd_statistics(int argc, char **argv);
 int cmd_log_level(int argc, char **argv);
 int cmd_nta(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
+int cmd_hotspot(int argc, char **argv);
 
 struct cli_txt;
 /* Says on stderr that dnstrustd answered an administrative name with an

@@ -32,6 +32,9 @@ static const struct command {
 	{"nta", cmd_nta,
 	 "add, remove or list negative trust anchors at run time"},
 	{"reload", cmd_reload, "make the daemon read its files again"},
+	{"hotspot", cmd_hotspot,
+	 "sign on at a captive portal: names not shown to be signed "
+	 "answered unvalidated for a few minutes (--done ends it)"},
 	{"audit", cmd_audit,
 	 "can DNSSEC results reaching applications be trusted?"},
 	{"verify", cmd_verify, "validate records offline, without the daemon"},

@@ -220,6 +220,11 @@
  * network coming back is noticed within a second (one small query a
  * second to a network that does not answer). */
 #define DT_UP_PROBE_DOWN_MS 1000
+/* resolv.conf search list: glibc before 2.26 kept 6 domains of 256
+ * characters in all (MAXDNSRCH); a DHCP or VPN client writes one or two.
+ * Those past either bound are ignored. Kept in wire form, back to back. */
+#define DT_UP_MAXSEARCH 6
+#define DT_UP_SEARCH_MAXLEN 256
 
 /* --- caches (src/cache) --- */
 
@@ -254,6 +259,17 @@
  * configuration a fixed-size value that is copied on reload and looked
  * up linearly per question. */
 #define DT_CFG_MAX_POLICY 128
+/* private-domain lines: a site's internal suffixes, a few dozen at most;
+ * looked up linearly per question, beside the built-in list. */
+#define DT_CFG_MAX_PRIVATE 64
+/* dnstrust hotspot --minutes: sign-on at a portal takes a minute or two;
+ * 5 by default, at most 60, so that a forgotten sign-on ends by itself. */
+#define DT_DMN_HOTSPOT_DEFAULT_MIN 5
+#define DT_DMN_HOTSPOT_MAX_MIN 60
+/* Supplementary groups of a socket peer looked at for hotspot-group
+ * (SO_PEERGROUPS): the kernel allows 65536, but a user in more than 64
+ * groups is rare; such a peer is judged by its primary group alone. */
+#define DT_DMN_PEER_GROUPS 64
 
 /* --- the daemon (src/daemon) --- */
 

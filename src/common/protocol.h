@@ -33,6 +33,8 @@ enum dt_proto_status {
 	DT_PROTO_STATUS_INSECURE = 2,
 	DT_PROTO_STATUS_BOGUS = 3,
 	DT_PROTO_STATUS_INDETERMINATE = 4,
+	DT_PROTO_STATUS_UNVALIDATED = 5, /* not proven, returned during a
+					    hotspot sign-on */
 };
 
 /* FLAGS bits. */
@@ -48,6 +50,9 @@ enum dt_proto_status {
 #define DT_PROTO_ADMIN_FLUSH "flush.dnstrust."	/* NAME.flush.dnstrust.: at
 						   and below NAME */
 #define DT_PROTO_ADMIN_RELOAD "reload.dnstrust."
+#define DT_PROTO_ADMIN_HOTSPOT "hotspot.dnstrust." /* MINUTES.hotspot.:
+							start; done.hotspot.:
+							end */
 #define DT_PROTO_ADMIN_ANCHORS "anchors.dnstrust." /* the trust anchors,
 							one record per TXT */
 

@@ -16,6 +16,7 @@
 #include "daemon/admin_ops.h"
 #include "daemon/admin.h"
 #include "daemon/daemon.h"
+#include "daemon/hotspot.h"
 #include "daemon/stats.h"
 #include "daemon/upstreams.h"
 #include "resolver/render.h"
@@ -157,6 +158,11 @@ static void status_policy(struct txt *t, const struct cfg *c, int64_t now)
 		line(t, "domain=%s%s%s%s", name, d->nns ? " upstream" : "",
 		     list, d->novalidate ? " validate=no" : "");
 	}
+	for (size_t i = 0; i < c->nprivate; i++) {
+		wire_dname_to_str(c->private_domain[i], name, sizeof(name));
+		line(t, "private-domain=%s", name);
+	}
+	line(t, "private-defaults=%s", c->no_private_defaults ? "no" : "yes");
 }
 
 /* The verdict of the last reload: "ID ok" or "ID refused: REASON", ID
@@ -215,6 +221,18 @@ static void status(struct txt *t, struct worker *w)
 	line(t, "upstream-options=timeout:%u attempts:%u%s%s",
 	     uc->timeout_ms / 1000, uc->attempts, uc->rotate ? " rotate" : "",
 	     uc->defaulted ? " (no nameserver line: 127.0.0.1)" : "");
+	if (uc->nsearch) {
+		/* Names of the list are private (policy.h). */
+		char list[8 + DT_UP_MAXSEARCH * DT_NAME_TEXT_MAXLEN] = "search=";
+		size_t off = strlen(list);
+		for (size_t i = 0; i < uc->nsearch && off < sizeof(list); i++) {
+			char n[DT_NAME_TEXT_MAXLEN];
+			wire_dname_to_str(up_conf_search(uc, i), n, sizeof(n));
+			off += (size_t)snprintf(list + off, sizeof(list) - off,
+						"%s%s", i ? " " : "", n);
+		}
+		long_line(t, list);
+	}
 	status_capab(t, d);
 	line(t, "trust-anchor-source=%s", w->st->ta_desc);
 	status_anchors(t, w->st);
@@ -240,6 +258,10 @@ static void status(struct txt *t, struct worker *w)
 	line(t, "refused=%llu", (unsigned long long)s.refused);
 	line(t, "reloads=%u", __atomic_load_n(&d->reloads, __ATOMIC_RELAXED));
 	status_reload(t, d);
+	char hs[128], portal[256];
+	hotspot_status(w, hs, sizeof(hs), portal, sizeof(portal));
+	line(t, "%s", hs);
+	line(t, "%s", portal);
 }
 
 /* Every trust anchor record in presentation form (for `dnstrust query
@@ -314,6 +336,13 @@ size_t admin_answer(struct worker *w, const struct qinfo *q, uint8_t *buf,
 	if (!ours || (q->qtype != WIRE_TYPE_TXT && q->qtype != 255))
 		return reply_error(q, WIRE_RCODE_REFUSED, WIRE_EDE_NOT_SUPPORTED,
 				   "unknown administrative name", buf, cap);
+	if (hotspot_privileged(q) && !q->hotspot) {
+		STAT_INC(w, refused);
+		return reply_error(q, WIRE_RCODE_REFUSED, WIRE_EDE_PROHIBITED,
+				   "needs root, the daemon's user or the "
+				   "hotspot-group on the Unix socket",
+				   buf, cap);
+	}
 	bool privileged = wire_dname_is_subdomain(q->qname, flushname) ||
 			  name_is(q, DT_PROTO_ADMIN_RELOAD) ||
 			  admin_ops_privileged(q);
@@ -346,7 +375,8 @@ size_t admin_answer(struct worker *w, const struct qinfo *q, uint8_t *buf,
 						 __ATOMIC_RELEASE);
 		daemon_request_reload(w->d);
 		line(&t, "reload=requested id=%u", id);
-	} else if (!admin_ops_answer(w, q, &t.b, &rcode))
+	} else if (!admin_ops_answer(w, q, &t.b, &rcode) &&
+		   !hotspot_answer(w, q, &t.b, &rcode))
 		rcode = WIRE_RCODE_NXDOMAIN;
 	if (t.cut && q->udp_size) {
 		/* No partial list: TC and the question alone, the client asks

@@ -74,9 +74,12 @@ static size_t lat_bucket(int64_t ms)
 	return i;
 }
 
-/* "secure"..., or "servfail" for an answer no upstream gave. */
+/* "secure"..., "servfail" for an answer no upstream gave, or
+ * "unvalidated" (a hotspot sign-on's). */
 static const char *status_word(const struct answer *a)
 {
+	if (a->unvalidated)
+		return "unvalidated";
 	if (a->status == VAL_INDETERMINATE && a->upstream_fail)
 		return "servfail";
 	return val_status_name(a->status);

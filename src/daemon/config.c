@@ -878,6 +878,60 @@ static void format_require(const struct cfg_key *k, const struct cfg *c,
 	}
 }
 
+static int parse_private(const struct cfg_key *k, const struct cfg_line *l,
+			 struct cfg *c, struct cfg_ctx *x)
+{
+	char sh[CFG_SHOW_MAX + 4];
+	uint8_t name[DT_NAME_MAXLEN];
+
+	if (c->nprivate == DT_CFG_MAX_PRIVATE)
+		return cfg_fail(x, "%s: more than %d", k->name,
+				DT_CFG_MAX_PRIVATE);
+	if (parse_domain(k, l->word[1], name, x) < 0)
+		return DT_ECONFIG;
+	if (name[0] == 0)
+		return cfg_fail(x, "%s: not the root: every name would be "
+				   "private",
+				k->name);
+	for (size_t i = 0; i < c->nprivate; i++)
+		if (wire_dname_equal(c->private_domain[i], name))
+			return cfg_fail(x, "%s: %s given twice", k->name,
+					show(l->word[1], sh));
+	wire_dname_copy(c->private_domain[c->nprivate++], name);
+	return 0;
+}
+
+static void format_private(const struct cfg_key *k, const struct cfg *c,
+			   struct cfg_out *o)
+{
+	if (!c->nprivate)
+		out_unset(o, k);
+	for (size_t i = 0; i < c->nprivate; i++) {
+		out_printf(o, "%s ", k->name);
+		out_domain(o, c->private_domain[i]);
+		out_printf(o, "\n");
+	}
+}
+
+/* A key without a value that sets the bool at k->off. */
+static int parse_flag(const struct cfg_key *k, const struct cfg_line *l,
+		      struct cfg *c, struct cfg_ctx *x)
+{
+	(void)l;
+	(void)x;
+	*(bool *)((char *)c + k->off) = true;
+	return 0;
+}
+
+static void format_flag(const struct cfg_key *k, const struct cfg *c,
+			struct cfg_out *o)
+{
+	if (*(const bool *)((const char *)c + k->off))
+		out_printf(o, "%s\n", k->name);
+	else
+		out_printf(o, "#%s\n", k->name);
+}
+
 /* The rule for a domain, made when first named. */
 static struct cfg_domain *domain_rule(struct cfg *c, const uint8_t *name)
 {
@@ -1134,6 +1188,33 @@ static const struct cfg_key cfg_keys[] = {
 	 .nmax = 2 + DT_UP_MAXNS,
 	 .doc = "Split DNS: questions at or below DOMAIN go to these servers; "
 		"validate no returns them unvalidated (indeterminate)."},
+	{.name = "private-domain",
+	 .usage = "DOMAIN",
+	 .parse = parse_private,
+	 .format = format_private,
+	 .repeatable = true,
+	 KEY_ONE,
+	 .doc = "Names at or below DOMAIN are the local network's: asked of "
+		"resolv.conf's servers, and insecure rather than bogus when "
+		"they cannot be proven; repeatable."},
+	{.name = "no-private-defaults",
+	 .usage = "",
+	 .parse = parse_flag,
+	 .format = format_flag,
+	 .nmin = 0,
+	 .nmax = 0,
+	 .off = offsetof(struct cfg, no_private_defaults),
+	 .doc = "Drops the built-in list of private domains (home.arpa, "
+		"lan, the RFC 1918 reverse zones...)."},
+	{.name = "hotspot-group",
+	 .usage = "NAME",
+	 .parse = parse_user,
+	 .format = format_str,
+	 KEY_ONE,
+	 .off = offsetof(struct cfg, hotspot_group),
+	 .max = sizeof(((struct cfg *)0)->hotspot_group) - 1,
+	 .doc = "Members of this group may run dnstrust hotspot, besides "
+		"root and the daemon's user."},
 };
 
 static const struct cfg_key *key_find(const char *name)
@@ -1242,9 +1323,9 @@ static int line_check_count(const struct cfg_key *k, const struct cfg_line *l,
 		return cfg_fail(x, "%s: missing value (usage: %s %s)", k->name,
 				k->name, k->usage);
 	if (n > k->nmax)
-		return cfg_fail(x, "%s: unexpected '%s' (usage: %s %s)",
+		return cfg_fail(x, "%s: unexpected '%s' (usage: %s%s%s)",
 				k->name, show(l->word[k->nmax + 1], sh),
-				k->name, k->usage);
+				k->name, k->usage[0] ? " " : "", k->usage);
 	return 0;
 }
 

@@ -111,6 +111,10 @@ struct cfg {
 	bool prefetch;			/* prefetch yes|no */
 	bool aggressive_nsec;		/* aggressive-nsec yes|no (RFC 8198) */
 	unsigned max_conns_per_user;	/* max-connections-per-user N */
+	char hotspot_group[64];		/* hotspot-group NAME: its members
+					   may start and end a hotspot
+					   sign-on; empty: root and the
+					   daemon's user only */
 	/* policy */
 	enum cfg_mode mode;		/* mode enforce|permissive */
 	bool insecure_reject;		/* insecure accept|reject */
@@ -120,6 +124,11 @@ struct cfg {
 	size_t nrequire;
 	struct cfg_domain domain[DT_CFG_MAX_POLICY];
 	size_t ndomain;
+	uint8_t private_domain[DT_CFG_MAX_PRIVATE][DT_NAME_MAXLEN];
+	size_t nprivate;		/* private-domain NAME, repeatable */
+	bool no_private_defaults;	/* no-private-defaults: only the
+					   private-domain lines and the
+					   resolv.conf search list */
 };
 
 /* Fills *c with every default. */

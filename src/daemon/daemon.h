@@ -30,6 +30,7 @@
 #include "validator/val.h"
 
 struct autotrust;
+struct hotspot;
 struct cache;
 struct up_client;
 struct upstreams;
@@ -120,6 +121,7 @@ struct daemon {
 	/* Where the auto judgement goes (main thread): on, resolve from
 	 * the root; off, forward; why says so. NULL: nobody acts on it. */
 	void (*set_recursing)(struct daemon *d, bool on, const char *why);
+	struct hotspot *hotspot;	/* sign-on and portal (hotspot.c) */
 };
 
 /* --- client questions (server.c) --- */

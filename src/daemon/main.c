@@ -37,6 +37,7 @@
 #include "daemon/notify.h"
 #include "daemon/policy.h"
 #include "daemon/privs.h"
+#include "daemon/hotspot.h"
 #include "daemon/resolve.h"
 #include "daemon/server.h"
 #include "daemon/state.h"
@@ -150,10 +151,14 @@ static bool same_servers(const struct up_conf *a, const struct up_conf *b)
 
 /* What the old servers told us and did not validate as secure
  * (negative, insecure, indeterminate answers, key sets and raw responses)
- * may be their doing: after a change of servers, ask again. */
+ * may be their doing: after a change of servers (or of the search list,
+ * which makes names private), ask again. */
 static void forget_unproven(struct daemon *d, const struct up_conf *old)
 {
-	if (same_servers(old, &d->upconf))
+	/* A new search list changes which names are private. */
+	if (same_servers(old, &d->upconf) &&
+	    old->searchlen == d->upconf.searchlen &&
+	    memcmp(old->search, d->upconf.search, old->searchlen) == 0)
 		return;
 	size_t n = rsv_drop_unproven(d->cache);
 
@@ -214,6 +219,7 @@ static int reload_apply(struct daemon *d, char *err, size_t errlen)
 	}
 	dstate_put(d->st);
 	d->st = st;
+	hotspot_set_group(d, cfg.hotspot_group);
 	struct up_conf old = d->upconf;
 	read_resolv_conf(d, &d->upconf);
 	log_upstreams(&d->upconf, "reload");
@@ -407,7 +413,7 @@ static int open_listeners(struct daemon *d)
 static int start_workers(struct daemon *d)
 {
 	d->workers = calloc(d->nworkers, sizeof(*d->workers));
-	if (!d->workers || resolve_daemon_init(d) < 0)
+	if (!d->workers || resolve_daemon_init(d) < 0 || hotspot_init(d) < 0)
 		return -1;
 	for (unsigned i = 0; i < d->nworkers; i++)
 		if (worker_init(d, &d->workers[i], i) < 0)
@@ -535,6 +541,7 @@ static void shutdown_all(struct daemon *d)
 	autotrust_stop(d);
 	resolve_daemon_free(d);
 	upstreams_free(d);
+	hotspot_free(d);
 	cache_free(d->cache);
 	dstate_put(d->st);
 	loop_free(d->loop);
@@ -702,6 +709,7 @@ int main(int argc, char **argv)
 			 strerror(errno));
 	if (autotrust_start(&d) < 0)
 		return start_failed(&d);
+	hotspot_set_group(&d, cfg.hotspot_group);
 	log_notice("dnstrustd %s started: socket %s, %u workers, anchors: %s",
 		   DT_VERSION, cfg.socket, d.nworkers, d.st->ta_desc);
 	if (ready_fd >= 0)

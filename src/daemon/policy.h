@@ -29,6 +29,38 @@ const struct cfg_domain *policy_domain(const struct cfg *c,
 				       const uint8_t *name,
 				       bool upstream_only);
 
+/* Where a private name comes from (policy_private). */
+enum policy_private_src {
+	POLICY_PRIVATE_NONE = 0,
+	POLICY_PRIVATE_BUILTIN,		/* the built-in list */
+	POLICY_PRIVATE_CONFIG,		/* a private-domain line */
+	POLICY_PRIVATE_SEARCH,		/* resolv.conf's search list (the
+					   network's word, not the admin's) */
+};
+
+/*
+ * The private domain at or above name (wire form, lower case or not),
+ * or NULL: the deepest among the private-domain lines, the built-in
+ * list (unless no-private-defaults) and the search list of uc (may be
+ * NULL). *ret_src (may be NULL) says where it came from; written only
+ * when a domain is returned. Names at or below one are the local
+ * network's: asked of resolv.conf's servers, and insecure rather than
+ * bogus when they cannot be proven (docs/DESIGN.md).
+ */
+const uint8_t *policy_private_domain(const struct cfg *c,
+				     const struct up_conf *uc,
+				     const uint8_t *name,
+				     enum policy_private_src *ret_src);
+
+/* Whether name is at or below a private domain (policy_private_domain). */
+bool policy_private(const struct cfg *c, const struct up_conf *uc,
+		    const uint8_t *name);
+
+/* The built-in private domains, in presentation form (status, docs,
+ * tests). */
+extern const char *const policy_private_builtin[];
+extern const size_t policy_private_nbuiltin;
+
 /* Whether the policy keys of a and b differ (reload drops the caches
  * then: answers were decided under the old policy). */
 bool policy_changed(const struct cfg *a, const struct cfg *b);

@@ -11,6 +11,7 @@
 #include "common/errcode.h"
 #include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
+#include "daemon/hotspot.h"
 #include "daemon/resolve.h"
 #include "resolver/render.h"
 #include "upstream/transport.h"
@@ -349,6 +350,7 @@ static void answered(void *arg, struct rsv_waiter *list,
 	struct worker *w = arg;
 
 	admin_ops_finished(w, d->qname, d->qtype, d->a, d->elapsed_ms);
+	hotspot_note(w, d->qname, d->qtype, d->a);
 	while (list) {
 		struct waiter *wt = (struct waiter *)((char *)list -
 						      offsetof(struct waiter,
@@ -359,6 +361,18 @@ static void answered(void *arg, struct rsv_waiter *list,
 	}
 }
 
+static const struct up_conf *network(void *arg)
+{
+	struct worker *w = arg;
+
+	return up_client_conf(w->up);
+}
+
+static uint32_t hotspot(void *arg)
+{
+	return hotspot_left(arg);
+}
+
 int resolve_init(struct worker *w)
 {
 	struct rsv_env env = {
@@ -366,6 +380,8 @@ int resolve_init(struct worker *w)
 		.fetch = fetch,
 		.fetch_cancel = fetch_cancel,
 		.answered = answered,
+		.network = network,
+		.hotspot = hotspot,
 	};
 
 	w->rsv = rsv_new(w->d->cache, &env);

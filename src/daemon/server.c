@@ -20,6 +20,7 @@
 #include "common/protocol.h"
 #include "daemon/admin.h"
 #include "daemon/admin_ops.h"
+#include "daemon/hotspot.h"
 #include "daemon/log.h"
 #include "daemon/ratelimit.h"
 #include "daemon/resolve.h"
@@ -46,6 +47,7 @@ struct conn {
 	struct loop_timer resume;	/* frames left when pending was full */
 	enum conn_wait wait;		/* what timer is armed for */
 	bool admin;			/* peer may flush and reload */
+	bool hotspot;			/* peer may sign on (hotspot.h) */
 	bool limited;			/* counted against its user's limit */
 	bool reject;			/* over a limit: every question is
 					   answered SERVFAIL, EDE 14 */
@@ -480,7 +482,7 @@ static bool wants_status(const struct wire_edns *e)
 }
 
 static void qinfo_fill(struct qinfo *q, const struct wire_msg *m, bool udp,
-		       bool admin)
+		       bool admin, bool hotspot)
 {
 	memset(q, 0, sizeof(*q));
 	q->id = m->hdr.id;
@@ -498,6 +500,7 @@ static void qinfo_fill(struct qinfo *q, const struct wire_msg *m, bool udp,
 	q->qtype = m->qtype;
 	q->qclass = m->qclass;
 	q->admin = admin;
+	q->hotspot = hotspot;
 }
 
 /* A reply for a message that could not be parsed: the header's ID, no
@@ -595,7 +598,7 @@ static bool remote_admit(struct worker *w, const struct sockaddr_storage *peer)
 }
 
 static void handle(struct worker *w, const struct origin *o,
-		   const uint8_t *pkt, size_t len, bool admin)
+		   const uint8_t *pkt, size_t len, bool admin, bool hotspot)
 {
 	bool udp = o->conn == NULL;
 	struct qinfo q;
@@ -612,7 +615,7 @@ static void handle(struct worker *w, const struct origin *o,
 		return;
 	}
 	STAT_INC(w, queries);
-	qinfo_fill(&q, m, udp, admin);
+	qinfo_fill(&q, m, udp, admin, hotspot);
 	unsigned opcode = WIRE_OPCODE(m->hdr.flags);
 	wire_msg_free(m);
 	uint16_t rcode = WIRE_RCODE_NOERROR;
@@ -677,7 +680,7 @@ static void conn_frames(struct conn *c)
 		}
 		if (c->inlen - off - 2 < len)
 			break;
-		handle(c->w, &o, c->in + off + 2, len, c->admin);
+		handle(c->w, &o, c->in + off + 2, len, c->admin, c->hotspot);
 		off += 2 + len;
 	}
 	if (!c->closed && off) {
@@ -732,6 +735,7 @@ static void conn_event(struct loop_io *io, uint32_t ev)
 struct peer {
 	uid_t uid;		/* CONN_UID_TCP for TCP clients */
 	bool admin;		/* may flush and reload */
+	bool hotspot;		/* may sign on (hotspot.h) */
 	bool exempt;		/* root or the daemon's user: never limited */
 	bool remote;		/* TCP from another than loopback */
 };
@@ -765,6 +769,7 @@ static void conn_new(struct worker *w, int fd, const struct peer *p)
 	}
 	c->w = w;
 	c->admin = p->admin;
+	c->hotspot = p->hotspot;
 	c->user = user;
 	c->limited = limited;
 	c->reject = reject;
@@ -797,6 +802,30 @@ static void conn_new(struct worker *w, int fd, const struct peer *p)
 	conn_update(c);
 }
 
+#ifndef SO_PEERGROUPS
+#define SO_PEERGROUPS 59 /* Linux 4.13 */
+#endif
+
+/* Whether the peer may sign on (hotspot.h): by its uid or primary group
+ * (SO_PEERCRED), or one of its supplementary groups (SO_PEERGROUPS; a
+ * peer in more than DT_DMN_PEER_GROUPS groups, which the kernel then
+ * does not give, is judged by its primary group alone). */
+static bool peer_hotspot(struct worker *w, int fd, const struct ucred *cr)
+{
+	gid_t groups[DT_DMN_PEER_GROUPS];
+	socklen_t len = sizeof(groups);
+
+	if (hotspot_peer_allowed(w->d, cr->uid, cr->gid))
+		return true;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) < 0)
+		return false;
+	for (size_t i = 0; i < len / sizeof(gid_t) && i < DT_DMN_PEER_GROUPS;
+	     i++)
+		if (hotspot_peer_allowed(w->d, (uid_t)-1, groups[i]))
+			return true;
+	return false;
+}
+
 /* Who is on the other end (SO_PEERCRED on the Unix socket): root and the
  * daemon's own user may use administrative names and are never limited. */
 static void peer_of(struct worker *w, int fd, bool is_unix, struct peer *p)
@@ -813,6 +842,7 @@ static void peer_of(struct worker *w, int fd, bool is_unix, struct peer *p)
 	}
 	p->uid = cr.uid;
 	p->admin = p->exempt = cr.uid == 0 || cr.uid == w->d->admin_uid;
+	p->hotspot = peer_hotspot(w, fd, &cr);
 }
 
 static void accept_resume(struct loop_timer *t)
@@ -897,7 +927,7 @@ static void udp_event_single(struct worker *w, int fd)
 			.udp_fd = fd, .peer = &peer, .peerlen = plen,
 			.remote = !cfg_addr_loopback((struct sockaddr *)&peer),
 		};
-		handle(w, &o, pkt, (size_t)n, false);
+		handle(w, &o, pkt, (size_t)n, false, false);
 	}
 }
 
@@ -936,7 +966,8 @@ static void udp_event(struct loop_io *io, uint32_t ev)
 				.remote = !cfg_addr_loopback(
 					(struct sockaddr *)&b->peer[i]),
 			};
-			handle(w, &o, b->pkt[i], b->in[i].msg_len, false);
+			handle(w, &o, b->pkt[i], b->in[i].msg_len, false,
+			       false);
 		}
 		udp_flush(b, io->fd);
 		if (n < UDP_BATCH)

@@ -74,7 +74,7 @@ void dtlib_qs_clear(struct dtlib_q *qs, size_t n)
 		dtlib_answer_clear(&qs[i].ans);
 }
 
-/* The status option: VERSION 1, STATUS 0..4, FLAGS. Absent (an
+/* The status option: VERSION 1, STATUS 0..5, FLAGS. Absent (an
  * administrative answer), the AD bit alone speaks. */
 static int read_status(const struct wire_msg *m, struct dtlib_answer *a)
 {
@@ -89,9 +89,10 @@ static int read_status(const struct wire_msg *m, struct dtlib_answer *a)
 			continue;
 		if (len != DT_PROTO_OPT_STATUS_LEN ||
 		    data[0] != DT_PROTO_VERSION ||
-		    data[1] > DT_PROTO_STATUS_INDETERMINATE)
+		    data[1] > DT_PROTO_STATUS_UNVALIDATED)
 			return DT_ERR_PROTOCOL;
-		/* enum dt_status numbers 0..4 as the protocol does */
+		/* enum dt_status numbers 0..5 as the protocol does (5: a
+		 * hotspot sign-on's unvalidated answer) */
 		a->status = (enum dt_status)data[1];
 		a->pflags = wire_get16(data + 2);
 		break;

@@ -74,7 +74,11 @@ static enum nss_status map_answer(const dt_result_t *res, int *errnop,
 	if (st == DT_STATUS_BOGUS)
 		return dtnss_fail(NSS_STATUS_NOTFOUND, ENOENT, NO_RECOVERY,
 				  errnop, h_errnop);
-	if (st != DT_STATUS_SECURE && st != DT_STATUS_INSECURE)
+	/* Unvalidated: a hotspot sign-on the administrator asked for (or
+	 * the opt-in fallback); the application gets the data, as it would
+	 * from glibc's own resolver. */
+	if (st != DT_STATUS_SECURE && st != DT_STATUS_INSECURE &&
+	    st != DT_STATUS_UNVALIDATED)
 		return dtnss_fail(NSS_STATUS_TRYAGAIN, EAGAIN, TRY_AGAIN,
 				  errnop, h_errnop);
 	switch (dt_result_rcode(res)) {

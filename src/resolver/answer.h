@@ -27,6 +27,8 @@ struct qinfo {
 	uint8_t qname[DT_NAME_MAXLEN];	/* as sent (case kept) */
 	uint16_t qtype, qclass;
 	bool admin;			/* peer may use administrative names */
+	bool hotspot;			/* peer may start and end a hotspot
+					   sign-on (daemon/hotspot.h) */
 };
 
 /* A validated result, as kept in the answer cache; immutable. */
@@ -39,6 +41,9 @@ struct answer {
 	bool nta;			/* a negative trust anchor applied */
 	bool permissive;		/* bogus, returned by mode permissive */
 	bool policy_pass;		/* domain validate no: data returned */
+	bool unvalidated;		/* not proven, returned during a
+					   hotspot sign-on: status
+					   unvalidated, never cached */
 	uint32_t ttl;
 	int64_t stored;			/* monotonic seconds */
 	const char *tag;

@@ -25,6 +25,8 @@
 
 static uint8_t proto_status(const struct answer *a)
 {
+	if (a->unvalidated)
+		return DT_PROTO_STATUS_UNVALIDATED;
 	switch (a->status) {
 	case VAL_SECURE: return DT_PROTO_STATUS_SECURE;
 	case VAL_INSECURE: return DT_PROTO_STATUS_INSECURE;
@@ -39,7 +41,7 @@ static bool shows_data(const struct answer *a, const struct qinfo *q)
 	if (!a->msg || a->upstream_fail)
 		return false;
 	if (a->status == VAL_SECURE || a->status == VAL_INSECURE ||
-	    a->policy_pass || a->permissive)
+	    a->policy_pass || a->permissive || a->unvalidated)
 		return true;
 	return (q->flags & WIRE_FLAG_CD) != 0;
 }

@@ -629,6 +629,78 @@ static bool finish_exempt(struct rsv_task *t)
 	return true;
 }
 
+/* Whether a private name's unproven answer may be taken as insecure:
+ * not when a signed zone at or below the private domain holds the name
+ * (its data must validate), and for the network's search list (its word,
+ * not the admin's) only when no signed zone below the root does. */
+static bool private_softens(const uint8_t *dom, enum policy_private_src src,
+			    const uint8_t *signed_zone)
+{
+	if (!signed_zone)
+		return true;
+	return src != POLICY_PRIVATE_SEARCH &&
+	       wire_dname_labels(signed_zone) < wire_dname_labels(dom);
+}
+
+/*
+ * A verdict that is neither secure nor insecure, for names policy lets
+ * through without proof (no negative trust anchor, domain rule or
+ * require-secure covers the name):
+ *   private-domain: a private name (policy.h) is insecure, the
+ *     network's data;
+ *   hotspot-unvalidated: during a hotspot sign-on, a name no signed zone
+ *     below the root is shown to hold is returned marked unvalidated.
+ * Returns true when t was finished so.
+ */
+static bool finish_unproven(struct rsv_task *t, const struct wire_msg *m,
+			    struct val_result *res)
+{
+	const struct cfg *cfg = &t->st->cfg;
+	struct resolver *r = t->r;
+	enum val_status st = res->verdict.status;
+	enum policy_private_src src;
+	char txt[DT_NAME_TEXT_MAXLEN], orig[VAL_REASON_MAXLEN];
+
+	if ((st != VAL_BOGUS && st != VAL_INDETERMINATE) || t->synth ||
+	    t->nta || policy_domain(cfg, t->qname, false) ||
+	    policy_require_secure(cfg, t->qname))
+		return false;
+	const struct up_conf *uc = r->env.network ? r->env.network(r->env.arg)
+						  : NULL;
+	const uint8_t *dom = policy_private_domain(cfg, uc, t->qname, &src);
+	const uint8_t *sz = source_signed_zone(t, t->qname);
+	uint32_t hotspot = r->env.hotspot ? r->env.hotspot(r->env.arg) : 0;
+
+	snprintf(orig, sizeof(orig), "%s", res->verdict.reason);
+	if (dom && private_softens(dom, src, sz)) {
+		wire_dname_to_str(dom, txt, sizeof(txt));
+		val_verdict_set(&res->verdict, VAL_INSECURE, VAL_EDE_NONE,
+				"private-domain",
+				"private-domain %.255s (%s): the network's "
+				"answer, not proven: %.200s",
+				txt,
+				src == POLICY_PRIVATE_SEARCH ? "resolv.conf search"
+				: src == POLICY_PRIVATE_CONFIG ? "dnstrust.conf"
+							       : "built-in",
+				orig);
+	} else if (hotspot && !sz) {
+		val_verdict_set(&res->verdict, VAL_INDETERMINATE, VAL_EDE_NONE,
+				"hotspot-unvalidated",
+				"hotspot sign-on (%u s left): the network's "
+				"answer, not validated: %.200s",
+				(unsigned)hotspot, orig);
+		t->unvalidated = true;
+	} else {
+		return false;
+	}
+	if (walk_exempt(t, m, res) < 0) {
+		finish_failed(t, -ENOMEM, "internal-nomem", "out of memory");
+		return true;
+	}
+	finish_result(t, res);
+	return true;
+}
+
 /* Whether rr of section sec is one the validator used. */
 static bool is_used(const struct wire_msg *m, const struct val_result *res,
 		    int sec, const struct wire_rr *rr)
@@ -708,8 +780,12 @@ static void finish_result(struct rsv_task *t, const struct val_result *res)
 		a->ttl = t->st->cfg.bogus_ttl;
 	if (a->ttl > t->st->cfg.max_cache_ttl)
 		a->ttl = t->st->cfg.max_cache_ttl;
-	if (t->fail_err && a->status == VAL_INDETERMINATE)
+	if (t->fail_err && a->status == VAL_INDETERMINATE && !t->unvalidated)
 		a->upstream_fail = true;
+	if (t->unvalidated) {
+		a->unvalidated = true;
+		a->ttl = 0; /* never cached: ends with the sign-on */
+	}
 	apply_policy(t, a);
 	log_dropped(t, f->msg, res, f->from);
 	a->msg = take_main(t);
@@ -740,6 +816,20 @@ static struct wire_msg *take_main(struct rsv_task *t)
 	return m;
 }
 
+/* Whether the network is to be asked even when kept NSEC records would
+ * answer: for private names (the root's NSEC records prove lan. absent,
+ * the router knows router.lan.) and during a hotspot sign-on (the portal
+ * answers names the public DNS does not have). */
+static bool ask_network(struct rsv_task *t)
+{
+	struct resolver *r = t->r;
+	const struct up_conf *uc = r->env.network ? r->env.network(r->env.arg)
+						  : NULL;
+
+	return (r->env.hotspot && r->env.hotspot(r->env.arg)) ||
+	       policy_private(&t->st->cfg, uc, t->qname);
+}
+
 /* A negative answer put together from kept NSEC records (nsec.c), as
  * the question's response, to be validated; NULL when there is none. */
 static const struct wire_msg *try_synthesize(struct rsv_task *t)
@@ -747,7 +837,7 @@ static const struct wire_msg *try_synthesize(struct rsv_task *t)
 	struct wire_msg *m;
 
 	t->synth_tried = true;
-	if (!(m = nsec_synthesize(t)) ||
+	if (ask_network(t) || !(m = nsec_synthesize(t)) ||
 	    fetched_add(t, t->qname, t->qtype, m, 0, "aggressive-nsec") < 0)
 		return NULL;
 	t->f[t->nf - 1].kept = true;
@@ -827,6 +917,8 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 			t->fail_err = walk.fail_err;
 		if (res.kind != VAL_KIND_NEED_KEYS &&
 		    (!t->synth || res.verdict.status == VAL_SECURE)) {
+			if (finish_unproven(t, m, &res))
+				return;
 			finish_result(t, &res);
 			return;
 		}

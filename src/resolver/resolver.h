@@ -80,6 +80,18 @@ struct rsv_env {
 	 */
 	void (*answered)(void *arg, struct rsv_waiter *waiters,
 			 const struct rsv_done *d);
+	/*
+	 * Optional (NULL: none). resolv.conf as the default upstreams have
+	 * it now: its search list names private domains (daemon/policy.h).
+	 */
+	const struct up_conf *(*network)(void *arg);
+	/*
+	 * Optional (NULL: never). Seconds left of a hotspot sign-on
+	 * (`dnstrust hotspot`), 0 when none: answers that cannot be proven
+	 * and are not shown to be in a signed zone below the root are then
+	 * returned marked unvalidated, and never cached.
+	 */
+	uint32_t (*hotspot)(void *arg);
 };
 
 /* Counters, added with relaxed atomics (read from other threads). */
@@ -168,5 +180,10 @@ size_t rsv_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
 /* Drops every cache entry not learnt through a secure validation (for a
  * change of upstreams). Returns the number dropped. */
 size_t rsv_drop_unproven(struct cache *c);
+
+/* The same, and every negative answer and upstream response, secure or
+ * not (the start of a hotspot sign-on: the portal answers names the
+ * public DNS proves absent). Returns the number dropped. */
+size_t rsv_drop_unproven_negative(struct cache *c);
 
 #endif

@@ -133,6 +133,32 @@ size_t rsv_drop_unproven(struct cache *c)
 	return cache_remove_if_val(c, unproven, NULL);
 }
 
+/* Whether a cache entry is unproven, or a negative answer or response
+ * (NXDOMAIN, or NOERROR without answer records), secure or not. */
+static bool unproven_or_negative(const uint8_t *key, size_t klen, void *val,
+				 void *arg)
+{
+	if (unproven(key, klen, val, arg))
+		return true;
+	if (key[0] == 'V') {
+		const struct answer *a = val;
+		return a->rcode == WIRE_RCODE_NXDOMAIN ||
+		       (a->msg && a->msg->count[WIRE_SEC_ANSWER] == 0);
+	}
+	if (key[0] == 'Q') {
+		const struct rawmsg *r = val;
+		return r->len >= DT_MSG_HDRLEN &&
+		       ((r->data[3] & 0xF) == WIRE_RCODE_NXDOMAIN ||
+			wire_get16(r->data + 6) == 0);
+	}
+	return false;
+}
+
+size_t rsv_drop_unproven_negative(struct cache *c)
+{
+	return cache_remove_if_val(c, unproven_or_negative, NULL);
+}
+
 static struct wire_msg *response_cached(struct rsv_task *t,
 					const uint8_t *name, uint16_t type)
 {
@@ -292,6 +318,17 @@ static const struct val_keyset *keys_get(void *arg, const uint8_t *zone)
 		return NULL;
 	}
 	return ref.val;
+}
+
+const uint8_t *source_signed_zone(struct rsv_task *t, const uint8_t *name)
+{
+	for (int n = wire_dname_labels(name); n > 0; n--) {
+		const uint8_t *z = wire_dname_ancestor(name, n);
+		const struct val_keyset *ks = keys_get(t, z);
+		if (ks && ks->verdict.status == VAL_SECURE)
+			return z;
+	}
+	return NULL;
 }
 
 void source_release(struct rsv_task *t)

@@ -71,6 +71,7 @@ struct rsv_task {
 	bool synth;			/* the answer is put together from
 					   them (nsec.c), not fetched */
 	const struct cfg_nta *nta;	/* a negative trust anchor applied */
+	bool unvalidated;		/* answered unvalidated (hotspot) */
 	struct val_work work;		/* shared by every run and key set */
 };
 
@@ -106,6 +107,12 @@ enum source_cut {
 					   key set is not secure */
 };
 enum source_cut source_cut_known(struct rsv_task *t, const uint8_t *name);
+
+/* The deepest zone at or above name, the root excepted, whose key set
+ * is secure (in the key cache or the task's own), or NULL: where a
+ * signed zone below the root is shown to hold the name. Points into
+ * name. */
+const uint8_t *source_signed_zone(struct rsv_task *t, const uint8_t *name);
 
 /* Whether the cache holds the response to (name, type) ('Q'). */
 bool source_response_kept(struct rsv_task *t, const uint8_t *name,

@@ -16,6 +16,10 @@
  *   prefixes ("rotate", "timeout:", "attempts:"), numbers read as atoi
  *   does (leading white space, sign, then digits), later words win.
  *
+ * - search NAME... and domain NAME: the last such line wins, as in
+ *   glibc; names past DT_UP_MAXSEARCH or DT_UP_SEARCH_MAXLEN octets, the
+ *   root and names that do not parse are left out.
+ *
  * glibc takes timeout:0 (or less) as 1 s when sending; so do we, keeping
  * timeout_ms in 1..30 s. attempts:0 (or less) makes glibc send nothing at
  * all; a forwarder that never asks is useless, so we take it as 1.
@@ -35,6 +39,7 @@
 #include "common/errcode.h"
 #include "common/file.h"
 #include "upstream/resolvconf.h"
+#include "wire/dname.h"
 
 /* The nameserver port: RFC 1035 §4.2. */
 #define NS_PORT 53
@@ -283,6 +288,47 @@ static void parse_options(struct up_conf *conf, const char *s, const char *e)
 	}
 }
 
+/* search NAME... or domain NAME: replaces the list. */
+static void parse_search(struct up_conf *conf, const char *s, const char *e,
+			 bool one)
+{
+	conf->nsearch = 0;
+	conf->searchlen = 0;
+	while (s < e && conf->nsearch < DT_UP_MAXSEARCH) {
+		const char *w;
+		uint8_t name[DT_NAME_MAXLEN];
+		int len;
+
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		for (w = s; w < e && *w != ' ' && *w != '\t'; w++)
+			;
+		if (w == s)
+			break;
+		len = wire_dname_from_str(s, (size_t)(w - s), (const uint8_t *)"",
+					  name);
+		if (len > 1 &&
+		    conf->searchlen + (size_t)len <= sizeof(conf->search)) {
+			wire_dname_tolower(name);
+			memcpy(conf->search + conf->searchlen, name, (size_t)len);
+			conf->searchlen += (size_t)len;
+			conf->nsearch++;
+		}
+		if (one)
+			break;
+		s = w;
+	}
+}
+
+const uint8_t *up_conf_search(const struct up_conf *c, size_t i)
+{
+	const uint8_t *p = c->search;
+
+	while (i--)
+		p += wire_dname_len(p);
+	return p;
+}
+
 static void parse_line(struct up_conf *conf, const char *s, const char *e)
 {
 	const char *p;
@@ -293,6 +339,10 @@ static void parse_line(struct up_conf *conf, const char *s, const char *e)
 		parse_nameserver(conf, p, e);
 	else if ((p = keyword(s, e, "options")) != NULL)
 		parse_options(conf, p, e);
+	else if ((p = keyword(s, e, "search")) != NULL)
+		parse_search(conf, p, e, false);
+	else if ((p = keyword(s, e, "domain")) != NULL)
+		parse_search(conf, p, e, true);
 }
 
 void up_conf_parse(const char *text, size_t len, struct up_conf *ret)
@@ -334,7 +384,9 @@ int up_conf_load(const char *path, struct up_conf *ret)
 bool up_conf_equal(const struct up_conf *a, const struct up_conf *b)
 {
 	if (a->nns != b->nns || a->timeout_ms != b->timeout_ms ||
-	    a->attempts != b->attempts || a->rotate != b->rotate)
+	    a->attempts != b->attempts || a->rotate != b->rotate ||
+	    a->searchlen != b->searchlen ||
+	    memcmp(a->search, b->search, a->searchlen) != 0)
 		return false;
 	for (size_t i = 0; i < a->nns; i++) {
 		if (!up_server_equal(&a->ns[i], &b->ns[i]))

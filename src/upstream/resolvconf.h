@@ -2,9 +2,10 @@
 /*
  * /etc/resolv.conf as glibc reads it: where queries go (never what is
  * trusted). Only the lines that matter to a forwarder are kept:
- * nameserver (at most DT_UP_MAXNS, like glibc's MAXNS) and
- * options timeout:N attempts:N rotate. Everything else (search, domain,
- * ndots, sortlist, unknown options) is ignored, as glibc ignores what it
+ * nameserver (at most DT_UP_MAXNS, like glibc's MAXNS), options
+ * timeout:N attempts:N rotate, and the search list (search or domain:
+ * names the network's own resolver knows, policy.h). Everything else
+ * (ndots, sortlist, unknown options) is ignored, as glibc ignores what it
  * does not know; a malformed nameserver line is skipped and counted.
  */
 #ifndef DT_UPSTREAM_RESOLVCONF_H
@@ -12,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/socket.h>
 
 #include "common/limits.h"
@@ -37,6 +39,13 @@ struct up_conf {
 	bool defaulted;		/* no usable nameserver line: 127.0.0.1
 				   assumed, as glibc does */
 	unsigned skipped;	/* malformed nameserver lines ignored */
+	uint8_t search[DT_UP_SEARCH_MAXLEN]; /* the search list (the last
+						search or domain line),
+						wire form, lower case,
+						back to back; the root
+						and bad names left out */
+	size_t nsearch;
+	size_t searchlen;	/* octets of search in use */
 };
 
 /* Fills *ret from resolv.conf text (len octets, need not be
@@ -48,8 +57,11 @@ void up_conf_parse(const char *text, size_t len, struct up_conf *ret);
 int up_conf_load(const char *path, struct up_conf *ret);
 
 /* Whether two configurations send queries to the same places the same
- * way (for logging only real changes). */
+ * way and have the same search list (for logging only real changes). */
 bool up_conf_equal(const struct up_conf *a, const struct up_conf *b);
+
+/* The i-th name of the search list (i < nsearch), wire form. */
+const uint8_t *up_conf_search(const struct up_conf *c, size_t i);
 
 /* Whether a and b are the same address, port and (IPv6) scope. */
 bool up_server_equal(const struct up_server *a, const struct up_server *b);

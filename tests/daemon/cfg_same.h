@@ -30,8 +30,14 @@ static inline bool cfg_same(const struct cfg *a, const struct cfg *b)
 	    a->max_cache_ttl != b->max_cache_ttl ||
 	    a->bogus_ttl != b->bogus_ttl ||
 	    a->max_conns_per_user != b->max_conns_per_user ||
-	    a->ratelimit != b->ratelimit || a->nallow != b->nallow)
+	    a->ratelimit != b->ratelimit || a->nallow != b->nallow ||
+	    strcmp(a->hotspot_group, b->hotspot_group) != 0 ||
+	    a->nprivate != b->nprivate ||
+	    a->no_private_defaults != b->no_private_defaults)
 		return false;
+	for (size_t i = 0; i < a->nprivate; i++)
+		if (!wire_dname_equal(a->private_domain[i], b->private_domain[i]))
+			return false;
 	for (size_t i = 0; i < a->nallow; i++)
 		if (a->allow[i].family != b->allow[i].family ||
 		    a->allow[i].prefix != b->allow[i].prefix ||

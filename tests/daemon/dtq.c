@@ -29,8 +29,8 @@
 static const char *status_name(int s)
 {
 	static const char *const n[] = {"none", "secure", "insecure", "bogus",
-					"indeterminate"};
-	return s >= 0 && s <= 4 ? n[s] : "?";
+					"indeterminate", "unvalidated"};
+	return s >= 0 && s <= 5 ? n[s] : "?";
 }
 
 static const char *rcode_name(int r)

@@ -714,7 +714,11 @@ static const char full_text[] = "# every key, values away from the defaults\n"
 				"domain corp.example. upstream 10.0.0.53 10.0.0.54@5353\n"
 				"domain corp.example. validate no\n"
 				"domain vpn.example. upstream ::1@53\n"
-				"domain lab.example. validate no\n";
+				"domain lab.example. validate no\n"
+				"private-domain corp.example.\n"
+				"private-domain fritz.box.\n"
+				"no-private-defaults\n"
+				"hotspot-group netdev\n";
 
 static void test_format(void)
 {
@@ -815,6 +819,11 @@ static void test_example(void)
 	c.nallow = 0;
 	c.trust_anchor_file[0] = c.user[0] = '\0';
 	c.auto_trust_anchor_file[0] = '\0';
+	ok(c.nprivate == 1 && c.no_private_defaults && c.hotspot_group[0],
+	   "example private domain, no-private-defaults, hotspot-group");
+	c.nprivate = 0;
+	c.no_private_defaults = false;
+	c.hotspot_group[0] = '\0';
 	ok(cfg_same(&c, &d), "every other commented value is the default");
 }
 
@@ -893,6 +902,39 @@ static void test_policy(void)
 	    "t.conf:1: domain: 'forward' is not upstream or validate");
 	bad("domain c upstream 10.0.0.1\ndomain c upstream 10.0.0.2",
 	    "t.conf:2: domain: upstream of c given twice");
+	if (good("private-domain Fritz.Box\nprivate-domain corp.example.",
+		 &c, "private-domain")) {
+		is_int(c.nprivate, 2, "two private domains");
+		ok(wire_dname_equal(c.private_domain[0],
+				    (const uint8_t *)"\5fritz\3box"),
+		   "lower case, fully qualified");
+		ok(!c.no_private_defaults, "the built-in list kept");
+	}
+	bad("private-domain .",
+	    "t.conf:1: private-domain: not the root: every name would be "
+	    "private");
+	bad("private-domain a\nprivate-domain A.",
+	    "t.conf:2: private-domain: A. given twice");
+	bad("private-domain a..b",
+	    "t.conf:1: private-domain: 'a..b' is not a domain name");
+	if (good("no-private-defaults", &c, "no-private-defaults"))
+		ok(c.no_private_defaults, "no-private-defaults set");
+	bad("no-private-defaults yes",
+	    "t.conf:1: no-private-defaults: unexpected 'yes' (usage: "
+	    "no-private-defaults)");
+	if (good("hotspot-group netdev", &c, "hotspot-group"))
+		is_str(c.hotspot_group, "netdev", "hotspot-group netdev");
+	bad("hotspot-group",
+	    "t.conf:1: hotspot-group: missing value (usage: hotspot-group "
+	    "NAME)");
+	{
+		char many[DT_CFG_MAX_PRIVATE * 24 + 32];
+		size_t off = 0;
+		for (int i = 0; i <= DT_CFG_MAX_PRIVATE; i++)
+			off += (size_t)snprintf(many + off, sizeof(many) - off,
+						"private-domain p%d.\n", i);
+		bad(many, "t.conf:65: private-domain: more than 64");
+	}
 }
 
 int main(void)

@@ -21,6 +21,11 @@ the file MODE says at the time the question arrives (re-read every time):
   servfail-ds  SERVFAIL to DS queries; forward the others
   tc-notcp   over UDP, an answer above 512 octets becomes the header and
              question with TC=1; TCP connections closed at once
+  portal A   a captive portal: every A question answered with the IPv4
+             address A (TTL 30, no signature), AAAA with an empty
+             NOERROR, everything else forwarded
+  portal A nokeys
+             the same, and DNSKEY and DS questions answered SERVFAIL
 
 Prints "ready" once both sockets are bound. Stops on SIGTERM. Traffic
 only to the loopback addresses it is given.
@@ -82,11 +87,38 @@ def recv_exact(s, n):
 
 
 def question_end(query):
-    """The offset after the question, or None."""
-    pos = 12
-    while pos < len(query) and query[pos] != 0:
-        pos += 1 + query[pos]
-    return pos + 5 if pos + 5 <= len(query) else None
+    """The offset past the question section, or None."""
+    off = 12
+    while off < len(query):
+        n = query[off]
+        if n == 0:
+            off += 1
+            return off + 4 if off + 4 <= len(query) else None
+        if n & 0xC0:
+            return None
+        off += 1 + n
+    return None
+
+
+def portal(query, addr, nokeys=False):
+    """The portal's own answer to an A or AAAA question (and with nokeys
+    to DNSKEY and DS: SERVFAIL), else None."""
+    end = question_end(query)
+    if len(query) < 12 or end is None:
+        return None
+    qtype = struct.unpack("!H", query[end - 4:end - 2])[0]
+    rd = struct.unpack("!H", query[2:4])[0] & 0x0100
+    if nokeys and qtype in (43, 48):
+        return query[:2] + struct.pack("!HHHHH", 0x8082 | rd, 1, 0, 0,
+                                       0) + query[12:end]
+    if qtype not in (1, 28):
+        return None
+    head = query[:2] + struct.pack("!HHHHH", 0x8080 | rd, 1,
+                                   1 if qtype == 1 else 0, 0, 0)
+    if qtype == 28:
+        return head + query[12:end]
+    rr = struct.pack("!HHHIH", 0xC00C, 1, 1, 30, 4) + socket.inet_aton(addr)
+    return head + query[12:end] + rr
 
 
 def clear_do(query):
@@ -145,6 +177,10 @@ def answer(query, upstream, m, tcp):
     if m[0] == "formerr-edns" and len(query) >= 12 and query[11] > 0:
         print("formerr", flush=True)
         return formerr(query)
+    if m[0] == "portal" and len(m) > 1:
+        r = portal(query, m[1], len(m) > 2 and m[2] == "nokeys")
+        if r is not None:
+            return r
     if m[0] == "garbage":
         junk = os.urandom(random.randint(0, 600))
         if random.random() < 0.5 and len(query) >= 2:

@@ -22,12 +22,18 @@
 #include "resolver/resolver.h"
 #include "resolver/state.h"
 #include "tap.h"
+#include "upstream/resolvconf.h"
 #include "validator/anchor.h"
 #include "validator/val.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
 static struct fx_rrs zone;
+/* The network's own records (a router's names, a portal's forgeries):
+ * where one matches a question, only these are answered. */
+static struct fx_rrs extra;
+static struct up_conf network_conf;	/* env.network's resolv.conf */
+static uint32_t hotspot_left;		/* env.hotspot's answer */
 
 /* --- the scripted upstream --- */
 
@@ -90,8 +96,13 @@ static size_t respond(const struct pending *p, uint8_t *buf, size_t cap,
 			WIRE_FLAG_QR | WIRE_FLAG_RD | WIRE_FLAG_RA |
 				(m == REFUSE ? WIRE_RCODE_REFUSED : 0));
 	wire_build_question(&b, p->name, p->type, WIRE_CLASS_IN);
-	for (size_t i = 0; m != REFUSE && i < zone.n; i++) {
-		const struct wire_rr *rr = &zone.rr[i];
+	const struct fx_rrs *src = &zone;
+	for (size_t i = 0; i < extra.n; i++)
+		if (wire_dname_equal(extra.rr[i].owner, p->name) &&
+		    extra.rr[i].type == p->type)
+			src = &extra;
+	for (size_t i = 0; m != REFUSE && i < src->n; i++) {
+		const struct wire_rr *rr = &src->rr[i];
 		if (wire_dname_equal(rr->owner, p->name) &&
 		    (rr->type == p->type || val_rrsig_covers(rr, p->type)))
 			wire_build_rr(&b, WIRE_SEC_ANSWER, rr);
@@ -147,7 +158,7 @@ struct client {
 	bool answered;
 	enum val_status status;
 	const char *tag;
-	bool upstream_fail, nta;
+	bool upstream_fail, nta, unvalidated;
 	uint16_t rcode;		/* of the rendered reply */
 	uint16_t ede;
 	bool ad;
@@ -175,6 +186,7 @@ static void answered(void *arg, struct rsv_waiter *list,
 		c->tag = d->a->tag;
 		c->upstream_fail = d->a->upstream_fail;
 		c->nta = d->a->nta;
+		c->unvalidated = d->a->unvalidated;
 		c->ede = d->a->ede;
 		size_t len = rsv_render(d->a, &c->rw.q, 0, buf, sizeof(buf));
 		int err;
@@ -227,6 +239,21 @@ static struct dstate *state(const char *conf)
 }
 
 static struct cache *cache;
+/* The built-in private domains take test. (the fixture's TLD) as the
+ * network's: the other tests run without them. */
+static bool with_private_defaults;
+
+static const struct up_conf *network(void *arg)
+{
+	(void)arg;
+	return &network_conf;
+}
+
+static uint32_t hotspot(void *arg)
+{
+	(void)arg;
+	return hotspot_left;
+}
 
 static struct resolver *fresh(const char *conf)
 {
@@ -234,8 +261,14 @@ static struct resolver *fresh(const char *conf)
 		.fetch = fetch,
 		.fetch_cancel = fetch_cancel,
 		.answered = answered,
+		.network = network,
+		.hotspot = hotspot,
 	};
-	struct dstate *st = state(conf);
+	char text[1024];
+	snprintf(text, sizeof(text), "%s%s",
+		 with_private_defaults ? "" : "no-private-defaults\n",
+		 conf ? conf : "");
+	struct dstate *st = state(text);
 
 	cache_free(cache);
 	cache = cache_new(16 << 20);
@@ -499,6 +532,141 @@ static void test_unproven(void)
 	rsv_free(r);
 }
 
+/* The network's records for the tests of private names and hotspots. */
+static void network_records(const char *text)
+{
+	fx_free(&extra);
+	memset(&extra, 0, sizeof(extra));
+	if (text && fx_load(text, &extra) < 0) {
+		diag("bad extra records");
+		abort();
+	}
+}
+
+/* Asks name/A and serves it to the end. */
+static void resolve(struct resolver *r, struct client *c, const char *name)
+{
+	ask(r, c, name, WIRE_TYPE_A);
+	serve();
+}
+
+static void test_private(void)
+{
+	with_private_defaults = true;
+	struct resolver *r = fresh(NULL);
+	struct client c;
+	static uint8_t buf[DT_MSG_MAXLEN];
+
+	network_records("router.lan. 300 IN A 192.168.1.1\n"
+			"nas.home.example. 300 IN A 192.168.1.2\n"
+			"pc.dhcp.secure.test. 300 IN A 192.168.1.3\n"
+			"host.corp.secure.test. 300 IN A 10.1.2.3\n"
+			"forged.secure.test. 300 IN A 203.0.113.66\n");
+	up_conf_parse("search home.example dhcp.secure.test\n", 38,
+		      &network_conf);
+	resolve(r, &c, "router.lan.");
+	is_int(c.status, VAL_INSECURE, "router.lan (built-in lan.): insecure");
+	is_str(c.tag, "private-domain", "tag private-domain");
+	ok(c.rcode == WIRE_RCODE_NOERROR && c.nanswer == 1 && !c.ad,
+	   "the router's address, NOERROR, no AD (%zu records)", c.nanswer);
+	ok(rsv_cached(r, &c.rw.q, &now, buf, sizeof(buf)) > 0,
+	   "cached like an insecure answer");
+	resolve(r, &c, "nas.home.example.");
+	is_int(c.status, VAL_INSECURE,
+	       "resolv.conf search home.example, no signed zone: insecure");
+	is_str(c.tag, "private-domain", "tag private-domain");
+	resolve(r, &c, "pc.dhcp.secure.test.");
+	ok(c.status == VAL_BOGUS && c.rcode == WIRE_RCODE_SERVFAIL,
+	   "resolv.conf search inside the signed secure.test.: still bogus "
+	   "(the network's word does not soften a signed zone)");
+	resolve(r, &c, "www.secure.test.");
+	ok(c.status == VAL_SECURE && c.ad, "a signed name stays secure");
+	resolve(r, &c, "forged.secure.test.");
+	ok(c.status == VAL_BOGUS && c.rcode == WIRE_RCODE_SERVFAIL,
+	   "a forged name of a signed zone, not private: bogus");
+	rsv_free(r);
+
+	r = fresh("private-domain corp.secure.test\n"
+		  "private-domain secure.test\n");
+	resolve(r, &c, "host.corp.secure.test.");
+	is_int(c.status, VAL_INSECURE,
+	       "private-domain corp.secure.test (below the signed zone, "
+	       "no zone of its own): insecure");
+	ok(c.nanswer == 1 && !c.ad, "its address, no AD");
+	resolve(r, &c, "forged.secure.test.");
+	ok(c.status == VAL_BOGUS && c.rcode == WIRE_RCODE_SERVFAIL,
+	   "private-domain secure.test, itself signed: a forgery stays bogus");
+	resolve(r, &c, "www.secure.test.");
+	ok(c.status == VAL_SECURE && c.ad,
+	   "private-domain secure.test: signed data stays secure");
+	rsv_free(r);
+
+	with_private_defaults = false;
+	r = fresh(NULL);
+	up_conf_parse("", 0, &network_conf);
+	resolve(r, &c, "router.lan.");
+	ok(c.status != VAL_INSECURE && c.rcode == WIRE_RCODE_SERVFAIL,
+	   "no-private-defaults: router.lan fails (%s)", c.tag);
+	rsv_free(r);
+
+	with_private_defaults = true;
+	r = fresh("require-secure lan\n");
+	resolve(r, &c, "router.lan.");
+	ok(c.status != VAL_INSECURE && c.rcode == WIRE_RCODE_SERVFAIL &&
+		   strcmp(c.tag, "private-domain") != 0,
+	   "require-secure lan wins over private: fails (%s)", c.tag);
+	rsv_free(r);
+
+	r = fresh("negative-trust-anchor lan\n");
+	resolve(r, &c, "router.lan.");
+	ok(c.status == VAL_INSECURE && c.nta,
+	   "a negative trust anchor takes precedence (%s)", c.tag);
+	rsv_free(r);
+	network_records(NULL);
+	with_private_defaults = false;
+}
+
+static void test_hotspot(void)
+{
+	struct resolver *r = fresh(NULL);
+	struct client c;
+	static uint8_t buf[DT_MSG_MAXLEN];
+
+	network_records("portal.example. 0 IN A 192.0.2.99\n"
+			"www.secure.test. 60 IN A 192.0.2.99\n");
+	up_conf_parse("", 0, &network_conf);
+	resolve(r, &c, "portal.example.");
+	ok(c.rcode == WIRE_RCODE_SERVFAIL && !c.unvalidated,
+	   "before the sign-on: the portal's name fails (%s)", c.tag);
+	hotspot_left = 300;
+	rsv_drop_unproven(cache); /* as dnstrustd does at its start */
+	resolve(r, &c, "portal.example.");
+	ok(c.unvalidated && c.rcode == WIRE_RCODE_NOERROR && c.nanswer == 1 &&
+		   !c.ad,
+	   "during it: the portal's address, unvalidated, no AD");
+	is_str(c.tag, "hotspot-unvalidated", "tag hotspot-unvalidated");
+	ok(rsv_cached(r, &c.rw.q, &now, buf, sizeof(buf)) == 0,
+	   "an unvalidated answer is not cached");
+	resolve(r, &c, "portal.example.");
+	ok(c.unvalidated && nfetched > 0, "asked again: asked again, "
+					   "unvalidated again");
+	/* Its chain is fetched and signed: secure.test.'s keys are shown. */
+	resolve(r, &c, "www.secure.test.");
+	ok(c.status == VAL_BOGUS && c.rcode == WIRE_RCODE_SERVFAIL &&
+		   !c.unvalidated,
+	   "a forged answer for a signed name stays SERVFAIL");
+	network_records(NULL);
+	resolve(r, &c, "two.secure.test.");
+	ok(c.status == VAL_SECURE && c.ad, "signed names stay validated");
+	hotspot_left = 0;
+	network_records("portal.example. 0 IN A 192.0.2.99\n");
+	resolve(r, &c, "portal.example.");
+	ok(c.rcode == WIRE_RCODE_SERVFAIL && !c.unvalidated,
+	   "after it: the portal's name fails again");
+	network_records(NULL);
+	rsv_free(r);
+}
+
 int main(void)
 {
 	if (fx_load(fixture_zone, &zone) < 0)
@@ -511,6 +679,8 @@ int main(void)
 	test_nta();
 	test_state_and_shutdown();
 	test_unproven();
+	test_private();
+	test_hotspot();
 	ok(handed > DT_DMN_WAITERS_PER_TASK && !handed_attached,
 	   "every waiter handed back (%zu) was detached", handed);
 	cache_free(cache);

@@ -4,7 +4,8 @@
  * keywords in column 0, comments, the first word of a nameserver line in
  * inet_aton's or inet_pton's syntax with %scope, at most three servers,
  * options as prefixes with atoi numbers and glibc's clamps, the loopback
- * default; loading files; comparing; server text both ways.
+ * default; loading files; comparing; server text both ways; the search
+ * list.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -16,6 +17,7 @@
 
 #include "common/errcode.h"
 #include "upstream/resolvconf.h"
+#include "wire/dname.h"
 #include "tap.h"
 
 static struct up_conf C;
@@ -319,7 +321,7 @@ static void test_equal(void)
 
 	parse_into("nameserver 192.0.2.1\nnameserver ::1\n", &a);
 	parse_into("# new\nnameserver 192.0.2.1\nnameserver bad\n"
-		   "nameserver ::1\nsearch x\n",
+		   "nameserver ::1\nsortlist 10.0.0.0\n",
 		   &b);
 	ok(up_conf_equal(&a, &b), "comments and skipped lines: equal");
 	parse_into("nameserver ::1\nnameserver 192.0.2.1\n", &b);
@@ -411,6 +413,57 @@ static void test_server_text(void)
 	ok(!up_server_equal(&s, &keep), "another port: not equal");
 }
 
+/* The search list as "a. b." text. */
+static const char *search_text(const struct up_conf *c)
+{
+	static char buf[2048];
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < c->nsearch; i++) {
+		char t[DT_NAME_TEXT_MAXLEN];
+		wire_dname_to_str(up_conf_search(c, i), t, sizeof(t));
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s",
+					i ? " " : "", t);
+	}
+	return buf;
+}
+
+static void test_search(void)
+{
+	struct up_conf a, b;
+
+	parse("search Corp.Example lan\n");
+	is_str(search_text(&C), "corp.example. lan.", "search: two, lower case");
+	parse("domain home.arpa\n");
+	is_str(search_text(&C), "home.arpa.", "domain: one");
+	parse("search a b\ndomain c d\n");
+	is_str(search_text(&C), "c.", "the last line wins; domain takes one");
+	parse("domain c\nsearch a\tb\n");
+	is_str(search_text(&C), "a. b.", "search after domain wins; tabs");
+	parse("search . x..y ok\n");
+	is_str(search_text(&C), "ok.", "the root and bad names left out");
+	parse("search a b c d e f g h\n");
+	is_int(C.nsearch, DT_UP_MAXSEARCH, "at most DT_UP_MAXSEARCH names");
+	{
+		char text[1200] = "search";
+		for (int i = 0; i < 6; i++)
+			strcat(text, " aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa."
+				     "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+		parse_len(text, strlen(text));
+		ok(C.searchlen <= DT_UP_SEARCH_MAXLEN && C.nsearch == 2,
+		   "at most DT_UP_SEARCH_MAXLEN octets (%zu names, %zu octets)",
+		   C.nsearch, C.searchlen);
+	}
+	parse(" search a\n#search b\nsearchx c\n");
+	is_int(C.nsearch, 0, "keyword in column 0 only, comments skipped");
+	parse_into("nameserver 10.0.0.1\nsearch a\n", &a);
+	parse_into("nameserver 10.0.0.1\nsearch b\n", &b);
+	ok(!up_conf_equal(&a, &b), "another search list: not equal");
+	parse_into("nameserver 10.0.0.1\nsearch b\n", &a);
+	ok(up_conf_equal(&a, &b), "the same search list: equal");
+}
+
 int main(void)
 {
 	test_defaults();
@@ -421,5 +474,6 @@ int main(void)
 	test_load();
 	test_equal();
 	test_server_text();
+	test_search();
 	return done_testing();
 }

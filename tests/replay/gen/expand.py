@@ -7,6 +7,7 @@ usage: expand.py OUTDIR_OF_MAKE_ZONES [TEMPLATE...]
 
 Template lines starting with '@' are replaced:
   @TA                     trust-anchor: line for example.'s key (DS)
+  @TAROOT                 trust-anchor: line for the root's key (DS)
   @RR ZONE OWNER TYPE     the RRset and the RRSIGs that cover it
   @DATA ZONE OWNER TYPE   the RRset alone
   @SIG ZONE OWNER TYPE    its RRSIGs alone
@@ -100,9 +101,9 @@ def nsec3(out, zone, name, cover):
 
 def expand(out, line):
     w = line.split()
-    if w[0] == '@TA':
-        with open(glob.glob(os.path.join(HERE, 'keys',
-                                         'Kexample.+013+*.ksk.ds'))[0]) as f:
+    if w[0] in ('@TA', '@TAROOT'):
+        base = 'Kexample.+013+*.ksk.ds' if w[0] == '@TA' else 'K.+013+*.ksk.ds'
+        with open(glob.glob(os.path.join(HERE, 'keys', base))[0]) as f:
             return ['\ttrust-anchor: "%s"' % ' '.join(f.read().split())]
     if w[0] in ('@RR', '@DATA', '@SIG'):
         return rrset(out, w[1], w[2], w[3].upper(), w[0] != '@SIG',

@@ -41,6 +41,7 @@ ksk_secure=$(key ksk secure.example.)
 evil_secure=$(key evil secure.example.)
 ksk_n3=$(key ksk n3.example.)
 ksk_soon=$(key ksk soon.example.)
+ksk_root=$(key ksk .)
 
 ds() { ldns-key2ds -n -2 "$1.key"; }
 
@@ -80,6 +81,17 @@ soa() { echo "$1 3600 IN SOA ns.$1 host.$1 1 3600 900 604800 300"; echo "$1 3600
 	echo "host.secure.example. 3600 IN A 192.0.2.10"
 } >"$out/secure.zone"
 
+# .: a root of its own for the scenarios that need the root's proof that
+# a top-level domain does not exist (dt_private_*: no lan.); delegates
+# example. with its DS.
+{
+	echo ". 86400 IN SOA ns.example. host.example. 1 1800 900 604800 86400"
+	echo ". 518400 IN NS ns.example."
+	echo "example. 172800 IN NS ns.example."
+	echo "ns.example. 172800 IN A 192.0.2.53"
+	ds "$ksk_example" | awk '{ $2 = "86400"; print }'
+} >"$out/root.zone"
+
 {
 	soa n3.example.
 	echo "host.n3.example. 3600 IN A 192.0.2.20"
@@ -105,6 +117,7 @@ cat "$out/n3.zone" "$ksk_n3.key" >"$out/n3k.zone"
 dnssec-signzone -q -z -3 - -A -H 0 -O full -s "$inception" -e "$expiration" \
 	-o n3.example. -f "$out/n3.signed" -K "$out" "$out/n3k.zone" "$ksk_n3" >/dev/null
 ldns-signzone -i "$inception" -e "$soon_expiration" -o soon.example. -f "$out/soon.signed" "$out/soon.zone" "$ksk_soon"
+ldns-signzone -i "$inception" -e "$expiration" -o . -f "$out/root.signed" "$out/root.zone" "$ksk_root"
 
 # The DS an attacker would give for secure.example. (its own key).
 ds "$evil_secure" | awk '{ $2 = "3600"; print }' >"$out/secure-evil-ds.signed"
@@ -113,7 +126,7 @@ echo "; trust anchor:"
 ds "$ksk_example"
 echo "; evil DS for secure.example.:"
 ds "$evil_secure"
-for f in example example-evil secure secure-evil secure-evil-ds n3 soon; do
+for f in example example-evil secure secure-evil secure-evil-ds n3 soon root; do
 	echo "; $f.signed"
 	cat "$out/$f.signed"
 done
