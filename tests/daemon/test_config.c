@@ -811,13 +811,14 @@ static void test_example(void)
 	if (!good(text, &c, "etc/dnstrust.conf with every key enabled"))
 		return;
 	is_int(c.nlisten, 2, "example listeners");
-	ok(c.trust_anchor_file[0] && c.user[0] && c.auto_trust_anchor_file[0],
-	   "example anchors, state file and user");
+	ok(c.trust_anchor_file[0] && c.user[0] && c.auto_trust_anchor_file[0] &&
+		   c.root_hints[0],
+	   "example anchors, state file, user and root hints");
 	c.nlisten = 0;
 	is_int(c.nallow, 2, "example client networks");
 	c.nallow = 0;
 	c.trust_anchor_file[0] = c.user[0] = '\0';
-	c.auto_trust_anchor_file[0] = '\0';
+	c.auto_trust_anchor_file[0] = c.root_hints[0] = '\0';
 	ok(cfg_same(&c, &d), "every other commented value is the default");
 }
 
