@@ -265,6 +265,11 @@
 /* Out of this many server choices, one goes to a random usable server
  * instead of the fastest, so that the RTT of the others stays known. */
 #define DT_IT_EXPLORE 20
+/* QNAME minimisation (RFC 9156 §2.3, MAX_MINIMISE_COUNT): minimised
+ * queries sent for one name, one label at a time; past this the full
+ * name is sent, so that a name of many labels under one zone (a reverse
+ * name, a tracking label chain) costs at most this many extra queries. */
+#define DT_IT_QMIN_MAX 10
 /* Root-server addresses held (13 servers, IPv4 and IPv6 each). */
 #define DT_IT_HINTS_MAX 32
 

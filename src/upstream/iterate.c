@@ -81,6 +81,13 @@ struct it_req {
 	uint32_t tried;	     /* bit i: z.addr[i] asked in this zone */
 	size_t ns_next;	     /* z.ns[] looked up so far */
 	bool z_answered;     /* a server of z answered at all */
+	/* QNAME minimisation (RFC 9156, relaxed) */
+	unsigned qmin_labels; /* labels of the next minimised name */
+	unsigned qmin_count;  /* minimised queries sent */
+	bool qmin_off;	      /* a server did not cope: full names */
+	uint8_t ask[DT_NAME_MAXLEN]; /* the query under way */
+	uint16_t ask_type;
+	bool minimised;	     /* ask is a minimised query */
 	struct up_req *up;
 	size_t srv;	     /* z.addr index asked */
 	int64_t sent_ms;
@@ -294,13 +301,47 @@ static void zone_add_addr(struct it_req *r, const struct up_server *a)
 		e->z.addr[e->z.naddr++] = *a;
 }
 
+/* A new zone for r: nothing asked of it yet. */
+static void zone_reset(struct it_req *r)
+{
+	r->tried = 0;
+	r->ns_next = 0;
+	r->z_answered = false;
+	r->qmin_labels = (unsigned)wire_dname_labels(r->z.name) + 1;
+}
+
 /* Sets r's zone: the closest known for r->cur. */
 static void zone_start(struct it_req *r)
 {
 	zone_closest(r->it, r->cur, r->qtype == WIRE_TYPE_DS, &r->z);
-	r->tried = 0;
-	r->ns_next = 0;
-	r->z_answered = false;
+	zone_reset(r);
+}
+
+/* What to ask r's zone: the name one label below the zone (then the
+ * next) with type A while that is above r->cur (RFC 9156: A rather than
+ * NS, which some servers mishandle), else the question itself. */
+static void choose_ask(struct it_req *r)
+{
+	unsigned labels = (unsigned)wire_dname_labels(r->cur);
+
+	r->minimised = !r->qmin_off && r->qmin_labels < labels &&
+		       r->qmin_count < DT_IT_QMIN_MAX;
+	if (r->minimised) {
+		wire_dname_copy(r->ask, wire_dname_ancestor(r->cur,
+							    (int)r->qmin_labels));
+		r->ask_type = WIRE_TYPE_A;
+		r->qmin_count++;
+	} else {
+		wire_dname_copy(r->ask, r->cur);
+		r->ask_type = r->qtype;
+	}
+}
+
+/* A server did not cope with a minimised query: ask it the full name. */
+static void qmin_fallback(struct it_req *r)
+{
+	r->qmin_off = true;
+	r->tried &= ~(1u << r->srv);
 }
 
 /* --- requests --- */
@@ -478,6 +519,7 @@ static void step(struct it_req *r)
 		return;
 	}
 	s = srv_get(it, &r->z.addr[i]);
+	choose_ask(r);
 	conf.ns[0] = r->z.addr[i];
 	conf.timeout_ms = timeout_of(s);
 	r->tried |= 1u << i;
@@ -485,7 +527,7 @@ static void step(struct it_req *r)
 	r->sent_ms = loop_now_ms(it->loop);
 	r->top->queries++;
 	STAT(it, queries);
-	r->up = up_query_ex(it->up, r->cur, r->qtype, WIRE_CLASS_IN, &conf,
+	r->up = up_query_ex(it->up, r->ask, r->ask_type, WIRE_CLASS_IN, &conf,
 			    UP_Q_NORD, on_answer, r);
 	if (!r->up)
 		end(r, -ENOMEM);
@@ -520,35 +562,35 @@ static void follow_referral(struct it_req *r, const struct it_referral *ref)
 	memcpy(z->addr, ref->addr, ref->naddr * sizeof(ref->addr[0]));
 	z->naddr = ref->naddr;
 	zone_store(r->it, z, ref->ttl);
-	r->tried = 0;
-	r->ns_next = 0;
-	r->z_answered = false;
+	zone_reset(r);
 }
 
-/* One response of a server of r's zone. */
-static void on_response(struct it_req *r, struct srv_ent *s,
-			const struct up_answer *ans)
+/* The response to a minimised query that is not a referral: the name
+ * exists and is no zone cut, so one more label is asked; NXDOMAIN (which
+ * broken servers give for empty non-terminals) or an unusable response
+ * sends the full name instead. */
+static void on_minimised(struct it_req *r, const struct wire_msg *m,
+			 enum it_kind kind)
 {
-	uint8_t next[DT_NAME_MAXLEN];
-	struct it_referral *ref = malloc(sizeof(*ref));
-	struct wire_msg *m;
-	int err = 0;
-
-	m = ref ? wire_msg_parse(ans->msg, ans->len, 0, &err) : NULL;
-	if (!ref || !m) {
-		free(ref);
-		if (err == -ENOMEM || !ref) {
-			end(r, -ENOMEM);
-			return;
-		}
-		srv_lame(r->it, s);
-		step(r);
-		return;
+	if (kind == IT_LAME || m->rcode == WIRE_RCODE_NXDOMAIN) {
+		qmin_fallback(r);
+	} else {
+		r->qmin_labels++;
+		r->tried &= ~(1u << r->srv);
 	}
-	switch (it_classify(m, r->z.name, r->cur, r->qtype, next, ref)) {
+	step(r);
+}
+
+/* What a response of a server of r's zone makes r do next. */
+static void on_kind(struct it_req *r, struct srv_ent *s, enum it_kind kind,
+		    const struct up_answer *ans, const uint8_t *next,
+		    const struct it_referral *ref)
+{
+	int err;
+
+	switch (kind) {
 	case IT_FINAL:
-		err = keep_step(r, ans);
-		end(r, err);
+		end(r, keep_step(r, ans));
 		break;
 	case IT_CNAME:
 		if ((err = keep_step(r, ans)) < 0 ||
@@ -573,6 +615,34 @@ static void on_response(struct it_req *r, struct srv_ent *s,
 		step(r);
 		break;
 	}
+}
+
+/* One response of a server of r's zone. */
+static void on_response(struct it_req *r, struct srv_ent *s,
+			const struct up_answer *ans)
+{
+	uint8_t next[DT_NAME_MAXLEN];
+	struct it_referral *ref = malloc(sizeof(*ref));
+	struct wire_msg *m;
+	enum it_kind kind;
+	int err = 0;
+
+	m = ref ? wire_msg_parse(ans->msg, ans->len, 0, &err) : NULL;
+	if (!ref || !m) {
+		free(ref);
+		if (err == -ENOMEM || !ref) {
+			end(r, -ENOMEM);
+			return;
+		}
+		srv_lame(r->it, s);
+		step(r);
+		return;
+	}
+	kind = it_classify(m, r->z.name, r->ask, r->ask_type, next, ref);
+	if (r->minimised && kind != IT_REFERRAL)
+		on_minimised(r, m, kind);
+	else
+		on_kind(r, s, kind, ans, next, ref);
 	wire_msg_free(m);
 	free(ref);
 }
@@ -593,6 +663,9 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 		if (last_rcode < 0) { /* no answer: timeout, unreachable */
 			STAT(it, timeouts);
 			srv_timeout(s);
+		} else if (r->minimised) {
+			r->z_answered = true;
+			qmin_fallback(r);
 		} else {
 			r->z_answered = true;
 			srv_lame(it, s);
