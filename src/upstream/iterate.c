@@ -10,7 +10,9 @@
  * continues the parent). Every end goes through a 0 ms timer, so no
  * callback runs inside it_query().
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -50,6 +52,7 @@ struct iterator {
 	struct loop *loop;
 	struct up_client *up;
 	struct it_hints hints;
+	uint16_t port; /* tests: every server's port (it_set_port) */
 	struct it_req *reqs; /* pending, top-level and nested */
 	struct zone_ent *zones;
 	struct srv_ent *srvs;
@@ -502,6 +505,14 @@ static bool lookup_ns(struct it_req *r)
 	return false;
 }
 
+static void set_port(struct up_server *s, uint16_t port)
+{
+	if (s->addr.ss_family == AF_INET)
+		((struct sockaddr_in *)&s->addr)->sin_port = htons(port);
+	else if (s->addr.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&s->addr)->sin6_port = htons(port);
+}
+
 static void step(struct it_req *r)
 {
 	struct iterator *it = r->it;
@@ -521,6 +532,8 @@ static void step(struct it_req *r)
 	s = srv_get(it, &r->z.addr[i]);
 	choose_ask(r);
 	conf.ns[0] = r->z.addr[i];
+	if (it->port)
+		set_port(&conf.ns[0], it->port);
 	conf.timeout_ms = timeout_of(s);
 	r->tried |= 1u << i;
 	r->srv = (size_t)i;
@@ -715,6 +728,11 @@ void it_free(struct iterator *it)
 	free(it->zones);
 	free(it->srvs);
 	free(it);
+}
+
+void it_set_port(struct iterator *it, uint16_t port)
+{
+	it->port = port;
 }
 
 void it_set_hints(struct iterator *it, const struct it_hints *hints)

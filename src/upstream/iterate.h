@@ -76,6 +76,11 @@ void it_free(struct iterator *it);
  * emptied: it was learnt from the old root). */
 void it_set_hints(struct iterator *it, const struct it_hints *hints);
 
+/* Tests: every server the iterator asks (hints, glue, looked-up NS
+ * addresses) is asked on this port instead of 53, so that fake
+ * authoritative servers need no privilege. 0 restores 53. */
+void it_set_port(struct iterator *it, uint16_t port);
+
 /*
  * Resolves qname (wire form) / qtype, class IN. cb runs exactly once, on
  * the loop's thread, never from inside it_query(), as up_query()'s:
