@@ -255,6 +255,15 @@
  * bet (Unbound starts at 376 ms and backs off to 12 s). */
 #define DT_IT_TIMEOUT_MIN_MS 200
 #define DT_IT_TIMEOUT_MAX_MS 1500
+/* How long one zone's servers are tried, in rounds over them with the
+ * timeout backing off, before the question gives up on the zone when
+ * none has answered (ms): a lost datagram or a server stalled for a
+ * second is retried, and the verdict that no root server answers (EDE
+ * 23) comes within the default query-timeout (5 s) even with 26 root
+ * addresses that all drop packets. */
+#define DT_IT_ZONE_WAIT_MS 2000
+/* Rounds over a zone's servers within DT_IT_ZONE_WAIT_MS. */
+#define DT_IT_ROUNDS_MAX 3
 /* Round-trip time assumed for a server never asked (Unbound's 376 ms):
  * servers already known to be fast are preferred, unknown ones still
  * get their turn. */

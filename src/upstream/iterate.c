@@ -84,6 +84,9 @@ struct it_req {
 	uint32_t tried;	     /* bit i: z.addr[i] asked in this zone */
 	size_t ns_next;	     /* z.ns[] looked up so far */
 	bool z_answered;     /* a server of z answered at all */
+	int64_t z_start;     /* when z was first asked (loop ms) */
+	unsigned rounds;     /* rounds over z's servers */
+	unsigned z_timeouts; /* tries of z's servers without an answer */
 	/* QNAME minimisation (RFC 9156, relaxed) */
 	unsigned qmin_labels; /* labels of the next minimised name */
 	unsigned qmin_count;  /* minimised queries sent */
@@ -310,6 +313,9 @@ static void zone_reset(struct it_req *r)
 	r->tried = 0;
 	r->ns_next = 0;
 	r->z_answered = false;
+	r->z_start = loop_now_ms(r->it->loop);
+	r->rounds = 1;
+	r->z_timeouts = 0;
 	r->qmin_labels = (unsigned)wire_dname_labels(r->z.name) + 1;
 }
 
@@ -524,9 +530,22 @@ static void step(struct it_req *r)
 		end(r, DT_EUPSTREAM);
 		return;
 	}
-	if ((i = choose(r)) < 0) {
-		if (!lookup_ns(r))
-			end(r, no_server(r));
+	int64_t waited = loop_now_ms(it->loop) - r->z_start;
+	if (!r->z_answered && r->z_timeouts && waited >= DT_IT_ZONE_WAIT_MS) {
+		end(r, no_server(r));
+		return;
+	}
+	if ((i = choose(r)) < 0 && r->sub == NULL && lookup_ns(r))
+		return;
+	if (i < 0 && r->z.naddr && !r->z_answered &&
+	    r->rounds < DT_IT_ROUNDS_MAX) {
+		/* Another round: a datagram lost, a server that stalled. */
+		r->rounds++;
+		r->tried = 0;
+		i = choose(r);
+	}
+	if (i < 0) {
+		end(r, no_server(r));
 		return;
 	}
 	s = srv_get(it, &r->z.addr[i]);
@@ -535,6 +554,10 @@ static void step(struct it_req *r)
 	if (it->port)
 		set_port(&conf.ns[0], it->port);
 	conf.timeout_ms = timeout_of(s);
+	if (!r->z_answered && conf.timeout_ms > DT_IT_ZONE_WAIT_MS - waited)
+		conf.timeout_ms = (unsigned)(DT_IT_ZONE_WAIT_MS - waited);
+	if (conf.timeout_ms < DT_IT_TIMEOUT_MIN_MS)
+		conf.timeout_ms = DT_IT_TIMEOUT_MIN_MS;
 	r->tried |= 1u << i;
 	r->srv = (size_t)i;
 	r->sent_ms = loop_now_ms(it->loop);
@@ -675,6 +698,7 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 	if (err) {
 		if (last_rcode < 0) { /* no answer: timeout, unreachable */
 			STAT(it, timeouts);
+			r->z_timeouts++;
 			srv_timeout(s);
 		} else if (r->minimised) {
 			r->z_answered = true;
