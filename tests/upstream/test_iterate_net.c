@@ -6,7 +6,8 @@
  * responses, each logging what it was asked. Checked: referrals followed
  * from the hints, QNAME minimisation and its fallback after NXDOMAIN, an
  * NS name without glue looked up through another zone, DS asked of the
- * parent, a CNAME to another zone assembled with its target, a REFUSED
+ * parent, a CNAME to another zone assembled with its target, a dropped
+ * query asked again, a REFUSED
  * server left for the zone's other one, EDE 23's verdict when no root
  * server answers, cancel and free with questions under way.
  */
@@ -45,6 +46,7 @@ struct rule {
 	uint16_t flags;
 	uint8_t rcode;
 	const char *an, *ns, *ar;
+	bool drop_first; /* the first query it matches gets no response */
 };
 
 static const struct rule rules[] = {
@@ -83,7 +85,11 @@ static const struct rule rules[] = {
 	 "www.glueless. A 192.0.2.4\n", NULL, NULL},
 	{4, "glueless.", true, 0, WIRE_FLAG_AA, 0, NULL,
 	 "glueless. SOA ns.other. h.other. 1 2 3 4 5\n", NULL},
-	/* 5 refuses everything; 6: lame.'s good server */
+	{1, "retry.", true, 0, 0, 0, NULL, "retry. NS ns.retry.\n",
+	 "ns.retry. A 127.6.53.6\n"},
+	/* 5 refuses everything; 6: lame.'s good server, retry.'s only one */
+	{6, "www.retry.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
+	 "www.retry. A 192.0.2.5\n", NULL, NULL, true},
 	{6, "www.lame.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
 	 "www.lame. A 192.0.2.3\n", NULL, NULL},
 };
@@ -96,6 +102,7 @@ struct fake {
 };
 
 static struct fake fakes[NFAKE + 1];
+static bool dropped[sizeof(rules) / sizeof(rules[0])];
 static uint16_t port;
 static atomic_int stop;
 static pthread_t thread;
@@ -151,6 +158,11 @@ static void answer(int srv, const uint8_t *pkt, size_t len,
 			 wire_type_to_str(q->qtype, tb));
 	pthread_mutex_unlock(&f->mu);
 	r = match(srv, q);
+	if (r && r->drop_first && !dropped[r - rules]) {
+		dropped[r - rules] = true;
+		wire_msg_free(q);
+		return;
+	}
 	wire_build_init(&b, out, sizeof(out), q->hdr.id,
 			(uint16_t)(WIRE_FLAG_QR | (r ? r->flags | r->rcode
 						     : WIRE_RCODE_REFUSED)));
@@ -344,6 +356,14 @@ static void test_walks(struct iterator *it)
 		   it_root_reachable(it),
 	   "counters: %llu queries, %llu referrals, root reachable",
 	   (unsigned long long)st.queries, (unsigned long long)st.referrals);
+
+	uint64_t timeouts = st.timeouts;
+	ok(ask(it, "www.retry.", WIRE_TYPE_A) && got_err == 0,
+	   "www.retry. A: its only server drops the first query");
+	is_str(answer_rr(0), "www.retry. 3600 IN A 192.0.2.5",
+	       "answered when asked again");
+	it_get_stats(it, &st);
+	ok(st.timeouts == timeouts + 1, "one timeout counted");
 
 	bool asked_ok = ask(it, "nowhere.", WIRE_TYPE_A);
 	ok(asked_ok && got_err == DT_EUPSTREAM,
