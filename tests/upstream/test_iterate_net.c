@@ -7,9 +7,9 @@
  * from the hints, QNAME minimisation and its fallback after NXDOMAIN, an
  * NS name without glue looked up through another zone, DS asked of the
  * parent, a CNAME to another zone assembled with its target, a dropped
- * query asked again, a REFUSED
- * server left for the zone's other one, EDE 23's verdict when no root
- * server answers, cancel and free with questions under way.
+ * query asked again, a REFUSED server left for the zone's other one, EDE
+ * 23's verdict when no root server answers, cancel and free with
+ * questions under way.
  */
 #include <arpa/inet.h>
 #include <errno.h>
