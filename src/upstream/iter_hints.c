@@ -43,8 +43,8 @@ void it_hints_builtin(struct it_hints *ret)
 	for (size_t fam = 0; fam < 2; fam++)
 		for (size_t i = 0; i < sizeof(iana_root) / sizeof(iana_root[0]);
 		     i++)
-			if (up_server_parse(iana_root[i][fam],
-					    &h.addr[h.n]) == 0)
+			if (up_server_parse(iana_root[i][fam], &h.addr[h.n]) ==
+			    0)
 				h.n++;
 	*ret = h;
 }
@@ -76,8 +76,8 @@ static void take(struct hints_read *h, const struct wire_rr *rr)
 int it_hints_parse(const char *text, size_t len, const char *name,
 		   struct it_hints *ret, char *err, size_t errlen)
 {
-	struct wire_zreader *zr = wire_zreader_new(text, len, ".", 3600000,
-						   name);
+	struct wire_zreader *zr =
+		wire_zreader_new(text, len, ".", 3600000, name);
 	struct hints_read *h = calloc(1, sizeof(*h));
 	struct it_hints out = {0};
 	struct wire_rr rr;

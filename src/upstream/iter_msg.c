@@ -37,7 +37,8 @@ static bool follow_chain(const struct wire_msg *m, const uint8_t *qname,
 		if (find(m, WIRE_SEC_ANSWER, end, qtype))
 			return true;
 		rr = find(m, WIRE_SEC_ANSWER, end, WIRE_TYPE_CNAME);
-		if (!rr || wire_dname_check(rr->rdata, rr->rdata + rr->rdlen) < 0)
+		if (!rr ||
+		    wire_dname_check(rr->rdata, rr->rdata + rr->rdlen) < 0)
 			return false;
 		wire_dname_copy(end, rr->rdata);
 	}
@@ -101,11 +102,11 @@ enum ref_verdict {
 /* The referral of a response without answers, when it is one that may be
  * followed from zone for qname/qtype. */
 static enum ref_verdict referral(const struct wire_msg *m, const uint8_t *zone,
-		     const uint8_t *qname, uint16_t qtype,
-		     struct it_referral *ref)
+				 const uint8_t *qname, uint16_t qtype,
+				 struct it_referral *ref)
 {
-	const struct wire_rr *ns = find(m, WIRE_SEC_AUTHORITY, NULL,
-					WIRE_TYPE_NS);
+	const struct wire_rr *ns =
+		find(m, WIRE_SEC_AUTHORITY, NULL, WIRE_TYPE_NS);
 	const uint8_t *owner;
 
 	if (!ns)
@@ -187,27 +188,25 @@ static bool is_denial(const struct wire_rr *rr)
 }
 
 int it_assemble(const struct wire_msg *const *steps, size_t n,
-		const uint8_t *qname, uint16_t qtype, uint8_t *out,
-		size_t cap)
+		const uint8_t *qname, uint16_t qtype, uint8_t *out, size_t cap)
 {
 	const struct wire_msg *last = steps[n - 1];
 	struct wire_builder b;
 	int err;
 
 	err = wire_build_init(&b, out, cap, 0,
-			      WIRE_FLAG_QR | WIRE_FLAG_RA | (last->rcode & 0xF));
+			      WIRE_FLAG_QR | WIRE_FLAG_RA |
+				      (last->rcode & 0xF));
 	if (err == 0)
 		err = wire_build_question(&b, qname, qtype, WIRE_CLASS_IN);
 	for (size_t s = 0; s < n && err == 0; s++)
-		for (size_t i = 0; i < steps[s]->count[WIRE_SEC_ANSWER] &&
-				   err == 0;
-		     i++)
+		for (size_t i = 0;
+		     i < steps[s]->count[WIRE_SEC_ANSWER] && err == 0; i++)
 			err = wire_build_rr(&b, WIRE_SEC_ANSWER,
 					    &steps[s]->sec[WIRE_SEC_ANSWER][i]);
 	for (size_t s = 0; s + 1 < n && err == 0; s++)
-		for (size_t i = 0; i < steps[s]->count[WIRE_SEC_AUTHORITY] &&
-				   err == 0;
-		     i++) {
+		for (size_t i = 0;
+		     i < steps[s]->count[WIRE_SEC_AUTHORITY] && err == 0; i++) {
 			const struct wire_rr *rr =
 				&steps[s]->sec[WIRE_SEC_AUTHORITY][i];
 			if (is_denial(rr))

@@ -68,7 +68,6 @@ enum it_kind it_classify(const struct wire_msg *m, const uint8_t *zone,
  * code (DT_ESPACE when it does not fit).
  */
 int it_assemble(const struct wire_msg *const *steps, size_t n,
-		const uint8_t *qname, uint16_t qtype, uint8_t *out,
-		size_t cap);
+		const uint8_t *qname, uint16_t qtype, uint8_t *out, size_t cap);
 
 #endif

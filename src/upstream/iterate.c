@@ -52,7 +52,7 @@ struct iterator {
 	struct loop *loop;
 	struct up_client *up;
 	struct it_hints hints;
-	uint16_t port; /* tests: every server's port (it_set_port) */
+	uint16_t port;	     /* tests: every server's port (it_set_port) */
 	struct it_req *reqs; /* pending, top-level and nested */
 	struct zone_ent *zones;
 	struct srv_ent *srvs;
@@ -88,14 +88,14 @@ struct it_req {
 	unsigned rounds;     /* rounds over z's servers */
 	unsigned z_timeouts; /* tries of z's servers without an answer */
 	/* QNAME minimisation (RFC 9156, relaxed) */
-	unsigned qmin_labels; /* labels of the next minimised name */
-	unsigned qmin_count;  /* minimised queries sent */
-	bool qmin_off;	      /* a server did not cope: full names */
+	unsigned qmin_labels;	     /* labels of the next minimised name */
+	unsigned qmin_count;	     /* minimised queries sent */
+	bool qmin_off;		     /* a server did not cope: full names */
 	uint8_t ask[DT_NAME_MAXLEN]; /* the query under way */
 	uint16_t ask_type;
-	bool minimised;	     /* ask is a minimised query */
+	bool minimised; /* ask is a minimised query */
 	struct up_req *up;
-	size_t srv;	     /* z.addr index asked */
+	size_t srv; /* z.addr index asked */
 	int64_t sent_ms;
 	/* responses of the steps so far (raw copies) */
 	uint8_t *step[MAX_STEPS];
@@ -122,8 +122,7 @@ static unsigned rnd(struct iterator *it)
 		it->rnd_left = sizeof(it->rnd);
 	}
 	it->rnd_left -= 2;
-	return (unsigned)it->rnd[it->rnd_left] << 8 |
-	       it->rnd[it->rnd_left + 1];
+	return (unsigned)it->rnd[it->rnd_left] << 8 | it->rnd[it->rnd_left + 1];
 }
 
 /* --- servers: RTT and lameness --- */
@@ -162,8 +161,8 @@ static void srv_timeout(struct srv_ent *s)
 {
 	unsigned t = s->srtt_ms * 2 + 100;
 
-	s->srtt_ms = t > 10 * DT_IT_TIMEOUT_MAX_MS ? 10 * DT_IT_TIMEOUT_MAX_MS
-						   : t;
+	s->srtt_ms =
+		t > 10 * DT_IT_TIMEOUT_MAX_MS ? 10 * DT_IT_TIMEOUT_MAX_MS : t;
 }
 
 static void srv_lame(struct iterator *it, struct srv_ent *s)
@@ -220,8 +219,8 @@ static void zone_root(struct iterator *it, struct zone *z)
 {
 	memset(z, 0, sizeof(*z));
 	z->name[0] = 0;
-	z->naddr = it->hints.n < DT_IT_ADDRS_MAX ? it->hints.n
-						 : DT_IT_ADDRS_MAX;
+	z->naddr =
+		it->hints.n < DT_IT_ADDRS_MAX ? it->hints.n : DT_IT_ADDRS_MAX;
 	/* More hints than a zone holds: start at a random one. */
 	size_t off = it->hints.n ? rnd(it) % it->hints.n : 0;
 	for (size_t i = 0; i < z->naddr; i++)
@@ -252,8 +251,8 @@ static void zone_closest(struct iterator *it, const uint8_t *name, bool above,
 	if (above && !wire_dname_is_root(n))
 		n = wire_dname_parent(n);
 	for (;;) {
-		struct zone_ent *e = wire_dname_is_root(n) ? NULL
-							   : zone_lookup(it, n);
+		struct zone_ent *e =
+			wire_dname_is_root(n) ? NULL : zone_lookup(it, n);
 		if (e && e->z.naddr + e->z.nns > 0) {
 			e->used_ms = loop_now_ms(it->loop);
 			*ret = e->z;
@@ -266,8 +265,7 @@ static void zone_closest(struct iterator *it, const uint8_t *name, bool above,
 	zone_root(it, ret);
 }
 
-static void zone_store(struct iterator *it, const struct zone *z,
-		       uint32_t ttl)
+static void zone_store(struct iterator *it, const struct zone *z, uint32_t ttl)
 {
 	int64_t now = loop_now_ms(it->loop);
 	struct zone_ent *e = zone_lookup(it, z->name);
@@ -336,8 +334,8 @@ static void choose_ask(struct it_req *r)
 	r->minimised = !r->qmin_off && r->qmin_labels < labels &&
 		       r->qmin_count < DT_IT_QMIN_MAX;
 	if (r->minimised) {
-		wire_dname_copy(r->ask, wire_dname_ancestor(r->cur,
-							    (int)r->qmin_labels));
+		wire_dname_copy(r->ask, wire_dname_ancestor(
+						r->cur, (int)r->qmin_labels));
 		r->ask_type = WIRE_TYPE_A;
 		r->qmin_count++;
 	} else {
@@ -413,7 +411,8 @@ static int assemble(struct it_req *r, size_t *ret_len)
 	int err = 0, len = 0;
 
 	for (size_t i = 0; i < r->nsteps && err == 0; i++)
-		if (!(m[i] = wire_msg_parse(r->step[i], r->steplen[i], 0, &err)))
+		if (!(m[i] = wire_msg_parse(r->step[i], r->steplen[i], 0,
+					    &err)))
 			err = err ? err : -ENOMEM;
 	if (err == 0)
 		len = it_assemble((const struct wire_msg *const *)m, r->nsteps,
@@ -625,9 +624,7 @@ static void on_kind(struct it_req *r, struct srv_ent *s, enum it_kind kind,
 	int err;
 
 	switch (kind) {
-	case IT_FINAL:
-		end(r, keep_step(r, ans));
-		break;
+	case IT_FINAL: end(r, keep_step(r, ans)); break;
 	case IT_CNAME:
 		if ((err = keep_step(r, ans)) < 0 ||
 		    ++r->links > DT_IT_CNAME_MAX) {
@@ -800,9 +797,11 @@ void it_cancel(struct it_req *r)
 
 void it_get_stats(const struct iterator *it, struct it_stats *ret)
 {
-	ret->questions = __atomic_load_n(&it->stats.questions, __ATOMIC_RELAXED);
+	ret->questions =
+		__atomic_load_n(&it->stats.questions, __ATOMIC_RELAXED);
 	ret->queries = __atomic_load_n(&it->stats.queries, __ATOMIC_RELAXED);
-	ret->referrals = __atomic_load_n(&it->stats.referrals, __ATOMIC_RELAXED);
+	ret->referrals =
+		__atomic_load_n(&it->stats.referrals, __ATOMIC_RELAXED);
 	ret->timeouts = __atomic_load_n(&it->stats.timeouts, __ATOMIC_RELAXED);
 	ret->lame = __atomic_load_n(&it->stats.lame, __ATOMIC_RELAXED);
 	ret->root_unreachable =

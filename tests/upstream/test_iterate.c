@@ -50,10 +50,13 @@ static void test_hints(void)
 				  "ns1.lab. 3600000 A 127.0.2.1\n";
 	static const char named_root[] =
 		";       This file holds the information on root name servers\n"
-		".                        3600000      NS    A.ROOT-SERVERS.NET.\n"
+		".                        3600000      NS    "
+		"A.ROOT-SERVERS.NET.\n"
 		"A.ROOT-SERVERS.NET.      3600000      A     198.41.0.4\n"
-		"A.ROOT-SERVERS.NET.      3600000      AAAA  2001:503:ba3e::2:30\n"
-		".                        3600000      NS    B.ROOT-SERVERS.NET.\n"
+		"A.ROOT-SERVERS.NET.      3600000      AAAA  "
+		"2001:503:ba3e::2:30\n"
+		".                        3600000      NS    "
+		"B.ROOT-SERVERS.NET.\n"
 		"B.ROOT-SERVERS.NET.      3600000      A     170.247.170.2\n"
 		"stray.example.           3600000      A     192.0.2.66\n";
 
@@ -70,8 +73,8 @@ static void test_hints(void)
 	   "the lab's hints: one address");
 	is_str(addr_str(&h.addr[0]), "127.0.2.1", "ns1.lab.'s, port 53");
 
-	ok(it_hints_parse(named_root, sizeof(named_root) - 1, "named.root",
-			  &h, err, sizeof(err)) == 0,
+	ok(it_hints_parse(named_root, sizeof(named_root) - 1, "named.root", &h,
+			  err, sizeof(err)) == 0,
 	   "a named.root file");
 	is_int(h.n, 3, "three addresses: an A without a root NS is left out");
 	is_str(addr_str(&h.addr[2]), "170.247.170.2",
@@ -94,8 +97,7 @@ static void test_hints(void)
 static uint8_t pkt[4096];
 
 /* Adds the records of text (zone lines, one a line) to section sec. */
-static void add(struct wire_builder *b, enum wire_section sec,
-		const char *text)
+static void add(struct wire_builder *b, enum wire_section sec, const char *text)
 {
 	struct wire_zreader *zr;
 	struct wire_rr rr;
@@ -122,7 +124,8 @@ static struct wire_msg *resp(const char *q, uint16_t qtype, uint16_t flags,
 	struct wire_msg *m;
 	int err;
 
-	if (wire_build_init(&b, pkt, sizeof(pkt), 1, WIRE_FLAG_QR | flags) < 0 ||
+	if (wire_build_init(&b, pkt, sizeof(pkt), 1, WIRE_FLAG_QR | flags) <
+		    0 ||
 	    wire_build_question(&b, name(q), qtype, WIRE_CLASS_IN) < 0)
 		abort();
 	add(&b, WIRE_SEC_ANSWER, an);
@@ -199,9 +202,9 @@ static void test_referrals(void)
 			     "other.com. NS ns.other.com.\n", NULL),
 			"com.", "www.example.com.", WIRE_TYPE_A),
 	       IT_LAME, "a referral to a zone not above the name is lame");
-	is_int(classify(resp("example.com.", WIRE_TYPE_DS, 0, NULL, DELEG,
-			     GLUE),
-			"com.", "example.com.", WIRE_TYPE_DS),
+	is_int(classify(
+		       resp("example.com.", WIRE_TYPE_DS, 0, NULL, DELEG, GLUE),
+		       "com.", "example.com.", WIRE_TYPE_DS),
 	       IT_FINAL,
 	       "DS: a referral to the name itself is not followed (the DS "
 	       "lives at the parent)");
@@ -260,8 +263,9 @@ static void test_answers(void)
 	m->rcode = WIRE_RCODE_SERVFAIL;
 	is_int(classify(m, "example.com.", "x.example.com.", WIRE_TYPE_A),
 	       IT_LAME, "SERVFAIL is lame");
-	is_int(classify(resp("x.example.com.", WIRE_TYPE_A, 0, NULL, NULL, NULL),
-			"example.com.", "x.example.com.", WIRE_TYPE_A),
+	is_int(classify(
+		       resp("x.example.com.", WIRE_TYPE_A, 0, NULL, NULL, NULL),
+		       "example.com.", "x.example.com.", WIRE_TYPE_A),
 	       IT_LAME, "an empty response without AA is lame");
 	is_int(classify(resp("x.example.com.", WIRE_TYPE_A, WIRE_FLAG_AA,
 			     "y.example.com. A 192.0.2.1\n", NULL, NULL),
@@ -310,7 +314,8 @@ static void test_assemble(void)
 		is_int(m->count[WIRE_SEC_AUTHORITY], 3,
 		       "the first step's NSEC, the last's SOA and NSEC");
 		ok(m->count[WIRE_SEC_AUTHORITY] == 3 &&
-			   m->sec[WIRE_SEC_AUTHORITY][0].type == WIRE_TYPE_NSEC &&
+			   m->sec[WIRE_SEC_AUTHORITY][0].type ==
+				   WIRE_TYPE_NSEC &&
 			   m->sec[WIRE_SEC_AUTHORITY][1].type == WIRE_TYPE_SOA,
 		   "the earlier proof first, the first step's NS left out");
 		ok(m->edns.present && (m->edns.flags & WIRE_EDNS_DO),

@@ -35,7 +35,6 @@
 
 enum { NFAKE = 6 };
 
-
 /* A canned response: to server srv, for qname (or any name below it when
  * below), qtype (0: any). Default: REFUSED. */
 struct rule {
@@ -107,8 +106,7 @@ static uint16_t port;
 static atomic_int stop;
 static pthread_t thread;
 
-static void add(struct wire_builder *b, enum wire_section sec,
-		const char *text)
+static void add(struct wire_builder *b, enum wire_section sec, const char *text)
 {
 	struct wire_zreader *zr;
 	struct wire_rr rr;
