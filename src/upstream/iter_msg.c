@@ -171,6 +171,21 @@ enum it_kind it_classify(const struct wire_msg *m, const uint8_t *zone,
 	}
 }
 
+const uint8_t *it_child_apex(const struct wire_msg *m, const uint8_t *zone,
+			     const uint8_t *qname, uint32_t *ret_ttl)
+{
+	const struct wire_rr *soa =
+		find(m, WIRE_SEC_AUTHORITY, NULL, WIRE_TYPE_SOA);
+
+	if (!soa || !(m->hdr.flags & WIRE_FLAG_AA) ||
+	    wire_dname_equal(soa->owner, zone) ||
+	    !wire_dname_is_subdomain(soa->owner, zone) ||
+	    !wire_dname_is_subdomain(qname, soa->owner))
+		return NULL;
+	*ret_ttl = soa->ttl;
+	return soa->owner;
+}
+
 /* --- assembling --- */
 
 static uint16_t rrsig_covered(const struct wire_rr *rr)

@@ -58,6 +58,16 @@ enum it_kind it_classify(const struct wire_msg *m, const uint8_t *zone,
 			 struct it_referral *ret_ref);
 
 /*
+ * The apex of a zone below zone that m, the authoritative (AA) response
+ * of a server of zone to qname, shows through its SOA record: the owner,
+ * when it is strictly below zone and at or above qname, and the SOA's TTL
+ * in *ret_ttl. Such a server serves parent and child both, so no
+ * referral ever shows the cut. NULL otherwise.
+ */
+const uint8_t *it_child_apex(const struct wire_msg *m, const uint8_t *zone,
+			     const uint8_t *qname, uint32_t *ret_ttl);
+
+/*
  * Writes the response a recursive resolver would give to qname/qtype
  * from the n responses of its steps (n >= 1; steps[n - 1] the last): RA
  * and the RCODE of the last step, the question, every answer record of

@@ -607,6 +607,18 @@ static void follow_referral(struct it_req *r, const struct it_referral *ref)
 static void on_minimised(struct it_req *r, const struct wire_msg *m,
 			 enum it_kind kind)
 {
+	const uint8_t *apex;
+	uint32_t ttl;
+
+	/* Parent and child on the same servers: remember the child's cut
+	 * with them, so that later questions (its DS, its names) start
+	 * there instead of minimising through the parent again. */
+	if ((apex = it_child_apex(m, r->z.name, r->ask, &ttl))) {
+		struct zone child = r->z;
+		wire_dname_copy(child.name, apex);
+		wire_dname_tolower(child.name);
+		zone_store(r->it, &child, ttl);
+	}
 	if (kind == IT_LAME || m->rcode == WIRE_RCODE_NXDOMAIN) {
 		qmin_fallback(r);
 	} else {

@@ -273,6 +273,38 @@ static void test_answers(void)
 	       IT_LAME, "an answer about another name is lame");
 }
 
+static void test_child_apex(void)
+{
+	const char *soa = "sub.example.com. 300 SOA ns1.example.com. "
+			  "h.example.com. 1 2 3 4 5\n";
+	struct wire_msg *m;
+	const uint8_t *apex;
+	uint32_t ttl = 0;
+
+	m = resp("sub.example.com.", WIRE_TYPE_A, WIRE_FLAG_AA, NULL, soa,
+		 NULL);
+	apex = it_child_apex(m, name("example.com."), name("sub.example.com."),
+			     &ttl);
+	ok(apex && wire_dname_equal(apex, name("sub.example.com.")) &&
+		   ttl == 300,
+	   "an example.com. server's SOA of sub.example.com.: a child apex");
+	ok(!it_child_apex(m, name("sub.example.com."), name("sub.example.com."),
+			  &ttl),
+	   "not when it is the zone asked");
+	ok(!it_child_apex(m, name("example.com."), name("other.example.com."),
+			  &ttl),
+	   "not when the name asked is not below it");
+	ok(!it_child_apex(m, name("other.com."), name("sub.example.com."),
+			  &ttl),
+	   "not when it is outside the zone asked");
+	wire_msg_free(m);
+	m = resp("sub.example.com.", WIRE_TYPE_A, 0, NULL, soa, NULL);
+	ok(!it_child_apex(m, name("example.com."), name("sub.example.com."),
+			  &ttl),
+	   "not without AA");
+	wire_msg_free(m);
+}
+
 /* --- assembly --- */
 
 static void test_assemble(void)
@@ -334,6 +366,7 @@ int main(void)
 	test_hints();
 	test_referrals();
 	test_answers();
+	test_child_apex();
 	test_assemble();
 	return done_testing();
 }
