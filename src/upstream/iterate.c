@@ -83,6 +83,7 @@ struct it_req {
 	struct zone z;
 	uint32_t tried;	     /* bit i: z.addr[i] asked in this zone */
 	size_t ns_next;	     /* z.ns[] looked up so far */
+	bool ns_aaaa;	     /* z.ns[ns_next - 1] had no A: AAAA next */
 	bool z_answered;     /* a server of z answered at all */
 	int64_t z_start;     /* when z was first asked (loop ms) */
 	unsigned rounds;     /* rounds over z's servers */
@@ -310,6 +311,7 @@ static void zone_reset(struct it_req *r)
 {
 	r->tried = 0;
 	r->ns_next = 0;
+	r->ns_aaaa = false;
 	r->z_answered = false;
 	r->z_start = loop_now_ms(r->it->loop);
 	r->rounds = 1;
@@ -472,6 +474,9 @@ static void ns_looked_up(void *arg, int err, const struct up_answer *ans,
 	struct wire_msg *m;
 	int e;
 
+	size_t had = r->z.naddr;
+	bool was_a = r->sub->qtype == WIRE_TYPE_A;
+
 	(void)last_rcode;
 	r->sub = NULL;
 	if (!err && (m = wire_msg_parse(ans->msg, ans->len, 0, &e))) {
@@ -482,21 +487,27 @@ static void ns_looked_up(void *arg, int err, const struct up_answer *ans,
 		}
 		wire_msg_free(m);
 	}
+	r->ns_aaaa = was_a && r->z.naddr == had;
 	step(r);
 }
 
 /* Looks up the address of the next NS name of r's zone that can be
  * looked up (not below the zone itself: without glue it cannot be
- * reached). Returns false when none is left. */
+ * reached): A, then AAAA when A gave none. Returns false when none is
+ * left. */
 static bool lookup_ns(struct it_req *r)
 {
-	while (r->ns_next < r->z.nns && r->depth < DT_IT_NS_DEPTH_MAX) {
-		const uint8_t *ns = r->z.ns[r->ns_next++];
+	while ((r->ns_aaaa || r->ns_next < r->z.nns) &&
+	       r->depth < DT_IT_NS_DEPTH_MAX) {
+		uint16_t type = r->ns_aaaa ? WIRE_TYPE_AAAA : WIRE_TYPE_A;
+		const uint8_t *ns = r->ns_aaaa ? r->z.ns[r->ns_next - 1]
+					       : r->z.ns[r->ns_next++];
 		struct it_req *s;
 
+		r->ns_aaaa = false;
 		if (wire_dname_is_subdomain(ns, r->z.name))
 			continue;
-		s = req_new(r->it, ns, WIRE_TYPE_A, ns_looked_up, r);
+		s = req_new(r->it, ns, type, ns_looked_up, r);
 		if (!s)
 			return false;
 		s->parent = r;

@@ -5,9 +5,9 @@
  * query there), run by a thread of this test from a table of canned
  * responses, each logging what it was asked. Checked: referrals followed
  * from the hints, QNAME minimisation and its fallback after NXDOMAIN, an
- * NS name without glue looked up through another zone, DS asked of the
- * parent, a CNAME to another zone assembled with its target, a dropped
- * query asked again, a REFUSED server left for the zone's other one, EDE
+ * NS name without glue looked up through another zone (A, then AAAA
+ * when there is no A), DS asked of the parent, a CNAME to another zone
+ * assembled with its target, a dropped query asked again, a REFUSED server left for the zone's other one, EDE
  * 23's verdict when no root server answers, cancel and free with
  * questions under way.
  */
@@ -74,12 +74,17 @@ static const struct rule rules[] = {
 	 "alias.example. CNAME www.glueless.\n", NULL, NULL},
 	{2, "example.", true, 0, WIRE_FLAG_AA, 0, NULL,
 	 "example. SOA ns1.example. h.example. 1 2 3 4 5\n", NULL},
+	{1, "v6only.", true, 0, 0, 0, NULL, "v6only. NS ns.v6.other.\n", NULL},
 	/* 3: other. */
+	{3, "ns.v6.other.", false, WIRE_TYPE_AAAA, WIRE_FLAG_AA, 0,
+	 "ns.v6.other. AAAA ::ffff:127.6.53.4\n", NULL, NULL},
 	{3, "ns.other.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
 	 "ns.other. A 127.6.53.4\n", NULL, NULL},
 	{3, "other.", true, 0, WIRE_FLAG_AA, 0, NULL,
 	 "other. SOA ns.other. h.other. 1 2 3 4 5\n", NULL},
-	/* 4: glueless. */
+	/* 4: glueless. and v6only. */
+	{4, "www.v6only.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
+	 "www.v6only. A 192.0.2.6\n", NULL, NULL},
 	{4, "www.glueless.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
 	 "www.glueless. A 192.0.2.4\n", NULL, NULL},
 	{4, "glueless.", true, 0, WIRE_FLAG_AA, 0, NULL,
@@ -325,6 +330,13 @@ static void test_walks(struct iterator *it)
 	is_str(answer_rr(0), "www.glueless. 3600 IN A 192.0.2.4",
 	       "resolved through the NS name's own lookup");
 	ok(asked(3, "ns.other. A"), "ns.other. A was asked of other.'s server");
+
+	ok(ask(it, "www.v6only.", WIRE_TYPE_A) && got_err == 0,
+	   "www.v6only. A: its NS name has no glue and no A");
+	is_str(answer_rr(0), "www.v6only. 3600 IN A 192.0.2.6",
+	       "resolved through the NS name's AAAA");
+	ok(asked(3, "ns.v6.other. A") && asked(3, "ns.v6.other. AAAA"),
+	   "A asked first, then AAAA");
 
 	ok(ask(it, "alias.example.", WIRE_TYPE_A) && got_err == 0 && got &&
 		   got->count[WIRE_SEC_ANSWER] == 2,
