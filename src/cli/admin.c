@@ -185,7 +185,9 @@ static void status_json(const struct cli_daemon *d, const struct cli_txt *t,
 		}
 	printf(",\"status\":{");
 	for (size_t i = 0; i < t->n; i++) {
-		if (key_len(t->line[i]))
+		/* resolution is at the top, once. */
+		if (key_len(t->line[i]) &&
+		    strncmp(t->line[i], "resolution=", 11) != 0)
 			json_member(t, i, &first);
 	}
 	printf("}}\n");

@@ -198,7 +198,10 @@ static void status_resolution(struct txt *t, struct worker *w)
 		sum.lame += one.lame;
 		sum.root_unreachable += one.root_unreachable;
 	}
-	line(t, "root-reachable=%s", reachable ? "yes" : "no");
+	line(t, "root-reachable=%s",
+	     reachable ? "yes"
+		       : "no (the network blocks queries to authoritative "
+			 "servers: no root server answers)");
 	line(t, "iterator-questions=%llu", (unsigned long long)sum.questions);
 	line(t, "iterator-queries=%llu", (unsigned long long)sum.queries);
 	line(t, "iterator-referrals=%llu", (unsigned long long)sum.referrals);
