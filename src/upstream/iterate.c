@@ -715,24 +715,24 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 		end(r, err);
 		return;
 	}
-	if (err) {
-		if (last_rcode < 0) { /* no answer: timeout, unreachable */
-			STAT(it, timeouts);
-			r->z_timeouts++;
-			srv_timeout(s);
-		} else if (r->minimised) {
-			r->z_answered = true;
-			qmin_fallback(r);
-		} else {
-			r->z_answered = true;
-			srv_lame(it, s);
-		}
+	if (err && last_rcode < 0) { /* no answer: timeout, unreachable */
+		STAT(it, timeouts);
+		r->z_timeouts++;
+		srv_timeout(s);
 		step(r);
 		return;
 	}
+	/* Any answer, even a refusal: the network lets queries through. */
 	r->z_answered = true;
-	if (wire_dname_is_root(r->z.name))
-		__atomic_store_n(&it->root_ok, true, __ATOMIC_RELAXED);
+	__atomic_store_n(&it->root_ok, true, __ATOMIC_RELAXED);
+	if (err) {
+		if (r->minimised)
+			qmin_fallback(r);
+		else
+			srv_lame(it, s);
+		step(r);
+		return;
+	}
 	srv_rtt(s, loop_now_ms(it->loop) - r->sent_ms);
 	on_response(r, s, ans);
 }

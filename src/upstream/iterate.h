@@ -115,8 +115,9 @@ struct it_stats {
 void it_get_stats(const struct iterator *it, struct it_stats *ret);
 
 /* The verdict on the network: false when the last attempt to reach the
- * root servers found none answering, true otherwise (also before any
- * attempt). Another thread may call this. */
+ * root servers found none answering, until an authoritative server
+ * answers again; true otherwise (also before any attempt). Another
+ * thread may call this. */
 bool it_root_reachable(const struct iterator *it);
 
 #endif

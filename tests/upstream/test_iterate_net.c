@@ -399,6 +399,12 @@ static void test_unreachable(struct up_client *up)
 	ok(!it_root_reachable(it) && st.root_unreachable == 1 &&
 		   st.timeouts >= 1,
 	   "root unreachable, counted once");
+	memset(&h, 0, sizeof(h));
+	up_server_parse("127.6.53.1", &h.addr[h.n++]);
+	it_set_hints(it, &h);
+	ok(ask(it, "www.sub.example.", WIRE_TYPE_A) && got_err == 0 &&
+		   it_root_reachable(it),
+	   "new hints that answer: resolved, the root reachable again");
 	it_free(it);
 }
 
