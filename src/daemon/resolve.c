@@ -12,6 +12,7 @@
 #include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
 #include "daemon/hotspot.h"
+#include "daemon/policy.h"
 #include "daemon/resolve.h"
 #include "resolver/render.h"
 #include "daemon/log.h"
@@ -235,21 +236,30 @@ static struct xjoin *join_or_own(struct worker *w, struct rsv_fetch *f,
  * joiner of another worker's fetch. */
 #define JOIN_TAG 1u
 
-/* Whether name goes to the resolv.conf servers even while recursing. */
-static bool resolve_to_network(const struct worker *w, const uint8_t *name)
+/*
+ * Whether a fetch goes to the resolv.conf servers even while recursing:
+ * private names (policy.h: the network's own names and search list), and
+ * during a hotspot sign-on every question but DS and DNSKEY (the portal
+ * is on the network and answers names the public DNS does not have; the
+ * chain is still fetched from the root when it can be, so that a signed
+ * name stays proven signed and its forged answer stays bogus).
+ */
+static bool resolve_to_network(struct worker *w, const uint8_t *name,
+			       uint16_t type)
 {
-	(void)w;
-	(void)name;
-	return false; /* private names: see policy */
+	if (type != WIRE_TYPE_DS && type != WIRE_TYPE_DNSKEY &&
+	    hotspot_left(w))
+		return true;
+	return policy_private(&w->st->cfg, up_client_conf(w->up), name);
 }
 
 /* Whether a fetch of name goes to the iterator rather than upstream. */
-static bool iterated(const struct worker *w, const uint8_t *name,
+static bool iterated(struct worker *w, const uint8_t *name, uint16_t type,
 		     const struct up_conf *servers)
 {
 	return !servers && w->it &&
 	       __atomic_load_n(&w->d->recursing, __ATOMIC_RELAXED) &&
-	       !resolve_to_network(w, name);
+	       !resolve_to_network(w, name, type);
 }
 
 static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
@@ -272,7 +282,7 @@ static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 		wf->x = x;
 		wf->req = NULL;
 		wf->ireq = NULL;
-		if (iterated(w, name, servers))
+		if (iterated(w, name, type, servers))
 			wf->ireq = it_query(w->it, name, type, fetch_done, wf);
 		else
 			wf->req = up_query(w->up, name, type, WIRE_CLASS_IN,
