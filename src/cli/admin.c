@@ -235,10 +235,17 @@ static void status_json(const struct cli_daemon *d, const struct cli_txt *t,
 		printf("}\n");
 		return;
 	}
+	for (size_t i = 0; i < t->n; i++)
+		if (strncmp(t->line[i], "resolution=", 11) == 0) {
+			printf(",\"resolution\":");
+			cli_json_str(stdout, t->line[i] + 11);
+		}
 	json_upstreams(t);
 	printf(",\"status\":{");
 	for (size_t i = 0; i < t->n; i++) {
-		if (key_len(t->line[i]) && !is_upstream_dnssec(t->line[i]))
+		/* resolution is at the top, once; so are the upstreams. */
+		if (key_len(t->line[i]) && !is_upstream_dnssec(t->line[i]) &&
+		    strncmp(t->line[i], "resolution=", 11) != 0)
 			json_member(t, i, &first);
 	}
 	printf("}}\n");

@@ -34,6 +34,8 @@ static const char *const dt_err_text[] = {
 	[DT_ECONFIG - DT_ERR_BASE] = "bad configuration",
 	[DT_ETOOBIG - DT_ERR_BASE] = "file larger than its limit",
 	[DT_EABSENT - DT_ERR_BASE] = "not in the input",
+	[DT_ENETBLOCKED - DT_ERR_BASE] =
+		"the network blocks queries to authoritative servers",
 };
 
 const char *dt_strerror(int err)

@@ -42,6 +42,8 @@ enum dt_err {
 	DT_ECONFIG,		/* bad configuration (file:line in the message) */
 	DT_ETOOBIG,		/* a file larger than its limit */
 	DT_EABSENT,		/* not in an offline input (and never will be) */
+	DT_ENETBLOCKED,		/* no root server answered: the network blocks
+				   queries to authoritative servers */
 	DT_ERR_END
 };
 

@@ -226,6 +226,79 @@
 #define DT_UP_MAXSEARCH 6
 #define DT_UP_SEARCH_MAXLEN 256
 
+/* --- recursion from the root (src/upstream/iterate.c) --- */
+
+/* Referrals followed for one name: each goes at least one label down, so
+ * a real name meets a few (root, TLD, a registrar's zone, a subzone or
+ * two); 16 covers names 16 cuts deep and stops a chain of servers that
+ * refer to each other downwards for ever (Unbound: 30 with qname
+ * minimisation counting every label). */
+#define DT_IT_REFERRALS_MAX 16
+/* NS names of one zone cut kept and tried: real zones list 2 to 13 (the
+ * root); past 8 a zone whose servers all fail would cost too many
+ * queries (NXNSAttack, CVE-2020-12662: a referral of many glueless NS
+ * names multiplied the queries of one question). */
+#define DT_IT_NS_MAX 8
+/* Addresses of one zone cut kept: two per NS name (IPv4, IPv6). */
+#define DT_IT_ADDRS_MAX (2 * DT_IT_NS_MAX)
+/* Queries sent for one iterated question, NS-address lookups included:
+ * a cold name needs one per zone cut plus a few for NS addresses and
+ * lame servers; 48 allows retries on every level of a deep name and
+ * bounds the amplification one question can cause (Unbound caps
+ * outgoing queries per question at 64, Knot Resolver at 50 iterations). */
+#define DT_IT_QUERIES_MAX 48
+/* CNAME links followed across zones while iterating one question: the
+ * validator accepts DT_VAL_CHAIN_MAX, one more link would be refused by
+ * it anyway. */
+#define DT_IT_CNAME_MAX DT_VAL_CHAIN_MAX
+/* Nesting of NS-address lookups (the address of an NS name whose zone's
+ * own NS names have no glue, and so on): real delegations need one or
+ * two; 4 stops loops of zones whose servers are named in each other. */
+#define DT_IT_NS_DEPTH_MAX 4
+/* Zone cuts one iterator remembers (NS names and addresses): the zones
+ * of a host's working set; the least recently used goes first. */
+#define DT_IT_ZONES_MAX 512
+/* Authoritative servers whose round-trip time and lameness one iterator
+ * remembers; more reuse the slot of the least recently used. */
+#define DT_IT_SERVERS_MAX 1024
+/* A zone cut is remembered at most this long (seconds), whatever its NS
+ * TTL, so that a redelegation is seen within a day (Unbound's
+ * cache-max-ttl, 1 day). */
+#define DT_IT_ZONE_TTL_MAX 86400
+/* Per-try timeout of a query to an authoritative server: 3 times the
+ * smoothed round-trip time, within these bounds (ms). Loopback and LAN
+ * answer in under a millisecond, the far side of the world in 300 ms;
+ * waiting longer than 1.5 s per server means the next one is a better
+ * bet (Unbound starts at 376 ms and backs off to 12 s). */
+#define DT_IT_TIMEOUT_MIN_MS 200
+#define DT_IT_TIMEOUT_MAX_MS 1500
+/* How long one zone's servers are tried, in rounds over them with the
+ * timeout backing off, before the question gives up on the zone when
+ * none has answered (ms): a lost datagram or a server stalled for a
+ * second is retried, and the verdict that no root server answers (EDE
+ * 23) comes within the default query-timeout (5 s) even with 26 root
+ * addresses that all drop packets. */
+#define DT_IT_ZONE_WAIT_MS 2000
+/* Rounds over a zone's servers within DT_IT_ZONE_WAIT_MS. */
+#define DT_IT_ROUNDS_MAX 3
+/* Round-trip time assumed for a server never asked (Unbound's 376 ms):
+ * servers already known to be fast are preferred, unknown ones still
+ * get their turn. */
+#define DT_IT_RTT_UNKNOWN_MS 376
+/* A server that answered REFUSED, SERVFAIL or a lame referral is avoided
+ * this long (ms); it is still asked when no other server is left. */
+#define DT_IT_LAME_MS 60000
+/* Out of this many server choices, one goes to a random usable server
+ * instead of the fastest, so that the RTT of the others stays known. */
+#define DT_IT_EXPLORE 20
+/* QNAME minimisation (RFC 9156 §2.3, MAX_MINIMISE_COUNT): minimised
+ * queries sent for one name, one label at a time; past this the full
+ * name is sent, so that a name of many labels under one zone (a reverse
+ * name, a tracking label chain) costs at most this many extra queries. */
+#define DT_IT_QMIN_MAX 10
+/* Root-server addresses held (13 servers, IPv4 and IPv6 each). */
+#define DT_IT_HINTS_MAX 32
+
 /* --- caches (src/cache) --- */
 
 /* Shards, each with its own lock: with a worker per core, 16 keeps the

@@ -201,6 +201,47 @@ static void status_capab(struct txt *t, struct daemon *d)
 	     upstreams_recursive(d) ? "recursive" : "forward");
 }
 
+/* Where records come from, and how recursion from the root fares. */
+static void status_resolution(struct txt *t, struct worker *w)
+{
+	struct daemon *d = w->d;
+	struct it_stats sum = {0}, one;
+	bool reachable = true;
+
+	line(t, "resolution=%s",
+	     __atomic_load_n(&d->recursing, __ATOMIC_RELAXED) ? "recursive"
+							      : "forward");
+	line(t, "resolution-config=%s",
+	     cfg_resolution_name(
+		     __atomic_load_n(&d->resolution, __ATOMIC_RELAXED)));
+	line(t, "root-hints=%s", w->st->cfg.root_hints[0]
+					 ? w->st->cfg.root_hints
+					 : "built-in (IANA)");
+	for (unsigned i = 0; i < d->nworkers; i++) {
+		if (!d->workers[i].it)
+			continue;
+		it_get_stats(d->workers[i].it, &one);
+		reachable &= it_root_reachable(d->workers[i].it);
+		sum.questions += one.questions;
+		sum.queries += one.queries;
+		sum.referrals += one.referrals;
+		sum.timeouts += one.timeouts;
+		sum.lame += one.lame;
+		sum.root_unreachable += one.root_unreachable;
+	}
+	line(t, "root-reachable=%s",
+	     reachable ? "yes"
+		       : "no (the network blocks queries to authoritative "
+			 "servers: no root server answers)");
+	line(t, "iterator-questions=%llu", (unsigned long long)sum.questions);
+	line(t, "iterator-queries=%llu", (unsigned long long)sum.queries);
+	line(t, "iterator-referrals=%llu", (unsigned long long)sum.referrals);
+	line(t, "iterator-timeouts=%llu", (unsigned long long)sum.timeouts);
+	line(t, "iterator-lame=%llu", (unsigned long long)sum.lame);
+	line(t, "iterator-root-unreachable=%llu",
+	     (unsigned long long)sum.root_unreachable);
+}
+
 static void status(struct txt *t, struct worker *w)
 {
 	struct daemon *d = w->d;
@@ -233,6 +274,7 @@ static void status(struct txt *t, struct worker *w)
 		}
 		long_line(t, list);
 	}
+	status_resolution(t, w);
 	status_capab(t, d);
 	line(t, "trust-anchor-source=%s", w->st->ta_desc);
 	status_anchors(t, w->st);

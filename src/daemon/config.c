@@ -746,6 +746,39 @@ static void format_mode(const struct cfg_key *k, const struct cfg *c,
 						      : "enforce");
 }
 
+const char *cfg_resolution_name(enum cfg_resolution r)
+{
+	switch (r) {
+	case CFG_RES_FORWARD: return "forward";
+	case CFG_RES_RECURSIVE: return "recursive";
+	default: return "auto";
+	}
+}
+
+static int parse_resolution(const struct cfg_key *k, const struct cfg_line *l,
+			    struct cfg *c, struct cfg_ctx *x)
+{
+	const char *w = l->word[1];
+	char sh[CFG_SHOW_MAX + 4];
+
+	if (strcmp(w, "auto") == 0)
+		c->resolution = CFG_RES_AUTO;
+	else if (strcmp(w, "forward") == 0)
+		c->resolution = CFG_RES_FORWARD;
+	else if (strcmp(w, "recursive") == 0)
+		c->resolution = CFG_RES_RECURSIVE;
+	else
+		return cfg_fail(x, "%s: '%s' is not auto, forward or recursive",
+				k->name, show(w, sh));
+	return 0;
+}
+
+static void format_resolution(const struct cfg_key *k, const struct cfg *c,
+			      struct cfg_out *o)
+{
+	out_line(o, k, cfg_resolution_name(c->resolution));
+}
+
 static int parse_insecure(const struct cfg_key *k, const struct cfg_line *l,
 			  struct cfg *c, struct cfg_ctx *x)
 {
@@ -1067,6 +1100,17 @@ static const struct cfg_key cfg_keys[] = {
 		 "loopback clients are not limited."),
 	KEY_PATH("resolv-conf", resolv_conf, PATH_MAX - 1,
 		 "Where the upstream nameservers are listed; followed live."),
+	{.name = "resolution",
+	 .usage = "auto|forward|recursive",
+	 .parse = parse_resolution,
+	 .format = format_resolution,
+	 KEY_ONE,
+	 .doc = "forward asks the resolv.conf servers, recursive resolves "
+		"from the root itself; auto forwards while those servers can "
+		"do DNSSEC."},
+	KEY_PATH("root-hints", root_hints, PATH_MAX - 1,
+		 "The root servers for recursive resolution, a named.root "
+		 "zone file; unset: the built-in IANA hints."),
 	KEY_PATH("trust-anchor-file", trust_anchor_file, PATH_MAX - 1,
 		 "DS or DNSKEY records trusted; unset: the built-in root "
 		 "KSKs."),

@@ -42,6 +42,19 @@ enum cfg_mode {
 	CFG_MODE_PERMISSIVE = 1, /* returned, marked bogus, and logged */
 };
 
+/* resolution: where records come from. */
+enum cfg_resolution {
+	CFG_RES_AUTO = 0,	/* forward while the network's resolvers can do
+				   DNSSEC, recursive when none can (the
+				   default; the judgement calls
+				   resolve_set_recursing) */
+	CFG_RES_FORWARD = 1,	/* always the resolv.conf servers */
+	CFG_RES_RECURSIVE = 2,	/* always from the root (root-hints) */
+};
+
+/* "auto", "forward" or "recursive". */
+const char *cfg_resolution_name(enum cfg_resolution r);
+
 /* negative-trust-anchor DOMAIN [until YYYY-MM-DD] (RFC 7646). */
 struct cfg_nta {
 	uint8_t name[DT_NAME_MAXLEN];	/* wire form, lower case */
@@ -87,6 +100,10 @@ struct cfg {
 	unsigned ratelimit;		/* ratelimit N: questions per second
 					   of one remote client address */
 	char resolv_conf[PATH_MAX];	/* resolv-conf PATH */
+	enum cfg_resolution resolution;	/* resolution auto|forward|recursive */
+	char root_hints[PATH_MAX];	/* root-hints PATH: named.root-style
+					   file; empty: the built-in IANA
+					   hints */
 	char trust_anchor_file[PATH_MAX]; /* trust-anchor-file PATH; empty:
 					     the built-in root anchors */
 	char auto_trust_anchor_file[PATH_MAX]; /* auto-trust-anchor-file PATH:

@@ -26,12 +26,14 @@
 #include "resolver/answer.h"
 #include "resolver/resolver.h"
 #include "resolver/state.h"
+#include "upstream/iterate.h"
 #include "upstream/resolvconf.h"
 #include "validator/val.h"
 
 struct autotrust;
 struct hotspot;
 struct cache;
+struct iterator;
 struct up_client;
 struct upstreams;
 struct val_anchors;
@@ -65,6 +67,8 @@ struct worker {
 	pthread_t thread;
 	struct loop *loop;
 	struct up_client *up;
+	struct up_client *itup;		/* the iterator's (its own counters) */
+	struct iterator *it;		/* recursion from the root */
 	struct dstate *st;		/* the state new questions use */
 	/* listeners */
 	struct loop_io unix_io;
@@ -122,6 +126,13 @@ struct daemon {
 	 * the root; off, forward; why says so. NULL: nobody acts on it. */
 	void (*set_recursing)(struct daemon *d, bool on, const char *why);
 	struct hotspot *hotspot;	/* sign-on and portal (hotspot.c) */
+	struct it_hints hints;		/* root hints, read at start */
+	int resolution;			/* atomic: enum cfg_resolution in
+					   force (config, at start and
+					   reload) */
+	bool recursing;			/* atomic: fetches go to the
+					   iterator, not the resolv.conf
+					   servers (resolve_set_recursing) */
 };
 
 /* --- client questions (server.c) --- */

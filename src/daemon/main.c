@@ -207,6 +207,8 @@ static int reload_apply(struct daemon *d, char *err, size_t errlen)
 	    cfg.nlisten != d->st->cfg.nlisten || cfg.threads != d->st->cfg.threads)
 		log_warn("reload: socket, listen and threads take effect at "
 			 "the next start");
+	if (strcmp(cfg.root_hints, d->st->cfg.root_hints) != 0)
+		log_warn("reload: root-hints takes effect at the next start");
 	log_set_level((int)cfg.log_level);
 	cache_set_max(d->cache, cfg.cache_size);
 	/* Keys and answers validated under other anchors or limits are not
@@ -220,6 +222,8 @@ static int reload_apply(struct daemon *d, char *err, size_t errlen)
 	dstate_put(d->st);
 	d->st = st;
 	hotspot_set_group(d, cfg.hotspot_group);
+	resolve_set_mode(d, cfg.resolution);
+	upstreams_apply(d);
 	struct up_conf old = d->upconf;
 	read_resolv_conf(d, &d->upconf);
 	log_upstreams(&d->upconf, "reload");
@@ -338,6 +342,9 @@ static int worker_init(struct daemon *d, struct worker *w, unsigned id)
 	if (!w->up)
 		return -1;
 	up_client_set_conf(w->up, &d->upconf);
+	w->itup = up_client_new(w->loop);
+	if (!w->itup || !(w->it = it_new(w->loop, w->itup, &d->hints)))
+		return -1;
 	upstreams_attach(w);
 	if (resolve_init(w) < 0)
 		return -1;
@@ -527,6 +534,8 @@ static void shutdown_all(struct daemon *d)
 	for (unsigned i = 0; i < d->nworkers; i++) {
 		struct worker *w = &d->workers[i];
 		up_client_free(w->up);
+		it_free(w->it);
+		up_client_free(w->itup);
 		loop_free(w->loop);
 		dstate_put(w->st);
 	}
@@ -608,12 +617,26 @@ static void notify_ready(const struct daemon *d)
 
 /* dnstrustd -n: the file, then what start-up checks; the configuration in
  * effect on stdout. */
+/* The root hints of cfg (root-hints, or the built-in ones). Returns 0,
+ * or -1 with the reason in err. */
+static int load_hints(const struct cfg *cfg, struct it_hints *ret, char *err,
+		      size_t errlen)
+{
+	if (!cfg->root_hints[0]) {
+		it_hints_builtin(ret);
+		return 0;
+	}
+	return it_hints_load(cfg->root_hints, ret, err, errlen) < 0 ? -1 : 0;
+}
+
 static int check_only(const struct cfg *cfg)
 {
 	static char text[1 << 16];
+	struct it_hints hints;
 	char err[512];
 
-	if (check_startup(cfg, err, sizeof(err)) < 0) {
+	if (check_startup(cfg, err, sizeof(err)) < 0 ||
+	    load_hints(cfg, &hints, err, sizeof(err)) < 0) {
 		fprintf(stderr, "dnstrustd: %s\n", err);
 		return 1;
 	}
@@ -684,8 +707,15 @@ int main(int argc, char **argv)
 	d.started = loop_wallclock(d.loop);
 	read_resolv_conf(&d, &d.upconf);
 	log_upstreams(&d.upconf, cfg.resolv_conf);
+	d.set_recursing = resolve_set_recursing;
 	if (upstreams_init(&d) < 0)
 		return 1;
+	if (load_hints(&cfg, &d.hints, err, sizeof(err)) < 0) {
+		log_err("root-hints: %s", err);
+		return 1;
+	}
+	resolve_set_mode(&d, cfg.resolution);
+	upstreams_apply(&d);
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, SIGHUP);

@@ -12,8 +12,11 @@
 #include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
 #include "daemon/hotspot.h"
+#include "daemon/policy.h"
 #include "daemon/resolve.h"
 #include "resolver/render.h"
+#include "daemon/log.h"
+#include "upstream/iterate.h"
 #include "upstream/transport.h"
 #include "wire/bytes.h"
 #include "wire/dname.h"
@@ -86,6 +89,7 @@ struct wfetch {
 	struct worker *w;
 	struct rsv_fetch *f;
 	struct up_req *req;
+	struct it_req *ireq;		/* iterated instead */
 	struct xfetch *x;		/* on the table, when shared */
 };
 
@@ -232,6 +236,32 @@ static struct xjoin *join_or_own(struct worker *w, struct rsv_fetch *f,
  * joiner of another worker's fetch. */
 #define JOIN_TAG 1u
 
+/*
+ * Whether a fetch goes to the resolv.conf servers even while recursing:
+ * private names (policy.h: the network's own names and search list), and
+ * during a hotspot sign-on every question but DS and DNSKEY (the portal
+ * is on the network and answers names the public DNS does not have; the
+ * chain is still fetched from the root when it can be, so that a signed
+ * name stays proven signed and its forged answer stays bogus).
+ */
+static bool resolve_to_network(struct worker *w, const uint8_t *name,
+			       uint16_t type)
+{
+	if (type != WIRE_TYPE_DS && type != WIRE_TYPE_DNSKEY &&
+	    hotspot_left(w))
+		return true;
+	return policy_private(&w->st->cfg, up_client_conf(w->up), name);
+}
+
+/* Whether a fetch of name goes to the iterator rather than upstream. */
+static bool iterated(struct worker *w, const uint8_t *name, uint16_t type,
+		     const struct up_conf *servers)
+{
+	return !servers && w->it &&
+	       __atomic_load_n(&w->d->recursing, __ATOMIC_RELAXED) &&
+	       !resolve_to_network(w, name, type);
+}
+
 static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 		 uint16_t type, const struct up_conf *servers, void **handle)
 {
@@ -250,10 +280,15 @@ static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 		wf->w = w;
 		wf->f = f;
 		wf->x = x;
-		wf->req = up_query(w->up, name, type, WIRE_CLASS_IN, servers,
-				   fetch_done, wf);
+		wf->req = NULL;
+		wf->ireq = NULL;
+		if (iterated(w, name, type, servers))
+			wf->ireq = it_query(w->it, name, type, fetch_done, wf);
+		else
+			wf->req = up_query(w->up, name, type, WIRE_CLASS_IN,
+					   servers, fetch_done, wf);
 	}
-	if (!wf || !wf->req) {
+	if (!wf || (!wf->req && !wf->ireq)) {
 		if (x)
 			end_shared(w, x, true, -ENOMEM, NULL, 0, "");
 		free(wf);
@@ -299,6 +334,7 @@ static void fetch_cancel(void *arg, void *handle)
 	}
 	struct wfetch *wf = handle;
 	up_cancel(wf->req);
+	it_cancel(wf->ireq);
 	if (wf->x) /* shutdown: its joiners are left to their own */
 		end_shared(w, wf->x, false, DT_ETIMEOUT, NULL, 0, "");
 	free(wf);
@@ -340,6 +376,35 @@ void resolve_daemon_free(struct daemon *d)
 	pthread_mutex_destroy(&t->mu);
 	free(t);
 	d->xfetch = NULL;
+}
+
+/* --- the mode --- */
+
+void resolve_set_recursing(struct daemon *d, bool on, const char *why)
+{
+	if (__atomic_load_n(&d->resolution, __ATOMIC_RELAXED) != CFG_RES_AUTO)
+		return;
+	if (__atomic_exchange_n(&d->recursing, on, __ATOMIC_SEQ_CST) == on)
+		return;
+	log_notice("resolution: %s (%s)",
+		   on ? "recursive, from the root servers"
+		      : "forward, to the resolv.conf servers",
+		   why ? why : "");
+}
+
+void resolve_set_mode(struct daemon *d, int resolution)
+{
+	bool on;
+
+	__atomic_store_n(&d->resolution, resolution, __ATOMIC_RELAXED);
+	if (resolution == CFG_RES_AUTO)
+		return;
+	on = resolution == CFG_RES_RECURSIVE;
+	if (__atomic_exchange_n(&d->recursing, on, __ATOMIC_SEQ_CST) != on)
+		log_notice("resolution: %s (resolution %s)",
+			   on ? "recursive, from the root servers"
+			      : "forward, to the resolv.conf servers",
+			   cfg_resolution_name(resolution));
 }
 
 /* --- the core's answers, to the waiting clients --- */

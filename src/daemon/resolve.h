@@ -8,6 +8,7 @@
 #ifndef DT_DAEMON_RESOLVE_H
 #define DT_DAEMON_RESOLVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +41,18 @@ void resolve_submit(struct worker *w, struct waiter *wt);
 
 /* Detaches a waiter from its question (deadline passed, client gone). */
 void resolve_detach(struct waiter *wt);
+
+/*
+ * Resolution mode in auto (resolution auto): on, fetches go to the
+ * workers' iterators (recursion from the root); off, to the resolv.conf
+ * servers. Logged at notice with why when it changes. Ignored when the
+ * configuration fixes the mode (forward or recursive). Any thread.
+ */
+void resolve_set_recursing(struct daemon *d, bool on, const char *why);
+
+/* Applies the configuration's resolution mode (start, reload): forward
+ * → off, recursive → on, auto → left as it is (off at start). */
+void resolve_set_mode(struct daemon *d, int resolution);
 
 /* Ends every question and fetch of the worker (shutdown). */
 void resolve_shutdown(struct worker *w);

@@ -151,10 +151,11 @@ void upstreams_changed_verdict(struct daemon *d)
 
 	if (m == CAPAB_MODE_RECURSIVE && !rec) {
 		why_not(u, why, sizeof(why));
-		log_notice("resolution auto: recursive: %s (%s)", reason, why);
+		log_notice("upstream judgement: recursive: %s (%s)", reason,
+			   why);
 	} else if (m == CAPAB_MODE_FORWARD && rec) {
 		snprintf(why, sizeof(why), "%s", reason);
-		log_notice("resolution auto: forward: %s", why);
+		log_notice("upstream judgement: forward: %s", why);
 	} else {
 		return;
 	}
@@ -182,4 +183,14 @@ static void on_events(void *arg)
 		upstreams_changed_verdict(d);
 		up_probe_kick(u->probe);
 	}
+}
+
+void upstreams_apply(struct daemon *d)
+{
+	bool rec = upstreams_recursive(d);
+
+	if (d->set_recursing)
+		d->set_recursing(d, rec,
+				 rec ? "no upstream can do DNSSEC"
+				     : "the upstreams' verdicts");
 }

@@ -6,7 +6,8 @@
  * server's verdict changes, and the auto-mode judgement: resolve from
  * the root when every server with a verdict cannot do DNSSEC (and one
  * has a verdict), forward again as soon as one can. The judgement is
- * handed to daemon.set_recursing (NULL: nobody acts on it).
+ * handed to daemon.set_recursing (resolve_set_recursing, which follows
+ * it with resolution auto only).
  *
  * Roaming: when the servers change, everything learnt of the old ones
  * is forgotten; when every server was unreachable and one answers again,
@@ -39,6 +40,10 @@ void upstreams_set_conf(struct daemon *d);
 /* Runs the judgement over the table (main thread): logs and hands a
  * change of mode to d->set_recursing. */
 void upstreams_changed_verdict(struct daemon *d);
+
+/* Hands the judgement in force to d->set_recursing again (main thread):
+ * after the configuration changed to resolution auto. */
+void upstreams_apply(struct daemon *d);
 
 /* Copies the table (any thread); returns the number of servers. */
 size_t upstreams_list(struct daemon *d, struct capab_view *out, size_t cap);

@@ -513,6 +513,9 @@ static void finish_fetch_failed(struct rsv_task *t, int err)
 	else if (err == DT_ETIMEOUT || err == DT_ENOSERVER)
 		finish_failed(t, err, "upstream-unreachable",
 			      "no usable upstream answer");
+	else if (err == DT_ENETBLOCKED) /* EDE 23, Network Error */
+		finish_failed(t, err, "upstream-blocked",
+			      "no root server answered");
 	else
 		finish_failed(t, err, "upstream-failed",
 			      "no usable upstream answer");

@@ -68,6 +68,7 @@ struct up_req {
 	void *arg;
 	wire_dname_storage_t qname;
 	uint16_t qtype, qclass;
+	unsigned qflags;		   /* UP_Q_* */
 	struct up_server ns[DT_UP_MAXNS]; /* in the order tried */
 	size_t nns;
 	unsigned timeout_ms;
@@ -201,16 +202,19 @@ static int rand16(struct up_client *c, uint16_t *ret)
 	return 0;
 }
 
-/* A new ID and the query with it: RD, CD, and unless the server refused
+/* A new ID and the query with it: RD (unless UP_Q_NORD), CD, and unless the server refused
  * it, EDNS with DO and our buffer size. */
 static int build_query(struct up_req *r)
 {
 	struct wire_builder b;
 	int err = rand16(r->c, &r->id);
+	uint16_t flags = WIRE_FLAG_CD;
 
+	if (!(r->qflags & UP_Q_NORD))
+		flags |= WIRE_FLAG_RD;
 	if (err == 0)
 		err = wire_build_init(&b, r->query + 2, sizeof(r->query) - 2,
-				      r->id, WIRE_FLAG_RD | WIRE_FLAG_CD);
+				      r->id, flags);
 	if (err == 0)
 		err = wire_build_question(&b, r->qname, r->qtype, r->qclass);
 	if (err == 0 && !r->no_edns)
@@ -875,12 +879,21 @@ struct up_req *up_query(struct up_client *c, const uint8_t *qname,
 			const struct up_conf *servers, up_done_fn *cb,
 			void *arg)
 {
+	return up_query_ex(c, qname, qtype, qclass, servers, 0, cb, arg);
+}
+
+struct up_req *up_query_ex(struct up_client *c, const uint8_t *qname,
+			   uint16_t qtype, uint16_t qclass,
+			   const struct up_conf *servers, unsigned flags,
+			   up_done_fn *cb, void *arg)
+{
 	const struct up_conf *conf = servers ? servers : &c->conf;
 	struct up_req *r = req_new(c, cb, arg);
 	int len;
 
 	if (!r)
 		return NULL;
+	r->qflags = flags;
 	r->qtype = qtype;
 	r->qclass = qclass;
 	len = wire_dname_check(qname, qname + DT_NAME_MAXLEN);

@@ -2,10 +2,11 @@
 /*
  * Asking upstream nameservers: one question in, one matching response out,
  * over UDP with TCP fallback, with the servers, timeout, attempts and
- * rotation of an up_conf. Every query has RD=1, CD=1 (we validate, not
- * them), EDNS with DO=1 and a 1232-octet buffer (unless the server is
- * known to refuse EDNS, capab.h), a random ID and a fresh socket (so a
- * random source port) per try.
+ * rotation of an up_conf. Every query has RD=1 (RD=0 with UP_Q_NORD, for
+ * the iterator), CD=1 (we validate, not them), EDNS with DO=1 and a
+ * 1232-octet buffer (unless the server is known to refuse EDNS,
+ * capab.h), a random ID and a fresh socket (so a random source port) per
+ * try.
  *
  * What comes back is checked before the caller sees it: from the server
  * asked (connected socket), QR=1, same ID, opcode QUERY, the same question
@@ -95,6 +96,20 @@ struct up_req *up_query(struct up_client *c, const uint8_t *qname,
 			uint16_t qtype, uint16_t qclass,
 			const struct up_conf *servers, up_done_fn *cb,
 			void *arg);
+
+/* Flags of up_query_ex(). */
+enum {
+	/* RD=0: the servers are authoritative ones asked by the iterator
+	 * (upstream/iterate.h), not resolvers. CD=1, DO=1 and the EDNS
+	 * buffer stay as for up_query(). */
+	UP_Q_NORD = 1 << 0,
+};
+
+/* up_query() with flags (UP_Q_*); up_query() is up_query_ex() with 0. */
+struct up_req *up_query_ex(struct up_client *c, const uint8_t *qname,
+			   uint16_t qtype, uint16_t qclass,
+			   const struct up_conf *servers, unsigned flags,
+			   up_done_fn *cb, void *arg);
 
 /* Cancels a pending request: cb will not run; its sockets are closed.
  * NULL, or r from inside its own callback, is a no-op; once its callback

@@ -18,6 +18,8 @@ static inline bool cfg_same(const struct cfg *a, const struct cfg *b)
 	if (strcmp(a->socket, b->socket) != 0 ||
 	    strcmp(a->resolv_conf, b->resolv_conf) != 0 ||
 	    strcmp(a->trust_anchor_file, b->trust_anchor_file) != 0 ||
+	    a->resolution != b->resolution ||
+	    strcmp(a->root_hints, b->root_hints) != 0 ||
 	    strcmp(a->auto_trust_anchor_file, b->auto_trust_anchor_file) != 0 ||
 	    a->auto_trust_add_holddown != b->auto_trust_add_holddown ||
 	    a->auto_trust_remove_holddown != b->auto_trust_remove_holddown ||

@@ -42,13 +42,13 @@ resolv() { # resolv ADDR [TIMEOUT]
 	mv "$work/resolv.new" "$work/resolv.conf"
 }
 resolv "$good"
-# root-hints $LAB_DIR/root.hints belongs here once the configuration
-# knows the key (recursion from the root): no test may reach the public
-# root servers.
+# The lab's root hints: recursion (resolution auto, when no upstream can
+# do DNSSEC) never reaches the public root servers.
 cat >"$conf" <<EOF2
 socket $sock
 listen $listen@53
 resolv-conf $work/resolv.conf
+root-hints $LAB_DIR/root.hints
 trust-anchor-file $LAB_ANCHOR
 threads 2
 query-timeout 10
@@ -114,7 +114,7 @@ check "  the judgement: recursive" \
 check "  the log says so, with the reason" \
 	wait_log "upstream $good: dnssec no (strips RRSIG with DO=1)"
 check "  and the judgement, with the reason" \
-	wait_log "resolution auto: recursive: no upstream can do DNSSEC ($good strips RRSIG with DO=1)"
+	wait_log "upstream judgement: recursive: no upstream can do DNSSEC ($good strips RRSIG with DO=1)"
 "$DNSTRUST" audit --config "$conf" --socket "$sock" >"$work/audit.txt" 2>&1
 note "$(grep -A2 'cannot do DNSSEC' "$work/audit.txt" | head -4)"
 check "dnstrust audit reports the stripping upstream" \
@@ -127,7 +127,7 @@ echo pass >"$work/good.mode"
 check "it returns RRSIGs again: yes again within the probe's back-off" \
 	wait_for 80 has_capab "$good" "dnssec=yes"
 check "  the judgement: forward again, logged" \
-	wait_log "resolution auto: forward: an upstream can do DNSSEC"
+	wait_log "upstream judgement: forward: an upstream can do DNSSEC"
 check "dnstrustd stops cleanly" stop_daemon
 
 # --- an upstream that answers FORMERR to EDNS ---

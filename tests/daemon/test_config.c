@@ -690,6 +690,8 @@ static const char full_text[] = "# every key, values away from the defaults\n"
 				"listen fe80::1%1@53\n"
 				"listen 2001:db8::1%9@1053\n"
 				"resolv-conf \"/etc/my#resolv.conf\"\n"
+				"resolution recursive\n"
+				"root-hints /etc/dnstrust/root.hints\n"
 				"trust-anchor-file /etc/dnstrust/root.key\n"
 				"cache-size 3145728\n"
 				"threads 256\n"
@@ -724,7 +726,8 @@ static void test_format(void)
 {
 	static const char *const keys[] = {
 		"socket ",	     "#listen ADDR@PORT\n",
-		"resolv-conf ",	     "#trust-anchor-file PATH\n",
+		"resolv-conf ",	     "resolution auto\n",
+		"#root-hints PATH\n", "#trust-anchor-file PATH\n",
 		"cache-size 64M\n",  "threads 0\n",
 		"#user NAME\n",	     "log-level notice\n",
 		"query-timeout 5\n", "nsec3-max-iterations 50\n",
@@ -812,13 +815,14 @@ static void test_example(void)
 	if (!good(text, &c, "etc/dnstrust.conf with every key enabled"))
 		return;
 	is_int(c.nlisten, 2, "example listeners");
-	ok(c.trust_anchor_file[0] && c.user[0] && c.auto_trust_anchor_file[0],
-	   "example anchors, state file and user");
+	ok(c.trust_anchor_file[0] && c.user[0] && c.auto_trust_anchor_file[0] &&
+		   c.root_hints[0],
+	   "example anchors, state file, user and root hints");
 	c.nlisten = 0;
 	is_int(c.nallow, 2, "example client networks");
 	c.nallow = 0;
 	c.trust_anchor_file[0] = c.user[0] = '\0';
-	c.auto_trust_anchor_file[0] = '\0';
+	c.auto_trust_anchor_file[0] = c.root_hints[0] = '\0';
 	ok(c.nprivate == 1 && c.no_private_defaults && c.hotspot_group[0],
 	   "example private domain, no-private-defaults, hotspot-group");
 	c.nprivate = 0;
@@ -847,6 +851,19 @@ static void test_policy(void)
 	if (good("prefetch no\n", &c, "prefetch no"))
 		ok(!c.prefetch, "prefetch no: off");
 	bad("prefetch maybe", "t.conf:1: prefetch: 'maybe' is not yes or no");
+	ok(c.resolution == CFG_RES_AUTO && c.root_hints[0] == 0,
+	   "resolution auto and the built-in root hints by default");
+	if (good("resolution recursive\nroot-hints /etc/r.hints\n", &c,
+		 "resolution recursive"))
+		ok(c.resolution == CFG_RES_RECURSIVE &&
+			   strcmp(c.root_hints, "/etc/r.hints") == 0,
+		   "resolution recursive, root-hints /etc/r.hints");
+	if (good("resolution forward\n", &c, "resolution forward"))
+		ok(c.resolution == CFG_RES_FORWARD, "resolution forward");
+	bad("resolution iterate",
+	    "t.conf:1: resolution: 'iterate' is not auto, forward or recursive");
+	bad("root-hints named.root",
+	    "t.conf:1: root-hints: 'named.root' is not an absolute path");
 	if (good("aggressive-nsec no\n", &c, "aggressive-nsec no"))
 		ok(!c.aggressive_nsec && c.prefetch,
 		   "aggressive-nsec no: off, prefetch untouched");

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Recursion from the root: the same (name, type) questions the forwarder
+ * sends upstream (transport.h), answered by asking authoritative servers
+ * ourselves, from root hints down the referrals. What comes back is put
+ * together as a recursive resolver's response (every answer record met on
+ * the way, in order, and the last zone's authority section) and handed
+ * to the same callback as up_query()'s; nothing here says whether it is
+ * true: the validator does, exactly as for a forwarded response.
+ *
+ * The wire work (UDP, TCP after TC=1, EDNS 1232 with DO=1, FORMERR → no
+ * EDNS, random ID and port, response matching) is transport.c's, with
+ * RD=0 (UP_Q_NORD). Bailiwick: a referral's NS RRset is followed only
+ * when its owner is below the zone of the server that sent it and at or
+ * above the name asked; glue only when it is in that zone. NS names
+ * without glue are resolved by the iterator itself (bounded nesting).
+ * DS questions go to the parent side of the cut.
+ *
+ * One iterator per event loop (thread), with its own cache of zone cuts
+ * (NS names and addresses, TTL-bounded) and of servers (smoothed RTT,
+ * lameness), chosen by RTT with some exploration. Every limit is in
+ * common/limits.h (DT_IT_*).
+ */
+#ifndef DT_UPSTREAM_ITERATE_H
+#define DT_UPSTREAM_ITERATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/limits.h"
+#include "upstream/resolvconf.h"
+#include "upstream/transport.h"
+
+struct loop;
+struct up_client;
+struct iterator;
+struct it_req;
+
+/* Root hints: the addresses of the root servers (port 53 unless a file
+ * says otherwise through a test's own hints). */
+struct it_hints {
+	struct up_server addr[DT_IT_HINTS_MAX];
+	size_t n;
+};
+
+/* The built-in IANA hints (the 13 root servers, IPv4 and IPv6). */
+void it_hints_builtin(struct it_hints *ret);
+
+/*
+ * Reads a named.root-style zone file: the NS records of the root, and
+ * the A and AAAA records of those NS names (others are ignored). Returns
+ * 0 and *ret, or a negative code with a message in err (errlen octets):
+ * the file cannot be read or parsed, or names no root server address.
+ */
+int it_hints_load(const char *path, struct it_hints *ret, char *err,
+		  size_t errlen);
+
+/* Parses hints from text (len octets; name for messages), as
+ * it_hints_load(). */
+int it_hints_parse(const char *text, size_t len, const char *name,
+		   struct it_hints *ret, char *err, size_t errlen);
+
+/*
+ * An iterator on loop, sending through up (not owned: the caller frees
+ * it after it_free), starting from hints (copied). NULL when out of
+ * memory.
+ */
+struct iterator *it_new(struct loop *loop, struct up_client *up,
+			const struct it_hints *hints);
+
+/* Cancels every question (their callbacks do not run) and frees. */
+void it_free(struct iterator *it);
+
+/* Replaces the hints of later questions (the cache of zones is
+ * emptied: it was learnt from the old root). */
+void it_set_hints(struct iterator *it, const struct it_hints *hints);
+
+/* Tests: every server the iterator asks (hints, glue, looked-up NS
+ * addresses) is asked on this port instead of 53, so that fake
+ * authoritative servers need no privilege. 0 restores 53. */
+void it_set_port(struct iterator *it, uint16_t port);
+
+/*
+ * Resolves qname (wire form) / qtype, class IN. cb runs exactly once, on
+ * the loop's thread, never from inside it_query(), as up_query()'s:
+ * err 0 with the assembled response (ans->server: the server of the last
+ * step), or DT_ENETBLOCKED (no root server answered at all: the network
+ * blocks queries to authoritative servers), DT_ETIMEOUT (the zone's
+ * servers did not answer), DT_EUPSTREAM (they answered unusably or a
+ * limit was reached) or -ENOMEM. Returns the request (for it_cancel) or
+ * NULL when out of memory (cb does not run).
+ */
+struct it_req *it_query(struct iterator *it, const uint8_t *qname,
+			uint16_t qtype, up_done_fn *cb, void *arg);
+
+/* Cancels a pending question: cb will not run. NULL, or r from inside
+ * its own callback, is a no-op. */
+void it_cancel(struct it_req *r);
+
+/* Counters since the iterator was made; read with relaxed atomics, so
+ * another thread may call this. */
+struct it_stats {
+	uint64_t questions;	   /* it_query calls */
+	uint64_t queries;	   /* queries sent to authoritative servers */
+	uint64_t referrals;	   /* referrals followed */
+	uint64_t timeouts;	   /* queries without any answer (timeout,
+				      unreachable) */
+	uint64_t lame;		   /* servers found lame (REFUSED,
+				      SERVFAIL, a referral up or sideways) */
+	uint64_t root_unreachable; /* questions failed because no root
+				      server answered */
+};
+
+void it_get_stats(const struct iterator *it, struct it_stats *ret);
+
+/* The verdict on the network: false when the last attempt to reach the
+ * root servers found none answering, until an authoritative server
+ * answers again; true otherwise (also before any attempt). Another
+ * thread may call this. */
+bool it_root_reachable(const struct iterator *it);
+
+#endif

@@ -1,0 +1,186 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# dnstrustd resolving from the root itself (resolution recursive) in the
+# integration lab (tests/lab/lab.sh, with LAB_DEEP=1): root hints are the
+# lab's (root.hints: its NSD), resolv.conf names an address where nothing
+# listens, so forwarding would fail. Every question of the lab's truth
+# table gets its status, RCODE and EDE; none of the lab's resolvers is
+# asked; DS records come from the parent side of each cut; a name five
+# cuts deep resolves; status says recursive; root hints pointing at a
+# dead or silent address fail closed within query-timeout, SERVFAIL with
+# EDE 23 (Network Error) naming the network.
+#
+# Never the built-in (public) root hints: every configuration written
+# here sets root-hints to a file of this test.
+#
+# usage: lab_recursive.sh DNSTRUSTD DTQ LAB_SH DNSTRUST   (TAP on stdout)
+set -u
+
+DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3 DNSTRUST=$4
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
+if [ "$(id -u)" != 0 ]; then
+	skip_all "needs root (the lab binds port 53)"
+fi
+export LAB_DEEP=1
+lab_start lab-recursive
+resolv=$work/resolv.conf
+printf 'nameserver %s.99\n' "$LAB_NET" >"$resolv"
+write_conf() { # HINTS [QUERY-TIMEOUT]
+	cat >"$conf" <<EOF
+# written by lab_recursive.sh
+socket $sock
+resolv-conf $resolv
+trust-anchor-file $LAB_ANCHOR
+resolution recursive
+root-hints $1
+threads 2
+query-timeout ${2:-5}
+log-level info
+EOF
+}
+write_conf "$LAB_DIR/root.hints"
+
+# Queries the lab's resolvers have logged ("info: 127.0.0.1 NAME TYPE IN").
+logged() { grep -c ' IN$' "$1" || :; }
+before_u=$(logged "$LAB_UNBOUND_LOG")
+before_v=$(logged "$LAB_VALIDATOR_LOG")
+before_a=$(logged "$LAB_ATTACKER_LOG")
+
+check "dnstrustd starts in recursive mode" start_daemon
+check "and says so" wait_log "resolution: recursive"
+
+out=$(q -c CH status.dnstrust. TXT)
+check "status: resolution=recursive, resolution-config=recursive" \
+	bash -c "echo '$out' | grep -q 'txt=resolution=recursive' &&
+		 echo '$out' | grep -q 'txt=resolution-config=recursive'"
+check "status names the lab's root hints" \
+	bash -c "echo '$out' | grep -qF 'txt=root-hints=$LAB_DIR/root.hints'"
+json=$("$DNSTRUST" status --json --socket "$sock" 2>&1)
+check "dnstrust status --json: \"resolution\":\"recursive\" at the top, once" \
+	bash -c "echo '$json' | grep -q '^{\"socket\":.*,\"resolution\":\"recursive\",\"status\":{' &&
+		 [ \$(echo '$json' | grep -o '\"resolution\":' | wc -l) = 1 ]"
+
+# --- the truth table ---
+
+start=$(date +%s%N)
+while read -r name type st rc ede; do
+	out=$(q "$name" "$type" 2>&1)
+	ad=0
+	[ "$st" = secure ] && ad=1
+	if [ "$(echo "$out" | field status)" = "$st" ] &&
+		[ "$(echo "$out" | field rcode)" = "$rc" ] &&
+		[ "$(echo "$out" | field ad)" = "$ad" ] &&
+		{ [ -z "${ede:-}" ] || [ "$(echo "$out" | field ede)" = "$ede" ]; }; then
+		ok "recursive: $name $type is $st $rc ${ede:-}"
+	else
+		not_ok "recursive: $name $type is $st $rc ${ede:-}" "$out"
+	fi
+done <"$LAB_EXPECT"
+ms=$((($(date +%s%N) - start) / 1000000))
+echo "# the truth table ($(grep -c . "$LAB_EXPECT") questions) in $ms ms"
+
+out=$(q www.secure.lab. A)
+check "a repeated question is answered from the cache" \
+	test "$(echo "$out" | field cached)" = 1
+
+# --- identical questions in flight share one iterated fetch ---
+
+counter_now() {
+	q -c CH status.dnstrust. TXT | sed -n "s/^txt=$1=//p"
+}
+q shared0.wild.secure.lab. A >/dev/null # the chain of trust, cached
+before=$(counter_now iterator-questions)
+: >"$work/par"
+for _ in $(seq 20); do q shared.wild.secure.lab. A >>"$work/par" & done
+for p in $(jobs -p); do [ "$p" != "$dpid" ] && wait "$p"; done
+iterated=$(($(counter_now iterator-questions) - before))
+check "20 identical questions: $(grep -c status=secure "$work/par") secure, $iterated iterated (at most one per worker)" \
+	test "$(grep -c status=secure "$work/par")" = 20 -a "$iterated" -ge 1 -a "$iterated" -le 2
+
+# --- DS records from the parent side of the cut ---
+
+# insecure.lab. is an unsigned zone on the same server as its parent's
+# children: asked of the child, "insecure.lab. DS" would be an unsigned
+# NODATA (bogus under a signed lab.); from lab. it is a signed denial.
+out=$(q insecure.lab. DS)
+check "insecure.lab. DS: secure NODATA, lab.'s signed denial (the parent)" \
+	test "$(echo "$out" | field status)/$(echo "$out" | field rcode)/$(echo "$out" | field answers)" = "secure/NOERROR/0"
+# sub.secure.lab. has no DS at its own apex: only secure.lab. holds it.
+out=$(q sub.secure.lab. DS)
+check "sub.secure.lab. DS: the DS record, from secure.lab. (the parent)" \
+	bash -c "[ '$(echo "$out" | field status)' = secure ] &&
+		 [ '$(echo "$out" | field answers)' -ge 1 ]"
+
+# --- a name five zone cuts below the root ---
+
+out=$(q h1.d5.d4.d3.deep.lab. A)
+if [ "$(echo "$out" | field status)/$(echo "$out" | field rcode)" = secure/NOERROR ]; then
+	ok "h1.d5.d4.d3.deep.lab. A (5 cuts): secure"
+else
+	not_ok "h1.d5.d4.d3.deep.lab. A (5 cuts): secure" "$out"
+fi
+
+# --- nothing went to the lab's resolvers ---
+
+check "the lab's iterating Unbound was not asked ($(logged "$LAB_UNBOUND_LOG") - $before_u)" \
+	test "$(logged "$LAB_UNBOUND_LOG")" = "$before_u"
+check "nor the validating one" \
+	test "$(logged "$LAB_VALIDATOR_LOG")" = "$before_v"
+check "nor the attacker" test "$(logged "$LAB_ATTACKER_LOG")" = "$before_a"
+
+out=$(q -c CH status.dnstrust. TXT)
+counter() { echo "$out" | sed -n "s/^txt=$1=//p"; }
+check "status: root reachable, $(counter iterator-queries) queries, $(counter iterator-referrals) referrals" \
+	bash -c "[ '$(counter root-reachable)' = yes ] &&
+		 [ '$(counter iterator-queries)' -gt 0 ] &&
+		 [ '$(counter iterator-referrals)' -gt 0 ] &&
+		 [ '$(counter iterator-root-unreachable)' = 0 ]"
+check "stops on SIGTERM" stop_daemon
+
+# --- a network where no root server answers ---
+
+# Refused: nothing listens at the hinted address (ICMP port unreachable).
+printf '. 3600000 NS ns1.lab.\nns1.lab. 3600000 A %s.97\n' "$LAB_NET" \
+	>"$work/dead.hints"
+write_conf "$work/dead.hints" 3
+check "restarted with root hints where nothing listens" start_daemon
+start=$(date +%s%N)
+out=$(q www.secure.lab. A)
+ms=$((($(date +%s%N) - start) / 1000000))
+check "no root server: SERVFAIL, EDE 23, in $ms ms" \
+	bash -c "[ '$(echo "$out" | field rcode)/$(echo "$out" | field ede)' = SERVFAIL/23 ] &&
+		 [ $ms -lt 3000 ]"
+check "and its reason names the network" \
+	bash -c "echo '$out' | grep -q 'network blocks queries to authoritative servers'"
+out=$(q -c CH status.dnstrust. TXT)
+check "status: root-reachable=no, the network blocks it; iterator-root-unreachable counted" \
+	bash -c "[ '$(counter root-reachable | cut -c1-36)' = 'no (the network blocks queries to au' ] &&
+		 [ '$(counter iterator-root-unreachable)' -ge 1 ]"
+stop_daemon
+
+# Silent: the hinted address takes the query and never answers.
+python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((sys.argv[1], 53))
+open(sys.argv[2], "w").close()
+time.sleep(60)' "$LAB_NET.98" "$work/sink.ready" &
+extra_pids=$!
+wait_for 50 [ -e "$work/sink.ready" ]
+printf '. 3600000 NS ns1.lab.\nns1.lab. 3600000 A %s.98\n' "$LAB_NET" \
+	>"$work/silent.hints"
+write_conf "$work/silent.hints" 3
+check "restarted with root hints that never answer" start_daemon
+start=$(date +%s%N)
+out=$(q www.silent.lab. A)
+ms=$((($(date +%s%N) - start) / 1000000))
+check "a silent root: SERVFAIL, EDE 23, within query-timeout (3 s): $ms ms" \
+	bash -c "[ '$(echo "$out" | field rcode)/$(echo "$out" | field ede)' = SERVFAIL/23 ] &&
+		 [ $ms -lt 3500 ]"
+stop_daemon
+kill "$extra_pids" 2>/dev/null
+extra_pids=""
+
+finish

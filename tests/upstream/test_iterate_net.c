@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * src/upstream/iterate.c over real sockets: fake authoritative servers on
+ * 127.6.53.1-6 (one port, chosen by the kernel; it_set_port sends every
+ * query there), run by a thread of this test from a table of canned
+ * responses, each logging what it was asked. Checked: referrals followed
+ * from the hints, QNAME minimisation and its fallback after NXDOMAIN, an
+ * NS name without glue looked up through another zone (A, then AAAA
+ * when there is no A), DS asked of the parent, a CNAME to another zone
+ * assembled with its target, a dropped query asked again, a REFUSED server left for the zone's other one, EDE
+ * 23's verdict when no root server answers, cancel and free with
+ * questions under way.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common/errcode.h"
+#include "common/loop.h"
+#include "upstream/iterate.h"
+#include "upstream/transport.h"
+#include "wire/dname.h"
+#include "wire/msg.h"
+#include "wire/rr.h"
+#include "wire/zone.h"
+#include "tap.h"
+
+enum { NFAKE = 6 };
+
+/* A canned response: to server srv, for qname (or any name below it when
+ * below), qtype (0: any). Default: REFUSED. */
+struct rule {
+	int srv;
+	const char *qname;
+	bool below;
+	uint16_t qtype;
+	uint16_t flags;
+	uint8_t rcode;
+	const char *an, *ns, *ar;
+	bool drop_first; /* the first query it matches gets no response */
+};
+
+static const struct rule rules[] = {
+	/* 1: the root */
+	{1, "example.", false, WIRE_TYPE_DS, WIRE_FLAG_AA, 0,
+	 "example. DS 12345 13 2 "
+	 "0000000000000000000000000000000000000000000000000000000000000000\n",
+	 NULL, NULL},
+	{1, "example.", true, 0, 0, 0, NULL, "example. NS ns1.example.\n",
+	 "ns1.example. A 127.6.53.2\n"},
+	{1, "other.", true, 0, 0, 0, NULL, "other. NS ns.other.\n",
+	 "ns.other. A 127.6.53.3\n"},
+	{1, "glueless.", true, 0, 0, 0, NULL, "glueless. NS ns.other.\n", NULL},
+	{1, "lame.", true, 0, 0, 0, NULL,
+	 "lame. NS a.ns.lame.\nlame. NS b.ns.lame.\n",
+	 "a.ns.lame. A 127.6.53.5\nb.ns.lame. A 127.6.53.6\n"},
+	/* 2: example. */
+	{2, "www.sub.example.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
+	 "www.sub.example. A 192.0.2.1\n", NULL, NULL},
+	{2, "a.b.example.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
+	 "a.b.example. A 192.0.2.2\n", NULL, NULL},
+	/* a broken server: NXDOMAIN for an empty non-terminal */
+	{2, "b.example.", false, 0, WIRE_FLAG_AA, WIRE_RCODE_NXDOMAIN, NULL,
+	 "example. SOA ns1.example. h.example. 1 2 3 4 5\n", NULL},
+	{2, "alias.example.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
+	 "alias.example. CNAME www.glueless.\n", NULL, NULL},
+	{2, "example.", true, 0, WIRE_FLAG_AA, 0, NULL,
+	 "example. SOA ns1.example. h.example. 1 2 3 4 5\n", NULL},
+	{1, "v6only.", true, 0, 0, 0, NULL, "v6only. NS ns.v6.other.\n", NULL},
+	/* 3: other. */
+	{3, "ns.v6.other.", false, WIRE_TYPE_AAAA, WIRE_FLAG_AA, 0,
+	 "ns.v6.other. AAAA ::ffff:127.6.53.4\n", NULL, NULL},
+	{3, "ns.other.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
+	 "ns.other. A 127.6.53.4\n", NULL, NULL},
+	{3, "other.", true, 0, WIRE_FLAG_AA, 0, NULL,
+	 "other. SOA ns.other. h.other. 1 2 3 4 5\n", NULL},
+	/* 4: glueless. and v6only. */
+	{4, "www.v6only.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
+	 "www.v6only. A 192.0.2.6\n", NULL, NULL},
+	{4, "www.glueless.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
+	 "www.glueless. A 192.0.2.4\n", NULL, NULL},
+	{4, "glueless.", true, 0, WIRE_FLAG_AA, 0, NULL,
+	 "glueless. SOA ns.other. h.other. 1 2 3 4 5\n", NULL},
+	{1, "retry.", true, 0, 0, 0, NULL, "retry. NS ns.retry.\n",
+	 "ns.retry. A 127.6.53.6\n"},
+	/* 5 refuses everything; 6: lame.'s good server, retry.'s only one */
+	{6, "www.retry.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
+	 "www.retry. A 192.0.2.5\n", NULL, NULL, true},
+	{6, "www.lame.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
+	 "www.lame. A 192.0.2.3\n", NULL, NULL},
+};
+
+struct fake {
+	int fd;
+	pthread_mutex_t mu;
+	char log[64][DT_NAME_TEXT_MAXLEN + 20]; /* "name TYPE" asked */
+	int nlog;
+};
+
+static struct fake fakes[NFAKE + 1];
+static bool dropped[sizeof(rules) / sizeof(rules[0])];
+static uint16_t port;
+static atomic_int stop;
+static pthread_t thread;
+
+static void add(struct wire_builder *b, enum wire_section sec, const char *text)
+{
+	struct wire_zreader *zr;
+	struct wire_rr rr;
+
+	if (!text)
+		return;
+	zr = wire_zreader_new(text, strlen(text), ".", 3600, "rule");
+	while (wire_zreader_next(zr, &rr) == 1)
+		wire_build_rr(b, sec, &rr);
+	wire_zreader_free(zr);
+}
+
+static const struct rule *match(int srv, const struct wire_msg *q)
+{
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		const struct rule *r = &rules[i];
+		uint8_t n[DT_NAME_MAXLEN];
+
+		wire_dname_from_str(r->qname, strlen(r->qname), NULL, n);
+		if (r->srv == srv && (!r->qtype || r->qtype == q->qtype) &&
+		    (r->below ? wire_dname_is_subdomain(q->qname, n)
+			      : wire_dname_equal(q->qname, n)))
+			return r;
+	}
+	return NULL;
+}
+
+static void answer(int srv, const uint8_t *pkt, size_t len,
+		   const struct sockaddr_in *from)
+{
+	struct fake *f = &fakes[srv];
+	const struct rule *r;
+	struct wire_builder b;
+	struct wire_msg *q;
+	uint8_t out[2048];
+	char name[DT_NAME_TEXT_MAXLEN], tb[16];
+	int err;
+
+	if (!(q = wire_msg_parse(pkt, len, 0, &err)) || !q->has_question) {
+		wire_msg_free(q);
+		return;
+	}
+	wire_dname_to_str(q->qname, name, sizeof(name));
+	pthread_mutex_lock(&f->mu);
+	if (f->nlog < 64)
+		snprintf(f->log[f->nlog++], sizeof(f->log[0]), "%s %s", name,
+			 wire_type_to_str(q->qtype, tb));
+	pthread_mutex_unlock(&f->mu);
+	r = match(srv, q);
+	if (r && r->drop_first && !dropped[r - rules]) {
+		dropped[r - rules] = true;
+		wire_msg_free(q);
+		return;
+	}
+	wire_build_init(&b, out, sizeof(out), q->hdr.id,
+			(uint16_t)(WIRE_FLAG_QR | (r ? r->flags | r->rcode
+						     : WIRE_RCODE_REFUSED)));
+	wire_build_question(&b, q->qname, q->qtype, q->qclass);
+	if (r) {
+		add(&b, WIRE_SEC_ANSWER, r->an);
+		add(&b, WIRE_SEC_AUTHORITY, r->ns);
+		add(&b, WIRE_SEC_ADDITIONAL, r->ar);
+	}
+	if (q->edns.present)
+		wire_build_opt(&b, 1232, 0, 0, q->edns.flags, NULL, 0);
+	len = wire_build_finish(&b);
+	sendto(f->fd, out, len, 0, (const struct sockaddr *)from,
+	       sizeof(*from));
+	wire_msg_free(q);
+}
+
+static void *serve(void *arg)
+{
+	struct pollfd p[NFAKE];
+	uint8_t pkt[4096];
+
+	(void)arg;
+	for (int i = 0; i < NFAKE; i++)
+		p[i] = (struct pollfd){.fd = fakes[i + 1].fd, .events = POLLIN};
+	while (!atomic_load(&stop)) {
+		if (poll(p, NFAKE, 50) <= 0)
+			continue;
+		for (int i = 0; i < NFAKE; i++) {
+			struct sockaddr_in from;
+			socklen_t fl = sizeof(from);
+			ssize_t n;
+
+			if (!(p[i].revents & POLLIN))
+				continue;
+			n = recvfrom(p[i].fd, pkt, sizeof(pkt), 0,
+				     (struct sockaddr *)&from, &fl);
+			if (n > 0)
+				answer(i + 1, pkt, (size_t)n, &from);
+		}
+	}
+	return NULL;
+}
+
+static int fakes_start(void)
+{
+	for (int i = 1; i <= NFAKE; i++) {
+		struct sockaddr_in a = {.sin_family = AF_INET,
+					.sin_port = htons(port)};
+		socklen_t al = sizeof(a);
+		char ip[32];
+
+		snprintf(ip, sizeof(ip), "127.6.53.%d", i);
+		inet_pton(AF_INET, ip, &a.sin_addr);
+		fakes[i].fd = socket(AF_INET, SOCK_DGRAM, 0);
+		pthread_mutex_init(&fakes[i].mu, NULL);
+		if (fakes[i].fd < 0 ||
+		    bind(fakes[i].fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+			return -errno;
+		getsockname(fakes[i].fd, (struct sockaddr *)&a, &al);
+		port = ntohs(a.sin_port);
+	}
+	return pthread_create(&thread, NULL, serve, NULL) ? -1 : 0;
+}
+
+/* Whether server srv was asked "name TYPE". */
+static bool asked(int srv, const char *what)
+{
+	bool yes = false;
+
+	pthread_mutex_lock(&fakes[srv].mu);
+	for (int i = 0; i < fakes[srv].nlog && !yes; i++)
+		yes = strcmp(fakes[srv].log[i], what) == 0;
+	pthread_mutex_unlock(&fakes[srv].mu);
+	return yes;
+}
+
+/* --- questions --- */
+
+static struct loop *L;
+static int got_err;
+static struct wire_msg *got;
+static int calls;
+
+static void done(void *arg, int err, const struct up_answer *ans,
+		 int last_rcode)
+{
+	(void)arg;
+	(void)last_rcode;
+	calls++;
+	got_err = err;
+	wire_msg_free(got);
+	got = NULL;
+	if (!err)
+		got = wire_msg_parse(ans->msg, ans->len, 0, &got_err);
+	loop_stop(L);
+}
+
+static void never(void *arg, int err, const struct up_answer *ans,
+		  int last_rcode)
+{
+	(void)arg;
+	(void)err;
+	(void)ans;
+	(void)last_rcode;
+	calls += 100;
+}
+
+static const uint8_t *name(const char *text)
+{
+	static uint8_t b[DT_NAME_MAXLEN];
+
+	wire_dname_from_str(text, strlen(text), NULL, b);
+	return b;
+}
+
+static bool ask(struct iterator *it, const char *q, uint16_t type)
+{
+	calls = 0;
+	if (!it_query(it, name(q), type, done, NULL))
+		return false;
+	loop_run(L);
+	return calls == 1;
+}
+
+/* The n-th answer record's text. */
+static const char *answer_rr(size_t n)
+{
+	static char buf[512];
+
+	if (!got || n >= got->count[WIRE_SEC_ANSWER])
+		return "(none)";
+	wire_rr_to_str(&got->sec[WIRE_SEC_ANSWER][n], buf, sizeof(buf));
+	for (char *p = buf; *p; p++)
+		if (*p == '\t')
+			*p = ' ';
+	return buf;
+}
+
+static void test_walks(struct iterator *it)
+{
+	struct it_stats st;
+
+	ok(ask(it, "www.sub.example.", WIRE_TYPE_A) && got_err == 0,
+	   "www.sub.example. A resolved from the hints");
+	is_str(answer_rr(0), "www.sub.example. 3600 IN A 192.0.2.1",
+	       "its address");
+	ok(asked(1, "example. A") && !asked(1, "www.sub.example. A") &&
+		   !asked(1, "sub.example. A"),
+	   "QNAME minimisation: the root saw example. A only");
+	ok(asked(2, "sub.example. A") && asked(2, "www.sub.example. A"),
+	   "example.'s server: sub.example. A, then the question");
+
+	ok(ask(it, "a.b.example.", WIRE_TYPE_A) && got_err == 0,
+	   "a.b.example. A, under a server that says NXDOMAIN for b.example.");
+	is_str(answer_rr(0), "a.b.example. 3600 IN A 192.0.2.2",
+	       "resolved by the full name after the minimised NXDOMAIN");
+	ok(asked(2, "b.example. A"), "b.example. A was asked first");
+
+	ok(ask(it, "www.glueless.", WIRE_TYPE_A) && got_err == 0,
+	   "www.glueless. A: its NS name has no glue");
+	is_str(answer_rr(0), "www.glueless. 3600 IN A 192.0.2.4",
+	       "resolved through the NS name's own lookup");
+	ok(asked(3, "ns.other. A"), "ns.other. A was asked of other.'s server");
+
+	ok(ask(it, "www.v6only.", WIRE_TYPE_A) && got_err == 0,
+	   "www.v6only. A: its NS name has no glue and no A");
+	is_str(answer_rr(0), "www.v6only. 3600 IN A 192.0.2.6",
+	       "resolved through the NS name's AAAA");
+	ok(asked(3, "ns.v6.other. A") && asked(3, "ns.v6.other. AAAA"),
+	   "A asked first, then AAAA");
+
+	ok(ask(it, "alias.example.", WIRE_TYPE_A) && got_err == 0 && got &&
+		   got->count[WIRE_SEC_ANSWER] == 2,
+	   "alias.example. A: a CNAME into another zone, two records");
+	is_str(answer_rr(0), "alias.example. 3600 IN CNAME www.glueless.",
+	       "the CNAME first");
+	is_str(answer_rr(1), "www.glueless. 3600 IN A 192.0.2.4",
+	       "then its target's address");
+	ok(got && wire_dname_equal(got->qname, name("alias.example.")),
+	   "the question is the one asked");
+
+	ok(ask(it, "example.", WIRE_TYPE_DS) && got_err == 0 && got &&
+		   got->count[WIRE_SEC_ANSWER] == 1,
+	   "example. DS answered");
+	ok(asked(1, "example. DS") && !asked(2, "example. DS"),
+	   "by the root (the parent), not by example.'s server");
+
+	ok(ask(it, "www.lame.", WIRE_TYPE_A) && got_err == 0,
+	   "www.lame. A: one of lame.'s servers refuses");
+	is_str(answer_rr(0), "www.lame. 3600 IN A 192.0.2.3",
+	       "answered by the other");
+	it_get_stats(it, &st);
+	ok(!asked(5, "www.lame. A") || st.lame >= 1,
+	   "the refusing server, when asked, is counted lame (%llu)",
+	   (unsigned long long)st.lame);
+	ok(st.referrals >= 4 && st.queries >= 12 && st.root_unreachable == 0 &&
+		   it_root_reachable(it),
+	   "counters: %llu queries, %llu referrals, root reachable",
+	   (unsigned long long)st.queries, (unsigned long long)st.referrals);
+
+	uint64_t timeouts = st.timeouts;
+	ok(ask(it, "www.retry.", WIRE_TYPE_A) && got_err == 0,
+	   "www.retry. A: its only server drops the first query");
+	is_str(answer_rr(0), "www.retry. 3600 IN A 192.0.2.5",
+	       "answered when asked again");
+	it_get_stats(it, &st);
+	ok(st.timeouts == timeouts + 1, "one timeout counted");
+
+	bool asked_ok = ask(it, "nowhere.", WIRE_TYPE_A);
+	ok(asked_ok && got_err == DT_EUPSTREAM,
+	   "a name the root refuses: DT_EUPSTREAM, not the network's fault "
+	   "(%s)",
+	   dt_strerror(got_err));
+}
+
+static void test_unreachable(struct up_client *up)
+{
+	struct it_hints h = {0};
+	struct iterator *it;
+	struct it_stats st;
+
+	/* Nothing listens on 127.6.53.9: ICMP port unreachable. */
+	up_server_parse("127.6.53.9", &h.addr[h.n++]);
+	it = it_new(L, up, &h);
+	it_set_port(it, port);
+	bool asked_ok = ask(it, "www.example.", WIRE_TYPE_A);
+	ok(asked_ok && got_err == DT_ENETBLOCKED, "no root server answers: %s",
+	   dt_strerror(got_err));
+	it_get_stats(it, &st);
+	ok(!it_root_reachable(it) && st.root_unreachable == 1 &&
+		   st.timeouts >= 1,
+	   "root unreachable, counted once");
+	memset(&h, 0, sizeof(h));
+	up_server_parse("127.6.53.1", &h.addr[h.n++]);
+	it_set_hints(it, &h);
+	ok(ask(it, "www.sub.example.", WIRE_TYPE_A) && got_err == 0 &&
+		   it_root_reachable(it),
+	   "new hints that answer: resolved, the root reachable again");
+	it_free(it);
+}
+
+static void test_cancel(struct iterator *it)
+{
+	struct it_req *r;
+
+	calls = 0;
+	r = it_query(it, name("cancelled.sub.example."), WIRE_TYPE_A, never,
+		     NULL);
+	it_cancel(r);
+	it_query(it, name("www.sub.example."), WIRE_TYPE_AAAA, done, NULL);
+	loop_run(L);
+	is_int(calls, 1, "a cancelled question's callback never runs");
+	it_query(it, name("pending.glueless."), WIRE_TYPE_A, never, NULL);
+	it_query(it, name("x.y.z.example."), WIRE_TYPE_A, never, NULL);
+}
+
+int main(void)
+{
+	struct it_hints h = {0};
+	struct up_client *up;
+	struct iterator *it;
+	int err = fakes_start();
+
+	if (err < 0) {
+		printf("1..0 # SKIP cannot bind 127.6.53.x: %s\n",
+		       strerror(-err));
+		return 0;
+	}
+	L = loop_new();
+	up = up_client_new(L);
+	up_server_parse("127.6.53.1", &h.addr[h.n++]);
+	it = it_new(L, up, &h);
+	it_set_port(it, port);
+	test_walks(it);
+	test_cancel(it);
+	it_free(it); /* two questions still under way */
+	ok(1, "freed with questions under way");
+	test_unreachable(up);
+	wire_msg_free(got);
+	up_client_free(up);
+	loop_free(L);
+	atomic_store(&stop, 1);
+	pthread_join(thread, NULL);
+	return done_testing();
+}
