@@ -4,8 +4,9 @@
 # What dnstrustd learns of its resolv.conf servers, in the integration
 # lab, with tests/load/faultproxy.py in front of the lab's honest
 # resolver: an honest upstream is "dnssec=yes"; one that strips DNSSEC
-# records is "no" with its reason, the auto judgement turns recursive,
-# the log says so and dnstrust audit reports it with its fix; one that
+# records is "no" with its reason, the auto judgement turns recursive
+# (resolution auto with it: names validate from the lab's root), the log
+# says so and dnstrust audit reports it with its fix; one that
 # answers FORMERR to EDNS costs one FORMERR, not one per question;
 # resolv.conf switched from a dead server to a good one (a question
 # under way moves to it), and a network that failed everything coming
@@ -60,6 +61,7 @@ capab_line() { status | grep -o "upstream-dnssec=$1 .*" | head -1; }
 note() { echo "$*" | diag; }
 has_capab() { capab_line "$1" | grep -qF -- "$2"; }
 judgement_is() { status | grep -qx "txt=upstream-judgement=$1"; }
+resolution_is() { status | grep -qx "txt=resolution=$1"; }
 ask() { # the RCODE and AD flag of dig's answer for NAME
 	dig @"$listen" +tries=1 +time="${2:-8}" +dnssec "$1" A |
 		awk '/^;; ->>HEADER/ { st = $6 } /^;; flags:/ { ad = / ad[ ;]/ }
@@ -115,6 +117,10 @@ check "  the log says so, with the reason" \
 	wait_log "upstream $good: dnssec no (strips RRSIG with DO=1)"
 check "  and the judgement, with the reason" \
 	wait_log "upstream judgement: recursive: no upstream can do DNSSEC ($good strips RRSIG with DO=1)"
+check "  resolution auto follows it: recursive" resolution_is recursive
+ans=$(ask www.sub.secure.lab.)
+result "$([ "$ans" = "NOERROR, ad" ] && echo 0 || echo 1)" \
+	"  a signed name validates, from the lab's root ($ans)"
 "$DNSTRUST" audit --config "$conf" --socket "$sock" >"$work/audit.txt" 2>&1
 note "$(grep -A2 'cannot do DNSSEC' "$work/audit.txt" | head -4)"
 check "dnstrust audit reports the stripping upstream" \
@@ -128,6 +134,7 @@ check "it returns RRSIGs again: yes again within the probe's back-off" \
 	wait_for 80 has_capab "$good" "dnssec=yes"
 check "  the judgement: forward again, logged" \
 	wait_log "upstream judgement: forward: an upstream can do DNSSEC"
+check "  resolution auto follows it: forward" resolution_is forward
 check "dnstrustd stops cleanly" stop_daemon
 
 # --- an upstream that answers FORMERR to EDNS ---
