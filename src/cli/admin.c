@@ -240,7 +240,6 @@ static void status_json(const struct cli_daemon *d, const struct cli_txt *t,
 			printf(",\"resolution\":");
 			cli_json_str(stdout, t->line[i] + 11);
 		}
-	json_upstreams(t);
 	printf(",\"status\":{");
 	for (size_t i = 0; i < t->n; i++) {
 		/* resolution is at the top, once; so are the upstreams. */
@@ -248,7 +247,9 @@ static void status_json(const struct cli_daemon *d, const struct cli_txt *t,
 		    strncmp(t->line[i], "resolution=", 11) != 0)
 			json_member(t, i, &first);
 	}
-	printf("}}\n");
+	printf("}");
+	json_upstreams(t);
+	printf("}\n");
 }
 
 static void status_text(const struct cli_daemon *d, const struct cli_txt *t)
