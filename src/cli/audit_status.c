@@ -92,6 +92,21 @@ static void check_capab(const char *v, bool recursive, bool recursing,
 		       "set resolution recursive in dnstrust.conf");
 }
 
+/* Resolving from the root while no root server answers: the network
+ * blocks queries to authoritative servers, and every name fails. */
+static void check_root(const char *v, bool recursing, struct audit_report *rep)
+{
+	if (!recursing || strncmp(v, "no", 2) != 0)
+		return;
+	audit_add(rep, AUDIT_WARNING, "st-root-blocked", AREA,
+		  "dnstrustd resolves from the root, but the network blocks "
+		  "queries to authoritative servers (no root server "
+		  "answers): every name fails closed (EDE 23), nothing "
+		  "unvalidated is returned");
+	audit_fix(rep, "use a network that lets DNS queries through, or ask "
+		       "this one for a DNSSEC-capable resolver");
+}
+
 struct status_seen {
 	char anchors[AUDIT_MESSAGE_MAX / 2];
 	char upstreams[AUDIT_MESSAGE_MAX / 2];
@@ -137,9 +152,12 @@ void audit_status(char *const *line, size_t n, struct audit_report *rep)
 		v = value_of(line[i], "upstream-dnssec");
 		any_yes |= v && strstr(v, " dnssec=yes ");
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if ((v = value_of(line[i], "upstream-dnssec")))
 			check_capab(v, recursive, recursing, any_yes, rep);
+		if ((v = value_of(line[i], "root-reachable")))
+			check_root(v, recursing, rep);
+	}
 	if (s.nanchors == 0) {
 		audit_add(rep, AUDIT_CRITICAL, "st-no-anchor", AREA,
 			  "dnstrustd lists no trust anchor: nothing it answers "
