@@ -270,11 +270,11 @@ void capab_learn_response(struct capab *c, const struct up_server *s,
 	size_t n = 0;
 	int err;
 	struct wire_msg *m = NULL;
+	bool keys = qtype == WIRE_TYPE_DNSKEY || qtype == WIRE_TYPE_DS;
 
 	/* Parsed again only when it can teach something: most responses
 	 * come from servers whose EDNS is known, to other questions. */
-	if (edns_sent && (qtype == WIRE_TYPE_DNSKEY || qtype == WIRE_TYPE_DS ||
-			  !edns_known(c, s)))
+	if (edns_sent && (keys || !edns_known(c, s)))
 		m = wire_msg_parse(msg, len, WIRE_PARSE_TRUNC_OK, &err);
 
 	obs[n++] = CAPAB_ANSWER;
@@ -282,11 +282,15 @@ void capab_learn_response(struct capab *c, const struct up_server *s,
 		obs[n++] = CAPAB_TCP_OK;
 	else if (len > PLAIN_UDP_MAX)
 		obs[n++] = CAPAB_BIG_OK;
-	if (m && edns_sent)
-		obs[n++] = m->edns.present ? CAPAB_EDNS_OK : CAPAB_EDNS_IGNORED;
+	/* A bare answer counts against EDNS only for the keys: a portal or
+	 * a router makes up answers to other questions without OPT while
+	 * it forwards the rest with it. */
+	if (m && edns_sent && m->edns.present)
+		obs[n++] = CAPAB_EDNS_OK;
+	else if (m && edns_sent && keys)
+		obs[n++] = CAPAB_EDNS_IGNORED;
 	if (m && edns_sent && m->edns.present && m->has_question &&
-	    m->qtype == qtype && m->rcode == WIRE_RCODE_NOERROR &&
-	    (qtype == WIRE_TYPE_DNSKEY || qtype == WIRE_TYPE_DS)) {
+	    m->qtype == qtype && m->rcode == WIRE_RCODE_NOERROR && keys) {
 		bool set, sig;
 
 		rrset_signed(m, &set, &sig);

@@ -40,7 +40,7 @@ enum capab_obs {
 	CAPAB_EDNS_OK,	      /* answered an EDNS query with OPT */
 	CAPAB_EDNS_FORMERR,   /* FORMERR or NOTIMP to EDNS, then answered
 				 without */
-	CAPAB_EDNS_IGNORED,   /* answered an EDNS query without OPT */
+	CAPAB_EDNS_IGNORED,   /* answered DNSKEY or DS, EDNS, no OPT */
 	CAPAB_RRSIG_OK,	      /* a DNSKEY or DS RRset with its RRSIG, DO=1 */
 	CAPAB_RRSIG_STRIPPED, /* a DNSKEY or DS RRset without RRSIG, DO=1 */
 	CAPAB_AD_STRIPPED,    /* the same, with AD=1 */
@@ -98,10 +98,11 @@ void capab_observe(struct capab *c, const struct up_server *s,
 		   enum capab_obs obs);
 
 /*
- * Records what one response shows: it answered; with or without OPT when
- * edns_sent; its size over UDP, or that TCP worked; and for a DNSKEY or DS
- * question answered NOERROR with the RRset (DO=1 sent), whether the RRSIG
- * came with it. msg is the checked response of len octets.
+ * Records what one response shows: it answered; with OPT when edns_sent
+ * (without OPT counts only for DNSKEY and DS); its size over UDP, or
+ * that TCP worked; and for a DNSKEY or DS question answered NOERROR with
+ * the RRset (DO=1 sent), whether the RRSIG came with it. msg is the
+ * checked response of len octets.
  */
 void capab_learn_response(struct capab *c, const struct up_server *s,
 			  uint16_t qtype, const uint8_t *msg, size_t len,

@@ -251,6 +251,12 @@ static void learning(struct capab *c)
 	struct capab_view v;
 
 	set(c, 1);
+	len = response(buf, WIRE_TYPE_DNSKEY, 0, true, false, false, 0);
+	capab_learn_response(c, &A, WIRE_TYPE_A, buf, len, true, false);
+	capab_learn_response(c, &A, WIRE_TYPE_A, buf, len, true, false);
+	verdict_is(c, A, "unknown", "no DNSSEC answer seen yet",
+		   "bare answers to other questions (a portal's A) are not "
+		   "held against EDNS");
 	len = response(buf, WIRE_TYPE_DNSKEY, 0, true, true, true, 0);
 	capab_learn_response(c, &A, WIRE_TYPE_DNSKEY, buf, len, true, false);
 	verdict_is(c, A, "yes", "returns RRSIG with DO=1",
