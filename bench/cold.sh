@@ -150,6 +150,7 @@ write_configs() {
 		listen ${ADDR[dnstrustd]}@53
 		resolv-conf $work/dnstrustd/resolv.conf
 		trust-anchor-file $LAB_ANCHOR
+		root-hints $LAB_DIR/root.hints
 		log-level warning
 	EOF
 	cat >"$work/unbound/unbound.conf" <<-EOF

@@ -146,6 +146,7 @@ write_configs() {
 		listen ${ADDR[dnstrustd]}@53
 		resolv-conf $work/dnstrustd/resolv.conf
 		trust-anchor-file $LAB_ANCHOR
+		root-hints $LAB_DIR/root.hints
 		threads 1
 		prefetch no
 		aggressive-nsec no

@@ -451,6 +451,7 @@ write_configs() {
 		listen ${ADDR[$r]}@53
 		resolv-conf $work/$r/resolv.conf
 		trust-anchor-file $work/anchor.ds
+		root-hints $work/root.hints
 		threads 1
 		cache-size 512M
 		log-level warning

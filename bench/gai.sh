@@ -48,6 +48,7 @@ cat >"$work/dnstrust.conf" <<EOF
 socket $sock
 resolv-conf $LAB_RESOLV_CONF
 trust-anchor-file $LAB_ANCHOR
+root-hints $LAB_DIR/root.hints
 log-level notice
 EOF
 "$dnstrustd" -c "$work/dnstrust.conf" -f 2>"$work/dnstrustd.log" &

@@ -74,14 +74,17 @@ chmod 644 "$resolv" "$nss"
 mount --bind "$resolv" "$rc_real" || exit 1
 mount --bind "$nss" /etc/nsswitch.conf || exit 1
 
-# dnstrustd's own upstreams: never asked (the audit asks status only).
-printf 'nameserver 192.0.2.53\n' >"$work/upstream.conf"
+# dnstrustd's own upstream: a loopback address where nothing listens (the
+# daemon probes it; the audit asks status only); resolution forward, so
+# that it never resolves from the root.
+printf 'nameserver 127.0.9.53\n' >"$work/upstream.conf"
 conf=$work/dnstrust.conf
 sock=/run/dnstrust/socket dlog=$work/dnstrustd.log # for start_daemon
 write_conf() { # extra lines
 	{
 		echo "socket /run/dnstrust/socket"
 		echo "resolv-conf $work/upstream.conf"
+		echo "resolution forward"
 		echo "threads 1"
 		printf '%s\n' "$@"
 	} >"$conf"

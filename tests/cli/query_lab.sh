@@ -28,6 +28,7 @@ cat >"$conf" <<EOF
 socket $sock
 resolv-conf $LAB_RESOLV_CONF
 trust-anchor-file $LAB_ANCHOR
+root-hints $LAB_DIR/root.hints
 threads 2
 query-timeout 5
 log-level info

@@ -36,6 +36,7 @@ cat >"$conf" <<EOF
 socket $sock
 resolv-conf $work/resolv.conf
 trust-anchor-file $LAB_ANCHOR
+root-hints $LAB_DIR/root.hints
 threads 1
 log-level info
 EOF

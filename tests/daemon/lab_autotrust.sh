@@ -45,6 +45,7 @@ cat >"$conf" <<EOF
 socket $sock
 resolv-conf $LAB_RESOLV_CONF
 trust-anchor-file $LAB_ANCHOR
+root-hints $LAB_DIR/root.hints
 auto-trust-anchor-file $state
 auto-trust-add-holddown $HOLD
 auto-trust-remove-holddown $HOLD

@@ -27,6 +27,7 @@ socket $sock
 listen $listen@53
 resolv-conf $resolv
 trust-anchor-file $LAB_ANCHOR
+root-hints $LAB_DIR/root.hints
 threads 2
 query-timeout ${1:-5}
 log-level info

@@ -21,6 +21,7 @@ cat >"$conf" <<EOF2
 socket $sock
 resolv-conf $LAB_RESOLV_CONF
 trust-anchor-file $LAB_ANCHOR
+root-hints $LAB_DIR/root.hints
 threads 1
 query-timeout 5
 EOF2

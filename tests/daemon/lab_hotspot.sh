@@ -51,6 +51,7 @@ cat >"$conf" <<EOF2
 socket $sock
 resolv-conf $work/resolv.conf
 trust-anchor-file $LAB_ANCHOR
+root-hints $LAB_DIR/root.hints
 threads 2
 query-timeout 5
 log-level info

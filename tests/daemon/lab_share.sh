@@ -34,6 +34,7 @@ socket $sock
 listen $listen@53
 resolv-conf $work/resolv.conf
 trust-anchor-file $LAB_ANCHOR
+root-hints $LAB_DIR/root.hints
 threads 4
 query-timeout 10
 EOF2

@@ -41,6 +41,7 @@ conf() {
 		echo "socket $sock"
 		echo "resolv-conf $work/resolv.conf"
 		for l in "$@"; do echo "$l"; done
+		echo "resolution forward" # never from the root here
 	} >"$f"
 }
 
@@ -186,7 +187,7 @@ expect "relative -c, detached: dnstrust reload reads the file again" 0 \
 echo "cache-size 1" >>"$work/$rel"
 run relbad "$C" reload --socket "$sock"
 expect "dnstrust reload: a refused file exits 4 with its absolute file:line" \
-	4 "$work/$rel:3: cache-size" relbad
+	4 "$work/$rel:4: cache-size" relbad
 sed -i '$d' "$work/$rel"
 run relgood "$C" reload --socket "$sock"
 expect "dnstrust reload: the corrected file taken, exit 0" 0 "out:reloaded" \

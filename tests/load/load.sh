@@ -70,6 +70,7 @@ socket $sock
 listen $listen@53
 resolv-conf $resolv
 trust-anchor-file $LAB_ANCHOR
+root-hints $LAB_DIR/root.hints
 threads 2
 cache-size ${cache_mib}M
 query-timeout $timeout_s

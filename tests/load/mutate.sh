@@ -35,6 +35,7 @@ socket $sock
 listen $listen@53
 resolv-conf $work/resolv.conf
 trust-anchor-file $LAB_ANCHOR
+root-hints $LAB_DIR/root.hints
 threads 2
 query-timeout 3
 log-level warning

@@ -52,6 +52,7 @@ cat >"$conf" <<EOF
 socket $sock
 resolv-conf $resolv
 trust-anchor-file $LAB_ANCHOR
+root-hints $LAB_DIR/root.hints
 threads 2
 query-timeout 3
 log-level info
