@@ -238,7 +238,8 @@ static struct xjoin *join_or_own(struct worker *w, struct rsv_fetch *f,
 
 /*
  * Whether a fetch goes to the resolv.conf servers even while recursing:
- * private names (policy.h: the network's own names and search list), and
+ * private names (policy.h: the network's own names and search list; for
+ * a DS, the name's parent, which holds it), and
  * during a hotspot sign-on every question but DS and DNSKEY (the portal
  * is on the network and answers names the public DNS does not have; the
  * chain is still fetched from the root when it can be, so that a signed
@@ -250,6 +251,9 @@ static bool resolve_to_network(struct worker *w, const uint8_t *name,
 	if (type != WIRE_TYPE_DS && type != WIRE_TYPE_DNSKEY &&
 	    hotspot_left(w))
 		return true;
+	/* A DS is the parent's: lan. DS is the root's to deny. */
+	if (type == WIRE_TYPE_DS && name[0])
+		name += 1 + name[0];
 	return policy_private(&w->st->cfg, up_client_conf(w->up), name);
 }
 

@@ -633,16 +633,31 @@ static bool finish_exempt(struct rsv_task *t)
 }
 
 /* Whether a private name's unproven answer may be taken as insecure:
- * not when a signed zone at or below the private domain holds the name
- * (its data must validate), and for the network's search list (its word,
- * not the admin's) only when no signed zone below the root does. */
-static bool private_softens(const uint8_t *dom, enum policy_private_src src,
+ * not when a signed zone or a trust anchor at or below the private
+ * domain holds the name (its data must validate), and for the network's
+ * search list (its word, not the admin's) only when no signed zone and
+ * no anchor below the root does. */
+static bool private_softens(const struct rsv_task *t, const uint8_t *dom,
+			    enum policy_private_src src,
 			    const uint8_t *signed_zone)
 {
-	if (!signed_zone)
-		return true;
-	return src != POLICY_PRIVATE_SEARCH &&
-	       wire_dname_labels(signed_zone) < wire_dname_labels(dom);
+	const struct val_anchor_zone *az = t->st->ta
+		? val_anchors_find(t->st->ta, t->qname) : NULL;
+	int below = src == POLICY_PRIVATE_SEARCH ? 1 : wire_dname_labels(dom);
+
+	if (az && wire_dname_labels(az->zone) > 0 &&
+	    wire_dname_labels(az->zone) >= below)
+		return false;
+	return !signed_zone || wire_dname_labels(signed_zone) < below;
+}
+
+/* Whether a trust anchor below the root covers the question's name. */
+static bool anchored_below_root(const struct rsv_task *t)
+{
+	const struct val_anchor_zone *az = t->st->ta
+		? val_anchors_find(t->st->ta, t->qname) : NULL;
+
+	return az && wire_dname_labels(az->zone) > 0;
 }
 
 /*
@@ -675,7 +690,7 @@ static bool finish_unproven(struct rsv_task *t, const struct wire_msg *m,
 	uint32_t hotspot = r->env.hotspot ? r->env.hotspot(r->env.arg) : 0;
 
 	snprintf(orig, sizeof(orig), "%s", res->verdict.reason);
-	if (dom && private_softens(dom, src, sz)) {
+	if (dom && private_softens(t, dom, src, sz)) {
 		wire_dname_to_str(dom, txt, sizeof(txt));
 		val_verdict_set(&res->verdict, VAL_INSECURE, VAL_EDE_NONE,
 				"private-domain",
@@ -686,7 +701,7 @@ static bool finish_unproven(struct rsv_task *t, const struct wire_msg *m,
 				: src == POLICY_PRIVATE_CONFIG ? "dnstrust.conf"
 							       : "built-in",
 				orig);
-	} else if (hotspot && !sz) {
+	} else if (hotspot && !sz && !anchored_below_root(t)) {
 		val_verdict_set(&res->verdict, VAL_INDETERMINATE, VAL_EDE_NONE,
 				"hotspot-unvalidated",
 				"hotspot sign-on (%u s left): the network's "
