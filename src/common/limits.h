@@ -309,7 +309,8 @@
  * (an IPv4 /32, an IPv6 /64) may ask; a host asks a few dozen at most,
  * a reflection attack thousands. */
 #define DT_DMN_RATELIMIT 100
-/* Remote client addresses whose rate is followed per worker: a hash
+/* Remote client addresses whose rate is followed (one table for all the
+ * workers): a hash
  * table of this many buckets; a new address takes the slot of the one it
  * collides with, so memory is fixed whatever the number of sources. */
 #define DT_DMN_RATE_SLOTS 4096

@@ -83,8 +83,6 @@ struct worker {
 	size_t nrejecting;		/* over a limit, answered EDE 14 */
 	struct loop_timer accept_timer;	/* accepting paused (EMFILE) */
 	int64_t accept_logged;		/* when that was last logged */
-	struct ratelimit *rate;		/* remote clients' rates, made at the
-					   first remote question */
 	struct wstats stats;
 };
 
@@ -120,6 +118,9 @@ struct daemon {
 	struct xtable *xfetch;		/* fetches shared between workers
 					   (resolve.c) */
 	struct hotspot *hotspot;	/* sign-on and portal (hotspot.c) */
+	struct ratelimit *rate;		/* remote clients' rates, shared by
+					   the workers; made (atomically) at
+					   the first remote question */
 	struct it_hints hints;		/* root hints, read at start */
 	int resolution;			/* atomic: enum cfg_resolution in
 					   force (config, at start and

@@ -583,13 +583,25 @@ static void resolve(struct worker *w, const struct origin *o,
 static bool remote_admit(struct worker *w, const struct sockaddr_storage *peer)
 {
 	const struct cfg *cfg = &w->st->cfg;
+	struct ratelimit *rl, *none = NULL;
 
 	if (!cfg_nets_match(cfg->allow, cfg->nallow,
 			    (const struct sockaddr *)peer))
 		return false;
-	if (!w->rate && !(w->rate = ratelimit_new()))
-		return false;
-	if (!ratelimit_take(w->rate, (const struct sockaddr *)peer,
+	/* One table for all the workers: a client's datagrams reach several
+	 * of them (SO_REUSEPORT hashes the source port). */
+	rl = __atomic_load_n(&w->d->rate, __ATOMIC_ACQUIRE);
+	if (!rl) {
+		if (!(rl = ratelimit_new()))
+			return false;
+		if (!__atomic_compare_exchange_n(&w->d->rate, &none, rl, false,
+						 __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE)) {
+			ratelimit_free(rl);
+			rl = none;
+		}
+	}
+	if (!ratelimit_take(rl, (const struct sockaddr *)peer,
 			    cfg->ratelimit, loop_now_ms(w->loop))) {
 		STAT_INC(w, refused);
 		return false;
@@ -1019,8 +1031,6 @@ void server_detach(struct worker *w)
 	}
 	free(udp_batch);
 	udp_batch = NULL;
-	ratelimit_free(w->rate);
-	w->rate = NULL;
 	resolve_shutdown(w);
 	while (w->conns)
 		conn_close(w->conns);
