@@ -4,7 +4,8 @@
 # dnstrustd's listener on another address than loopback, with real remote
 # clients: a network namespace made for the test, joined to the host by a
 # veth pair (198.18.X.1/29 on the host, 198.18.X.2 and 198.18.X.3 in the
-# namespace; RFC 2544's benchmark range, nothing else routed). Checks:
+# namespace; RFC 2544's benchmark range, nothing else routed; and
+# 2001:db8:18:X::1, ::2 and ::3 when the kernel has IPv6). Checks:
 # without allow-remote the daemon does not start (-n and a real start);
 # with allow-remote 198.18.X.2/32 that client gets validated answers over
 # UDP and TCP while 198.18.X.3 gets nothing (datagrams dropped,
@@ -39,6 +40,9 @@ for _ in 1 2 3 4 5 6 7 8; do
 done
 [ -n "$x" ] || skip_all "no free 198.18.X.0/29 block"
 HOST=198.18.$x.1 CLIENT=198.18.$x.2 STRANGER=198.18.$x.3
+# IPv6 too when the kernel has it (a documentation prefix, 2001:db8::/32).
+V6NET=2001:db8:18:$x
+V6HOST=$V6NET::1 V6CLIENT=$V6NET::2 V6STRANGER=$V6NET::3
 
 net_cleanup() {
 	ip link del "$hostif" 2>/dev/null || :
@@ -62,6 +66,12 @@ if ! { ip addr add "$HOST/29" dev "$hostif" &&
 	bail "the veth pair is configured"
 fi
 inns() { ip netns exec "$ns" "$@"; }
+v6=""
+if ip addr add "$V6HOST/64" dev "$hostif" nodad 2>/dev/null &&
+	ip -n "$ns" addr add "$V6CLIENT/64" dev "$nsif" nodad 2>/dev/null &&
+	ip -n "$ns" addr add "$V6STRANGER/64" dev "$nsif" nodad 2>/dev/null; then
+	v6=yes
+fi
 # The namespace routes to the host's end over the veth pair.
 routed() { inns ip -4 route get "$HOST" | grep -q "dev $nsif"; }
 check "the namespace reaches $HOST over the veth pair" wait_for 50 routed
@@ -84,6 +94,7 @@ listen $HOST@53
 listen $LOCAL@53
 ratelimit $RATE
 EOF
+	if [ -n "$v6" ]; then echo "listen $V6HOST@53"; fi
 }
 
 # --- without allow-remote: no start ---
@@ -108,7 +119,11 @@ fi
 check "and leaves no socket" test ! -e "$sock"
 
 # --- allow-remote: the client in the namespace ---
-{ conf_base; echo "allow-remote $CLIENT/32"; } >"$conf"
+{
+	conf_base
+	echo "allow-remote $CLIENT/32"
+	if [ -n "$v6" ]; then echo "allow-remote $V6CLIENT/128"; fi
+} >"$conf"
 check "with allow-remote $CLIENT/32, dnstrustd starts" start_daemon
 is() { # description, dtq output, then key=value pairs it must show
 	local d=$1 out=$2 bad="" kv
@@ -166,11 +181,53 @@ is "remote client: version.bind. CH TXT is REFUSED too" \
 is "a loopback client gets status" \
 	"$(q -u "$LOCAL" -c CH status.dnstrust. TXT)" rcode=NOERROR
 
+# --- the same over IPv6 (dig: dtq speaks IPv4) ---
+v6dig() { # SOURCE, then dig's arguments
+	local src=$1
+	shift
+	inns dig +tries=1 +time=2 -b "$src" @"$V6HOST" "$@"
+}
+if [ -n "$v6" ]; then
+	out=$(v6dig "$V6CLIENT" www.secure.lab. A)
+	if echo "$out" | grep -q "status: NOERROR" &&
+		echo "$out" | grep -q "flags:.* ad[ ;]"; then
+		ok "IPv6 remote client: AD on www.secure.lab."
+	else
+		not_ok "IPv6 remote client: AD on www.secure.lab." "$out"
+	fi
+	out=$(v6dig "$V6CLIENT" www.expired.lab. A)
+	if echo "$out" | grep -q "status: SERVFAIL"; then
+		ok "IPv6 remote client: a bogus name is SERVFAIL"
+	else
+		not_ok "IPv6 remote client: a bogus name is SERVFAIL" "$out"
+	fi
+	out=$(v6dig "$V6STRANGER" www.secure.lab. A)
+	rc=$?
+	if [ "$rc" -eq 9 ] && ! echo "$out" | grep -q "status:"; then
+		ok "IPv6 $V6STRANGER (outside allow-remote): no answer"
+	else
+		not_ok "IPv6 $V6STRANGER (outside allow-remote): no answer" \
+			"rc=$rc: $out"
+	fi
+	out=$(v6dig "$V6CLIENT" status.dnstrust. CH TXT)
+	if echo "$out" | grep -q "status: REFUSED" &&
+		echo "$out" | grep -q "EDE: 18"; then
+		ok "IPv6 remote client: status.dnstrust. REFUSED, EDE 18"
+	else
+		not_ok "IPv6 remote client: status.dnstrust. REFUSED, EDE 18" "$out"
+	fi
+else
+	for d in "AD on www.secure.lab." "a bogus name is SERVFAIL" \
+		"a stranger gets no answer" "status.dnstrust. REFUSED"; do
+		skip "IPv6 remote client: $d (no IPv6 on the veth pair)"
+	done
+fi
+
 # --- rate limiting ---
 refused() { q -c CH status.dnstrust. TXT | sed -n 's/^txt=refused=//p'; }
 sleep 1.2 # the client's bucket full again
 before=$(refused)
-inns python3 "$BURST" "$HOST" 53 www.secure.lab. 500 8 1.5 1.0 \
+inns python3 "$BURST" -b "$CLIENT" "$HOST" 53 www.secure.lab. 500 8 1.5 1.0 \
 	>"$work/burst.remote" &
 bpid=$!
 extra_pids="$bpid"
@@ -217,6 +274,22 @@ else
 	not_ok "a loopback client during the burst: all answered" "$local"
 fi
 is "the socket during the burst: answered" "$lsock" status=secure ad=1
+if [ -n "$v6" ]; then
+	# IPv6: one bucket per /64; 200 questions over half a second.
+	sleep 1.2
+	r6=$(inns python3 "$BURST" -b "$V6CLIENT" "$V6HOST" 53 www.secure.lab. 200 8 1.5 0.5)
+	echo "# IPv6 remote burst (200 questions over 0.5 s): $r6"
+	got=$(echo "$r6" | sed -n 's/.*answered=\([0-9]*\).*/\1/p')
+	sms=$(echo "$r6" | sed -n 's/.*send_ms=\([0-9]*\).*/\1/p')
+	max=$((RATE + RATE * (${sms:-500} + 250) / 1000 + 2))
+	if [ -n "$got" ] && [ "$got" -ge "$RATE" ] && [ "$got" -le "$max" ]; then
+		ok "IPv6: the remote client got $got answers of 200 (at most $max)"
+	else
+		not_ok "IPv6: the remote client got at most $max answers" "$r6"
+	fi
+else
+	skip "IPv6 remote burst (no IPv6 on the veth pair)"
+fi
 
 # --- amplification: administrative answers respect the payload size ---
 full=$(dig +tcp +tries=1 +time=2 @"$LOCAL" status.dnstrust. CH TXT)

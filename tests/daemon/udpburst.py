@@ -2,17 +2,18 @@
 # SPDX-License-Identifier: MIT
 """A burst of DNS questions over UDP, counted by the client itself.
 
-usage: udpburst.py SERVER PORT NAME COUNT SOCKETS [WAIT [SPREAD]]
+usage: udpburst.py [-b SOURCE] SERVER PORT NAME COUNT SOCKETS [WAIT [SPREAD]]
 
 Sends COUNT questions for NAME (type A, class IN, RD, no EDNS) to
-SERVER@PORT as fast as it can, round robin from SOCKETS sockets (each its
+SERVER@PORT (IPv4 or IPv6), round robin from SOCKETS sockets (each its
 own source port, so that a server with one UDP socket per worker through
 SO_REUSEPORT sees them on several workers), evenly over SPREAD seconds
-(default 0: all at once), then listens WAIT seconds (default 1.5) more,
-and prints one line:
+(default 0: as fast as it can), then listens WAIT seconds (default 1.5)
+more, and prints one line:
 
   sent=N answered=M tc=T rcodes=NOERROR:M send_ms=S
 
+-b SOURCE sends from that address (each socket its own port).
 answered counts replies whose ID and question match one sent; tc those
 of them with TC set.
 """
@@ -31,15 +32,22 @@ def question(qid, name):
 
 
 def main():
-    server, port, name = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    count, nsocks = int(sys.argv[4]), int(sys.argv[5])
-    wait = float(sys.argv[6]) if len(sys.argv) > 6 else 1.5
-    spread = float(sys.argv[7]) if len(sys.argv) > 7 else 0.0
+    args = sys.argv[1:]
+    source = None
+    if args[:1] == ["-b"]:
+        source, args = args[1], args[2:]
+    server, port, name = args[0], int(args[1]), args[2]
+    count, nsocks = int(args[3]), int(args[4])
+    wait = float(args[5]) if len(args) > 5 else 1.5
+    spread = float(args[6]) if len(args) > 6 else 0.0
     socks = []
     for _ in range(nsocks):
-        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s = socket.socket(socket.AF_INET6 if ":" in server
+                          else socket.AF_INET, socket.SOCK_DGRAM)
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
         s.setblocking(False)
+        if source:
+            s.bind((source, 0))
         socks.append(s)
     sent = {}
     start = time.monotonic()
