@@ -343,10 +343,11 @@
  * daemon user's not counted: they always get one. */
 #define DT_DMN_MAX_CONNS 1024
 /* Default of max-connections-per-user: connections one peer user (by
- * SO_PEERCRED; all TCP clients together are one) may hold across the
- * daemon, so that one user cannot take every slot and leave the others'
- * resolvers "unavailable". A busy multi-threaded program opens a few
- * dozen at once; 128 of them pin at most 128 x DT_DMN_MAX_OUTBUF_HARD. */
+ * SO_PEERCRED; loopback TCP clients together are one, remote ones
+ * another) may hold across the daemon, so that one user cannot take
+ * every slot and leave the others' resolvers "unavailable". A busy
+ * multi-threaded program opens a few dozen at once; 128 of them pin at
+ * most 128 x DT_DMN_MAX_OUTBUF_HARD. */
 #define DT_DMN_CONNS_PER_USER 128
 /* Users with open connections counted at once: more than any host has
  * logged in; the next user is answered as over its limit. */

@@ -77,10 +77,13 @@ static void conn_update(struct conn *c);
  * Open connections per peer user, for the whole daemon (the workers
  * accept from the same socket): one user cannot take every connection
  * and leave the others' resolvers "unavailable". TCP clients have no
- * user; they share one entry, CONN_UID_TCP. Root and the daemon's own
- * user are not counted.
+ * user; loopback ones share one entry, CONN_UID_TCP, and remote ones
+ * (allow-remote) another, CONN_UID_REMOTE, so that remote clients cannot
+ * take the local ones' connections. Root and the daemon's own user are
+ * not counted.
  */
 #define CONN_UID_TCP ((uid_t)-2)
+#define CONN_UID_REMOTE ((uid_t)-3)
 
 static pthread_mutex_t users_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct user_conns {
@@ -745,7 +748,8 @@ static void conn_event(struct loop_io *io, uint32_t ev)
 
 /* How an accepted connection is to be served. */
 struct peer {
-	uid_t uid;		/* CONN_UID_TCP for TCP clients */
+	uid_t uid;		/* CONN_UID_TCP or CONN_UID_REMOTE for TCP
+				   clients */
 	bool admin;		/* may flush and reload */
 	bool hotspot;		/* may sign on (hotspot.h) */
 	bool exempt;		/* root or the daemon's user: never limited */
@@ -916,6 +920,7 @@ static void accept_event(struct loop_io *io, uint32_t ev)
 				continue;
 			}
 			p.remote = true;
+			p.uid = CONN_UID_REMOTE;
 		}
 		conn_new(w, fd, &p);
 	}
