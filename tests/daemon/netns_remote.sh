@@ -16,16 +16,17 @@
 # full at the same time; a CH status answer to a loopback client asking
 # with a 512-octet payload size comes back truncated.
 #
-# usage: netns_remote.sh DNSTRUSTD DTQ LAB_SH UDPBURST   (TAP on stdout)
+# usage: netns_remote.sh DNSTRUSTD DTQ LAB_SH UDPBURST TCPHOLD
+#        (TAP on stdout)
 # Root only (ip netns); skipped as a whole only when the kernel refuses a
 # network namespace or a veth pair.
 set -u
 
-DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3 BURST=$4
+DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3 BURST=$4 HOLD=$5
 # shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
-RATE=20
+RATE=20 CONNS=16
 
 # --- the namespace ---
 suffix=$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
@@ -93,6 +94,7 @@ log-level info
 listen $HOST@53
 listen $LOCAL@53
 ratelimit $RATE
+max-connections-per-user $CONNS
 EOF
 	if [ -n "$v6" ]; then echo "listen $V6HOST@53"; fi
 }
@@ -290,6 +292,32 @@ if [ -n "$v6" ]; then
 else
 	skip "IPv6 remote burst (no IPv6 on the veth pair)"
 fi
+
+# --- remote connections: a pool of their own ---
+# The remote client holds more connections than max-connections-per-user:
+# its next questions are answered SERVFAIL, EDE 14, while loopback TCP
+# clients (another pool) and the socket are still served.
+mkfifo "$work/hold.in"
+inns python3 "$HOLD" -b "$CLIENT" "$HOST" 53 $((CONNS + 4)) \
+	<"$work/hold.in" >"$work/hold.out" &
+hpid=$!
+extra_pids="$hpid"
+exec 3>"$work/hold.in"
+held() { grep -q "^open=" "$work/hold.out"; }
+wait_for 50 held
+echo "# remote connections held: $(cat "$work/hold.out")"
+busy() { [ "$(rq -t "$HOST" www.secure.lab. A | field ede)" = 14 ]; }
+check "past $CONNS remote connections, the remote client's next one is answered SERVFAIL, EDE 14" \
+	wait_for 20 busy
+is "a loopback TCP client meanwhile: answered" \
+	"$(q -t "$LOCAL" www.secure.lab. A)" rcode=NOERROR status=secure
+is "the socket meanwhile: answered" "$(q www.secure.lab. A)" status=secure
+exec 3>&-
+wait "$hpid"
+extra_pids=""
+free() { [ "$(rq -t "$HOST" www.secure.lab. A | field status)" = secure ]; }
+check "the connections closed, the remote client is served again" \
+	wait_for 20 free
 
 # --- amplification: administrative answers respect the payload size ---
 full=$(dig +tcp +tries=1 +time=2 @"$LOCAL" status.dnstrust. CH TXT)
