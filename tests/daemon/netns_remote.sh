@@ -13,8 +13,11 @@
 # remote client (and flush does nothing); ratelimit holds a burst from the
 # remote client (counted by the client itself, tests/daemon/udpburst.py)
 # to about its rate while loopback clients and the socket are answered in
-# full at the same time; a CH status answer to a loopback client asking
-# with a 512-octet payload size comes back truncated.
+# full at the same time; the remote client's TCP connections past
+# max-connections-per-user get EDE 14 while loopback TCP clients are
+# still served (tests/daemon/tcphold.py holds them); a CH status answer
+# to a loopback client asking with a 512-octet payload size comes back
+# truncated.
 #
 # usage: netns_remote.sh DNSTRUSTD DTQ LAB_SH UDPBURST TCPHOLD
 #        (TAP on stdout)
