@@ -162,6 +162,63 @@ static void json_member(const struct cli_txt *t, size_t i, bool *first)
 	printf("%s", list ? "]" : "");
 }
 
+/* One "upstream-dnssec=ADDR key=value... reason=TEXT" line as an object:
+ * "address", each key, and "reason" (the rest of the line). */
+static void json_upstream(const char *v)
+{
+	const char *reason = strstr(v, " reason=");
+	size_t end = reason ? (size_t)(reason - v) : strlen(v);
+	size_t n = strcspn(v, " ");
+	char word[128];
+
+	snprintf(word, sizeof(word), "%.*s", (int)n, v);
+	printf("{\"address\":");
+	cli_json_str(stdout, word);
+	for (size_t i = n; i < end;) {
+		size_t k = strcspn(v + i + 1, " "), eq;
+
+		snprintf(word, sizeof(word), "%.*s",
+			 (int)(i + 1 + k <= end ? k : end - i - 1), v + i + 1);
+		i += 1 + k;
+		eq = strcspn(word, "=");
+		if (!word[eq])
+			continue;
+		word[eq] = '\0';
+		printf(",");
+		cli_json_str(stdout, word);
+		printf(":");
+		cli_json_str(stdout, word + eq + 1);
+	}
+	if (reason) {
+		printf(",\"reason\":");
+		cli_json_str(stdout, reason + 8);
+	}
+	printf("}");
+}
+
+static const char UPSTREAM_DNSSEC[] = "upstream-dnssec=";
+
+static bool is_upstream_dnssec(const char *line)
+{
+	return strncmp(line, UPSTREAM_DNSSEC, sizeof(UPSTREAM_DNSSEC) - 1) ==
+	       0;
+}
+
+/* "upstreams": what each resolv.conf server can do. */
+static void json_upstreams(const struct cli_txt *t)
+{
+	size_t m = 0;
+
+	printf(",\"upstreams\":[");
+	for (size_t i = 0; i < t->n; i++) {
+		if (!is_upstream_dnssec(t->line[i]))
+			continue;
+		printf("%s", m++ ? "," : "");
+		json_upstream(t->line[i] + sizeof(UPSTREAM_DNSSEC) - 1);
+	}
+	printf("]");
+}
+
 static void status_json(const struct cli_daemon *d, const struct cli_txt *t,
 			int err)
 {
@@ -185,12 +242,14 @@ static void status_json(const struct cli_daemon *d, const struct cli_txt *t,
 		}
 	printf(",\"status\":{");
 	for (size_t i = 0; i < t->n; i++) {
-		/* resolution is at the top, once. */
-		if (key_len(t->line[i]) &&
+		/* resolution is at the top, once; so are the upstreams. */
+		if (key_len(t->line[i]) && !is_upstream_dnssec(t->line[i]) &&
 		    strncmp(t->line[i], "resolution=", 11) != 0)
 			json_member(t, i, &first);
 	}
-	printf("}}\n");
+	printf("}");
+	json_upstreams(t);
+	printf("}\n");
 }
 
 static void status_text(const struct cli_daemon *d, const struct cli_txt *t)

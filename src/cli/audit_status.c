@@ -5,6 +5,7 @@
  * one trust anchor, mode enforce, the negative trust anchors in force,
  * and upstreams to ask.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -56,6 +57,56 @@ static void check_nta(const char *v, struct audit_report *rep)
 		  (int)strcspn(v, " "), v);
 }
 
+/* What dnstrustd does while an upstream cannot do DNSSEC: recursive,
+ * the judgement is that none can; recursing, it resolves from the root
+ * now; any_yes, another upstream can. */
+static const char *recourse(bool recursive, bool recursing, bool any_yes)
+{
+	if (any_yes)
+		return "dnstrustd keeps asking the upstreams that can";
+	if (recursing)
+		return "dnstrustd resolves from the root servers instead";
+	if (recursive)
+		return "no upstream can, yet resolution forward is configured: "
+		       "signed names fail";
+	return "no other upstream is known to do DNSSEC yet";
+}
+
+/* A resolv.conf server that cannot do DNSSEC, from "upstream-dnssec=ADDR
+ * dnssec=no ... reason=TEXT"; recursive: the daemon's auto judgement;
+ * any_yes: another server can. */
+static void check_capab(const char *v, bool recursive, bool recursing,
+			bool any_yes, struct audit_report *rep)
+{
+	const char *reason = strstr(v, " reason=");
+	int alen = (int)strcspn(v, " ");
+
+	if (!strstr(v, " dnssec=no "))
+		return;
+	audit_add(rep, AUDIT_WARNING, "st-upstream-no-dnssec", AREA,
+		  "upstream %.*s cannot do DNSSEC (%s): dnstrustd never "
+		  "takes its answers unvalidated; %s",
+		  alen, v, reason ? reason + 8 : "no reason given",
+		  recourse(recursive, recursing, any_yes));
+	audit_fix(rep, "ask the network for a DNSSEC-capable resolver, or "
+		       "set resolution recursive in dnstrust.conf");
+}
+
+/* Resolving from the root while no root server answers: the network
+ * blocks queries to authoritative servers, and every name fails. */
+static void check_root(const char *v, bool recursing, struct audit_report *rep)
+{
+	if (!recursing || strncmp(v, "no", 2) != 0)
+		return;
+	audit_add(rep, AUDIT_WARNING, "st-root-blocked", AREA,
+		  "dnstrustd resolves from the root, but the network blocks "
+		  "queries to authoritative servers (no root server "
+		  "answers): every name fails closed (EDE 23), nothing "
+		  "unvalidated is returned");
+	audit_fix(rep, "use a network that lets DNS queries through, or ask "
+		       "this one for a DNSSEC-capable resolver");
+}
+
 struct status_seen {
 	char anchors[AUDIT_MESSAGE_MAX / 2];
 	char upstreams[AUDIT_MESSAGE_MAX / 2];
@@ -89,9 +140,24 @@ static void check_line(const char *line, struct status_seen *s,
 void audit_status(char *const *line, size_t n, struct audit_report *rep)
 {
 	struct status_seen s = {0};
+	bool recursive = false, recursing = false, any_yes = false;
+	const char *v;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		check_line(line[i], &s, rep);
+		v = value_of(line[i], "upstream-judgement");
+		recursive |= v && strcmp(v, "recursive") == 0;
+		v = value_of(line[i], "resolution");
+		recursing |= v && strcmp(v, "recursive") == 0;
+		v = value_of(line[i], "upstream-dnssec");
+		any_yes |= v && strstr(v, " dnssec=yes ");
+	}
+	for (size_t i = 0; i < n; i++) {
+		if ((v = value_of(line[i], "upstream-dnssec")))
+			check_capab(v, recursive, recursing, any_yes, rep);
+		if ((v = value_of(line[i], "root-reachable")))
+			check_root(v, recursing, rep);
+	}
 	if (s.nanchors == 0) {
 		audit_add(rep, AUDIT_CRITICAL, "st-no-anchor", AREA,
 			  "dnstrustd lists no trust anchor: nothing it answers "

@@ -208,6 +208,18 @@
 /* Matching-failed packets read per try before the socket is abandoned:
  * bounds the work a flood of spoofed answers costs. */
 #define DT_UP_MAX_BAD_PACKETS 64
+/* Probes of what a server can do (src/upstream/probe.c): one try each,
+ * at most this long (a probe must not outlast the network it tests). */
+#define DT_UP_PROBE_TIMEOUT_MS 2000
+/* A server not known to do DNSSEC is probed again after 1 s, doubling up
+ * to 5 min: a network's resolver is not fixed in seconds, and a broken
+ * one costs at most a probe every 5 min. */
+#define DT_UP_PROBE_BACKOFF_MIN_MS 1000
+#define DT_UP_PROBE_BACKOFF_MAX_MS 300000
+/* While every server is unreachable, each is probed every second: the
+ * network coming back is noticed within a second (one small query a
+ * second to a network that does not answer). */
+#define DT_UP_PROBE_DOWN_MS 1000
 /* resolv.conf search list: glibc before 2.26 kept 6 domains of 256
  * characters in all (MAXDNSRCH); a DHCP or VPN client writes one or two.
  * Those past either bound are ignored. Kept in wire form, back to back. */

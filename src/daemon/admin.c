@@ -18,8 +18,10 @@
 #include "daemon/daemon.h"
 #include "daemon/hotspot.h"
 #include "daemon/stats.h"
+#include "daemon/upstreams.h"
 #include "resolver/render.h"
 #include "daemon/policy.h"
+#include "upstream/capab.h"
 #include "upstream/transport.h"
 #include "validator/anchor.h"
 #include "wire/bytes.h"
@@ -176,6 +178,29 @@ static void status_reload(struct txt *t, struct daemon *d)
 	long_line(t, text);
 }
 
+/* What each resolv.conf server can do, and the auto judgement. */
+static void status_capab(struct txt *t, struct daemon *d)
+{
+	struct capab_view v[DT_UP_MAXNS];
+	size_t n = upstreams_list(d, v, DT_UP_MAXNS);
+
+	for (size_t i = 0; i < n; i++) {
+		char a[80];
+
+		up_server_str(&v[i].server, a, sizeof(a));
+		line(t,
+		     "upstream-dnssec=%s dnssec=%s edns=%s rrsig=%s ds=%s "
+		     "tcp=%s large=%s asked=%s%s reason=%s",
+		     a, capab_tri_name(v[i].dnssec), capab_tri_name(v[i].edns),
+		     capab_tri_name(v[i].rrsig), capab_tri_name(v[i].ds),
+		     capab_tri_name(v[i].tcp), capab_tri_name(v[i].big),
+		     v[i].edns_off ? "no-edns" : "edns",
+		     v[i].tcp_first ? ",tcp" : ",udp", v[i].reason);
+	}
+	line(t, "upstream-judgement=%s",
+	     upstreams_recursive(d) ? "recursive" : "forward");
+}
+
 /* Where records come from, and how recursion from the root fares. */
 static void status_resolution(struct txt *t, struct worker *w)
 {
@@ -250,6 +275,7 @@ static void status(struct txt *t, struct worker *w)
 		long_line(t, list);
 	}
 	status_resolution(t, w);
+	status_capab(t, d);
 	line(t, "trust-anchor-source=%s", w->st->ta_desc);
 	status_anchors(t, w->st);
 	status_policy(t, &w->st->cfg, worker_wallclock(w));

@@ -35,6 +35,7 @@ struct hotspot;
 struct cache;
 struct iterator;
 struct up_client;
+struct upstreams;
 struct val_anchors;
 struct val_used;
 struct wire_msg;
@@ -117,6 +118,11 @@ struct daemon {
 					   posted to its loop */
 	struct xtable *xfetch;		/* fetches shared between workers
 					   (resolve.c) */
+	struct upstreams *ups;		/* what each upstream can do, and the
+					   auto judgement (upstreams.c) */
+	/* Where the auto judgement goes (main thread): on, resolve from
+	 * the root; off, forward; why says so. NULL: nobody acts on it. */
+	void (*set_recursing)(struct daemon *d, bool on, const char *why);
 	struct hotspot *hotspot;	/* sign-on and portal (hotspot.c) */
 	struct ratelimit *rate;		/* remote clients' rates, shared by
 					   the workers; made (atomically) at

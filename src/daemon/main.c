@@ -42,6 +42,7 @@
 #include "daemon/resolve.h"
 #include "daemon/server.h"
 #include "daemon/state.h"
+#include "daemon/upstreams.h"
 #include "upstream/transport.h"
 #include "upstream/watch.h"
 #include "validator/anchor.h"
@@ -180,6 +181,8 @@ static void resolv_changed(void *arg)
 	log_upstreams(&uc, d->st->cfg.resolv_conf);
 	publish(d, NULL);
 	forget_unproven(d, &old);
+	if (!same_servers(&old, &d->upconf))
+		upstreams_set_conf(d);
 }
 
 static bool true_pred(const uint8_t *key, size_t klen, void *arg)
@@ -221,11 +224,14 @@ static int reload_apply(struct daemon *d, char *err, size_t errlen)
 	d->st = st;
 	hotspot_set_group(d, cfg.hotspot_group);
 	resolve_set_mode(d, cfg.resolution);
+	upstreams_apply(d);
 	struct up_conf old = d->upconf;
 	read_resolv_conf(d, &d->upconf);
 	log_upstreams(&d->upconf, "reload");
 	publish(d, st);
 	forget_unproven(d, &old);
+	if (!same_servers(&old, &d->upconf))
+		upstreams_set_conf(d);
 	__atomic_fetch_add(&d->reloads, 1, __ATOMIC_RELAXED);
 	log_notice("configuration reloaded from %s", d->conf_path);
 	autotrust_reload(d);
@@ -340,6 +346,7 @@ static int worker_init(struct daemon *d, struct worker *w, unsigned id)
 	w->itup = up_client_new(w->loop);
 	if (!w->itup || !(w->it = it_new(w->loop, w->itup, &d->hints)))
 		return -1;
+	upstreams_attach(w);
 	if (resolve_init(w) < 0)
 		return -1;
 	return server_attach(w, d->udp_fd + (size_t)id * d->nudp) < 0 ? -1 : 0;
@@ -543,6 +550,7 @@ static void shutdown_all(struct daemon *d)
 		unlink(d->st->cfg.socket);
 	autotrust_stop(d);
 	resolve_daemon_free(d);
+	upstreams_free(d);
 	hotspot_free(d);
 	ratelimit_free(d->rate);
 	cache_free(d->cache);
@@ -701,11 +709,15 @@ int main(int argc, char **argv)
 	d.started = loop_wallclock(d.loop);
 	read_resolv_conf(&d, &d.upconf);
 	log_upstreams(&d.upconf, cfg.resolv_conf);
+	d.set_recursing = resolve_set_recursing;
+	if (upstreams_init(&d) < 0)
+		return 1;
 	if (load_hints(&cfg, &d.hints, err, sizeof(err)) < 0) {
 		log_err("root-hints: %s", err);
 		return 1;
 	}
 	resolve_set_mode(&d, cfg.resolution);
+	upstreams_apply(&d);
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, SIGHUP);

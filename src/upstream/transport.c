@@ -24,6 +24,7 @@
 
 #include "common/errcode.h"
 #include "common/loop.h"
+#include "upstream/capab.h"
 #include "upstream/transport.h"
 #include "wire/bytes.h"
 #include "wire/dname.h"
@@ -52,6 +53,8 @@ struct up_client {
 	size_t npen;
 	size_t cappen;
 	struct up_stats stats;
+	struct capab *capab; /* fed with what the servers do, or NULL */
+	bool capab_apply;    /* and its remembered behaviour followed */
 	struct srv_slot srv[UP_STATS_SERVERS];
 	uint8_t rnd[64]; /* getrandom() output not used yet */
 	size_t rnd_left;
@@ -71,6 +74,9 @@ struct up_req {
 	unsigned timeout_ms;
 	size_t slot, nslots; /* slot % nns is the server */
 	bool no_edns;	     /* this slot's server refused EDNS */
+	bool edns_formerr;   /* it did so in this slot (not remembered) */
+	bool own_conf;	     /* asks the client's servers (not split DNS) */
+	bool ending;	     /* end() called: only its timer is left */
 	bool failed;	     /* some try failed otherwise than by timeout */
 	int last_rcode;
 	int err;    /* the error end() delivers */
@@ -224,6 +230,12 @@ static int build_query(struct up_req *r)
 static const struct up_server *cur_server(const struct up_req *r)
 {
 	return &r->ns[r->slot % r->nns];
+}
+
+static void observe(struct up_req *r, enum capab_obs obs)
+{
+	if (r->c->capab)
+		capab_observe(r->c->capab, cur_server(r), obs);
 }
 
 /* --- matching what comes back --- */
@@ -418,7 +430,8 @@ static int udp_start(struct up_req *r)
 	return err;
 }
 
-static int tcp_start(struct up_req *r)
+/* first: TCP at once, a try of its own (not after TC=1 over UDP). */
+static int tcp_start(struct up_req *r, bool first)
 {
 	int err;
 
@@ -429,11 +442,29 @@ static int tcp_start(struct up_req *r)
 	err = build_query(r);
 	if (err == 0)
 		err = try_open(r, SOCK_STREAM, LOOP_WRITE, on_tcp);
-	if (err < 0)
+	if (err < 0) {
 		try_close(r);
-	else
-		r->c->stats.tries++; /* per server: the UDP try it follows */
-	return err;
+		return err;
+	}
+	r->c->stats.tries++; /* per server: the UDP try it follows */
+	if (first) {
+		r->try_ms = loop_now_ms(r->c->loop);
+		SRV_COUNT(r, tries, 1);
+	}
+	return 0;
+}
+
+/* A slot's first try, as the server's remembered behaviour wants it. */
+static int slot_start(struct up_req *r)
+{
+	struct capab *cb = r->c->capab_apply ? r->c->capab : NULL;
+	const struct up_server *s = cur_server(r);
+
+	if (cb && !r->no_edns && capab_edns_off(cb, s))
+		r->no_edns = true;
+	if (cb && capab_tcp_first(cb, s))
+		return tcp_start(r, true);
+	return udp_start(r);
 }
 
 /* Hands the error to the caller from a 0 ms timer. */
@@ -441,6 +472,7 @@ static void end(struct up_req *r, int err)
 {
 	try_close(r);
 	r->err = err;
+	r->ending = true;
 	r->timer.cb = on_end;
 	loop_timer_start(r->c->loop, &r->timer, 0);
 }
@@ -450,11 +482,12 @@ static void end(struct up_req *r, int err)
 static void run(struct up_req *r)
 {
 	while (r->slot < r->nslots) {
-		if (udp_start(r) == 0)
+		if (slot_start(r) == 0)
 			return;
 		r->failed = true;
 		r->slot++;
 		r->no_edns = false;
+		r->edns_formerr = false;
 	}
 	end(r, r->failed ? DT_EUPSTREAM : DT_ETIMEOUT);
 }
@@ -464,11 +497,14 @@ static void next_slot(struct up_req *r)
 	try_close(r);
 	r->slot++;
 	r->no_edns = false;
+	r->edns_formerr = false;
 	run(r);
 }
 
 static void server_failed(struct up_req *r)
 {
+	if (r->tcp)
+		observe(r, CAPAB_TCP_FAIL);
 	SRV_COUNT(r, errors, 1);
 	r->failed = true;
 	next_slot(r);
@@ -477,12 +513,14 @@ static void server_failed(struct up_req *r)
 static void rcode_failed(struct up_req *r, int rcode)
 {
 	SRV_COUNT(r, errors, 1);
+	observe(r, CAPAB_ANSWER);
 	r->last_rcode = rcode;
 	r->failed = true;
 	if ((rcode == WIRE_RCODE_FORMERR || rcode == WIRE_RCODE_NOTIMP) &&
 	    !r->no_edns) {
 		try_close(r);
 		r->no_edns = true;
+		r->edns_formerr = true;
 		run(r);
 		return;
 	}
@@ -521,6 +559,11 @@ static void deliver(struct up_req *r, const uint8_t *msg, size_t len)
 	};
 
 	penalty_clear(r->c, ans.server);
+	if (r->c->capab && r->edns_formerr)
+		capab_observe(r->c->capab, ans.server, CAPAB_EDNS_FORMERR);
+	if (r->c->capab)
+		capab_learn_response(r->c->capab, ans.server, r->qtype, msg,
+				     len, !r->no_edns, r->tcp);
 	SRV_COUNT(r, answers, 1);
 	SRV_COUNT(r, rtt_ms, (uint64_t)(loop_now_ms(r->c->loop) - r->try_ms));
 	try_stop(r);
@@ -534,8 +577,9 @@ static void on_response(struct up_req *r, const uint8_t *pkt, size_t len,
 			enum verdict v, int rcode)
 {
 	if (v == V_TC) {
+		observe(r, CAPAB_TRUNCATED);
 		try_close(r);
-		if (tcp_start(r) < 0)
+		if (tcp_start(r, false) < 0)
 			server_failed(r);
 		return;
 	}
@@ -565,6 +609,7 @@ static void on_udp(struct loop_io *io, uint32_t revents)
 			return;
 		if (n < 0) {
 			/* ECONNREFUSED: an ICMP error, nothing listens. */
+			observe(r, CAPAB_UNREACHABLE);
 			server_failed(r);
 			return;
 		}
@@ -682,6 +727,7 @@ static void on_timeout(struct loop_timer *t)
 
 	r->c->stats.timeouts++;
 	SRV_COUNT(r, timeouts, 1);
+	observe(r, r->tcp ? CAPAB_TCP_FAIL : CAPAB_UNREACHABLE);
 	penalty_add(r->c, cur_server(r));
 	next_slot(r);
 }
@@ -718,9 +764,67 @@ void up_client_free(struct up_client *c)
 	free(c);
 }
 
+static bool conf_has(const struct up_conf *conf, const struct up_server *s)
+{
+	for (size_t i = 0; i < conf->nns; i++)
+		if (up_server_equal(&conf->ns[i], s))
+			return true;
+	return false;
+}
+
+/* Whether the servers of a and b differ (order and options aside). */
+static bool servers_differ(const struct up_conf *a, const struct up_conf *b)
+{
+	if (a->nns != b->nns)
+		return true;
+	for (size_t i = 0; i < a->nns; i++)
+		if (!conf_has(b, &a->ns[i]))
+			return true;
+	return false;
+}
+
+static void set_timing(struct up_req *r, const struct up_conf *conf);
+
+/* A request on the client's servers whose current server left them
+ * starts again on the new ones, its time and tries afresh. */
+static void restart(struct up_req *r)
+{
+	struct up_client *c = r->c;
+
+	try_close(r);
+	r->slot = 0;
+	r->no_edns = false;
+	r->edns_formerr = false;
+	r->failed = false;
+	r->last_rcode = -1;
+	r->nns = 0;
+	order_servers(c, &c->conf, r);
+	if (r->nns == 0) {
+		end(r, DT_ENOSERVER);
+		return;
+	}
+	set_timing(r, &c->conf);
+	run(r);
+}
+
 void up_client_set_conf(struct up_client *c, const struct up_conf *conf)
 {
+	bool moved = servers_differ(&c->conf, conf);
+
 	c->conf = *conf;
+	if (!moved)
+		return;
+	c->npen = 0; /* what the old network's servers did is past */
+	for (struct up_req *r = c->reqs; r; r = r->next)
+		if (r->own_conf && !r->ending && !r->in_cb &&
+		    !conf_has(conf, cur_server(r)))
+			restart(r);
+}
+
+void up_client_set_capab(struct up_client *c, struct capab *capab, bool apply)
+{
+	c->capab = capab;
+	c->capab_apply = apply;
 }
 
 const struct up_conf *up_client_conf(const struct up_client *c)
@@ -798,6 +902,7 @@ struct up_req *up_query_ex(struct up_client *c, const uint8_t *qname,
 		return r;
 	}
 	memcpy(r->qname, qname, (size_t)len);
+	r->own_conf = servers == NULL;
 	order_servers(c, conf, r);
 	if (r->nns == 0) {
 		end(r, DT_ENOSERVER);

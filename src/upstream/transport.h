@@ -3,8 +3,10 @@
  * Asking upstream nameservers: one question in, one matching response out,
  * over UDP with TCP fallback, with the servers, timeout, attempts and
  * rotation of an up_conf. Every query has RD=1 (RD=0 with UP_Q_NORD, for
- * the iterator), CD=1 (we validate, not them), EDNS with DO=1 and a 1232-octet buffer, a random ID and a fresh
- * socket (so a random source port) per try.
+ * the iterator), CD=1 (we validate, not them), EDNS with DO=1 and a
+ * 1232-octet buffer (unless the server is known to refuse EDNS,
+ * capab.h), a random ID and a fresh socket (so a random source port) per
+ * try.
  *
  * What comes back is checked before the caller sees it: from the server
  * asked (connected socket), QR=1, same ID, opcode QUERY, the same question
@@ -24,6 +26,7 @@
 
 #include "upstream/resolvconf.h"
 
+struct capab;
 struct loop;
 struct up_client;
 struct up_req;
@@ -56,9 +59,20 @@ struct up_client *up_client_new(struct loop *loop);
 /* Cancels every pending request (their callbacks do not run) and frees. */
 void up_client_free(struct up_client *c);
 
-/* Replaces the servers used by later up_query() calls (copied). Requests
- * already under way keep the servers they started with. */
+/* Replaces the servers used by later up_query() calls (copied). When the
+ * servers changed (another network): the penalties are forgotten, and
+ * each request under way on the client's servers whose current server is
+ * not among the new ones starts again on them (its tries and time
+ * afresh; split-DNS requests keep theirs). */
 void up_client_set_conf(struct up_client *c, const struct up_conf *conf);
+
+/* Feeds capab (NULL: none) with what every exchange shows (capab.h);
+ * with apply, also follows what it remembers: no EDNS to a server that
+ * answered FORMERR to it, TCP at once to one that truncates. A probe's
+ * client feeds without applying, so that it tests again what the
+ * workers' clients have stopped doing. capab must outlive the client. */
+void up_client_set_capab(struct up_client *c, struct capab *capab,
+			 bool apply);
 
 /* The configuration in use (for `dnstrust status`). */
 const struct up_conf *up_client_conf(const struct up_client *c);

@@ -13,6 +13,14 @@ the file MODE says at the time the question arrives (re-read every time):
   delay N    forward, answer after N seconds
   flap       pass during even seconds of the clock, blackhole in odd ones
   refuse     close TCP at once, answer UDP with REFUSED
+  strip      forward with the DO bit cleared: no DNSSEC records come back
+             (an old dnsmasq, a home router)
+  formerr-edns  answer FORMERR (header and question) to every query with
+             an OPT record, printing "formerr" for each; forward the others
+  ad-strip   as strip, with AD=1 set on every answer
+  servfail-ds  SERVFAIL to DS queries; forward the others
+  tc-notcp   over UDP, an answer above 512 octets becomes the header and
+             question with TC=1; TCP connections closed at once
   portal A   a captive portal: every A question answered with the IPv4
              address A (TTL 30, no signature), AAAA with an empty
              NOERROR, everything else forwarded
@@ -113,10 +121,62 @@ def portal(query, addr, nokeys=False):
     return head + query[12:end] + rr
 
 
+def clear_do(query):
+    """The query with the DO bit of its OPT record cleared (a query of
+    one question and one OPT record, as dnstrustd sends)."""
+    end = question_end(query)
+    if end is None or len(query) < end + 11 or query[end + 1:end + 3] != b"\0\x29":
+        return query
+    q = bytearray(query)
+    q[end + 7] &= 0x7F
+    return bytes(q)
+
+
+def formerr(query):
+    end = question_end(query)
+    if end is None:
+        return None
+    flags = struct.unpack("!H", query[2:4])[0] | 0x8000
+    return (query[:2] + struct.pack("!HHHHH", (flags & ~0xF) | 1, 1, 0, 0, 0)
+            + query[12:end])
+
+
+def with_flags(msg, set_bits, rcode=None):
+    flags = struct.unpack("!H", msg[2:4])[0] | set_bits
+    if rcode is not None:
+        flags = (flags & ~0xF) | rcode
+    return msg[:2] + struct.pack("!H", flags) + msg[4:]
+
+
+def bare(msg, set_bits, rcode=None):
+    """The header (flags changed) and question of msg alone, or msg."""
+    end = question_end(msg)
+    if end is None:
+        return msg
+    return (with_flags(msg[:4], set_bits, rcode)
+            + struct.pack("!HHHH", 1, 0, 0, 0) + msg[12:end])
+
+
 def answer(query, upstream, m, tcp):
     """What to send back for query under mode m, or None for nothing."""
     if m[0] == "blackhole":
         return None
+    if m[0] in ("strip", "ad-strip"):
+        query = clear_do(query)
+    if m[0] == "servfail-ds":
+        end = question_end(query)
+        if end is not None and query[end - 4:end - 2] == b"\0\x2b":
+            return bare(query, 0x8000, 2)
+    if m[0] in ("ad-strip", "tc-notcp"):
+        r = forward_tcp(query, upstream) if tcp else forward(query, upstream)
+        if r is None or len(r) < 12:
+            return r
+        if m[0] == "ad-strip":
+            return with_flags(r, 0x0020)
+        return bare(r, 0x0200) if len(r) > 512 else r
+    if m[0] == "formerr-edns" and len(query) >= 12 and query[11] > 0:
+        print("formerr", flush=True)
+        return formerr(query)
     if m[0] == "portal" and len(m) > 1:
         r = portal(query, m[1], len(m) > 2 and m[2] == "nokeys")
         if r is not None:
@@ -165,7 +225,7 @@ def serve_tcp_conn(conn, upstream, modefile):
             if query is None:
                 return
             m = mode(modefile)
-            if m[0] == "refuse":
+            if m[0] in ("refuse", "tc-notcp"):
                 return
             r = answer(query, upstream, m, True)
             if r is None:

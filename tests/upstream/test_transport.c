@@ -22,6 +22,7 @@
 
 #include "common/errcode.h"
 #include "common/loop.h"
+#include "upstream/capab.h"
 #include "upstream/transport.h"
 #include "wire/bytes.h"
 #include "wire/dname.h"
@@ -612,6 +613,97 @@ static void test_no_edns(void)
 	   "first server: once with, once without; second: with");
 }
 
+static const char *verdict_of(struct capab *cb, const struct up_conf *conf)
+{
+	struct capab_view v[DT_UP_MAXNS];
+
+	if (capab_list(cb, v, DT_UP_MAXNS) < 1 ||
+	    !up_server_equal(&v[0].server, &conf->ns[0]))
+		return "(absent)";
+	return v[0].reason;
+}
+
+/* What the table learns from the exchanges, and what the client then
+ * does: no EDNS to a FORMERR server, TCP at once to a truncating one;
+ * a client that feeds without applying (the probe's) asks as before. */
+static void test_capab(void)
+{
+	int one[] = {1}, two[] = {2}, none[] = {9};
+	struct up_conf conf = conf_of(1, one, 1);
+	struct capab *cb = capab_new(NULL, NULL);
+	struct up_client *c = up_client_new(L);
+	struct result r;
+
+	up_client_set_capab(c, cb, true);
+	capab_set_servers(cb, &conf);
+	fakes_reset();
+	fakes[0].mode = B_FORMERR_EDNS;
+	r = ask_with(c, &conf, NULL);
+	ok(r.err == 0 && r.no_edns, "FORMERR to EDNS: answered without");
+	is_str(verdict_of(cb, &conf), "FORMERR to EDNS", "the table knows");
+	for (int i = 0; i < 3; i++)
+		r = ask_with(c, &conf, NULL);
+	ok(r.err == 0 && r.no_edns, "later questions answered without EDNS");
+	ok(fakes[0].udp_queries == 5 && fakes[0].edns_queries == 1,
+	   "four questions, one FORMERR: EDNS asked once (%d UDP, %d EDNS)",
+	   (int)fakes[0].udp_queries, (int)fakes[0].edns_queries);
+	up_client_set_capab(c, cb, false);
+	r = ask_with(c, &conf, NULL);
+	ok(fakes[0].edns_queries == 2,
+	   "a client that does not apply the table asks with EDNS again");
+
+	conf = conf_of(1, two, 1);
+	capab_set_servers(cb, &conf);
+	up_client_set_capab(c, cb, true);
+	fakes_reset();
+	fakes[1].mode = B_TC;
+	for (int i = 0; i < 3; i++)
+		r = ask_with(c, &conf, NULL);
+	ok(r.err == 0 && r.tcp, "a truncating server answers over TCP");
+	ok(fakes[1].udp_queries == 2 && fakes[1].tcp_queries == 3,
+	   "truncated twice: the third question over TCP at once "
+	   "(%d UDP, %d TCP)",
+	   (int)fakes[1].udp_queries, (int)fakes[1].tcp_queries);
+
+	conf = conf_of(1, none, 1);
+	capab_set_servers(cb, &conf);
+	r = ask_with(c, &conf, NULL);
+	is_str(verdict_of(cb, &conf), "unreachable",
+	       "refused by ICMP: unreachable, not \"no\"");
+	up_client_free(c);
+	capab_free(cb);
+}
+
+/* New servers: a question under way whose server left moves to them at
+ * once instead of waiting out its timeout. */
+static void test_move(void)
+{
+	int three[] = {3}, two[] = {2};
+	struct up_conf old = conf_of(1, three, 1), new = conf_of(1, two, 1);
+	struct up_client *c = up_client_new(L);
+	struct result r = {0}, split = {0};
+	int64_t t0;
+
+	fakes_reset();
+	fakes[2].mode = B_SILENT;
+	old.timeout_ms = 3000;
+	up_client_set_conf(c, &old);
+	t0 = loop_now_ms(L);
+	up_query(c, QNAME, WIRE_TYPE_A, WIRE_CLASS_IN, NULL, done_nostop, &r);
+	up_query(c, QNAME, WIRE_TYPE_A, WIRE_CLASS_IN, &old, done_nostop,
+		 &split);
+	run_for(100);
+	up_client_set_conf(c, &new);
+	run_for(500);
+	ok(r.done && r.err == 0 && r.server == 2,
+	   "the question under way was answered by the new server");
+	ok(r.done && r.end_ms - t0 < 1000,
+	   "within %lld ms, not the old server's 3 s",
+	   (long long)(r.end_ms - t0));
+	ok(!split.done, "a split-DNS question keeps its own servers");
+	up_client_free(c);
+}
+
 static void test_all_timeout(void)
 {
 	int order[] = {3, 4};
@@ -896,6 +988,8 @@ int main(void)
 	test_timeout_failover();
 	test_rcode_failover();
 	test_no_edns();
+	test_capab();
+	test_move();
 	test_all_timeout();
 	test_refused_port();
 	test_rotate();

@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The table: one entry per resolv.conf server, each property the last
+ * observation of it, the verdict computed from them. Kept small (at most
+ * DT_UP_MAXNS servers), so every call walks it under the one mutex.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "upstream/capab.h"
+#include "wire/bytes.h"
+#include "wire/dname.h"
+#include "wire/msg.h"
+
+/* The largest response a server must deliver over UDP without EDNS. */
+#define PLAIN_UDP_MAX 512
+
+struct entry {
+	struct up_server server;
+	enum capab_tri edns, rrsig, ds, tcp, big;
+	bool ever_answered;
+	bool ad_strip;	       /* the last RRSIG_STRIPPED had AD=1 */
+	bool edns_ignored;     /* edns NO: answered without OPT */
+	enum capab_obs ds_obs; /* the last DS failure */
+	unsigned fails;	       /* tries unanswered since the last answer */
+	unsigned truncs;       /* TC=1 since the last big UDP answer */
+	unsigned formerrs;     /* FORMERR to EDNS since the last OPT seen */
+};
+
+struct capab {
+	pthread_mutex_t mu;
+	capab_event_fn *cb;
+	void *arg;
+	struct entry e[DT_UP_MAXNS];
+	size_t n;
+};
+
+const char *capab_tri_name(enum capab_tri t)
+{
+	switch (t) {
+	case CAPAB_YES: return "yes";
+	case CAPAB_NO: return "no";
+	default: return "unknown";
+	}
+}
+
+struct capab *capab_new(capab_event_fn *cb, void *arg)
+{
+	struct capab *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	pthread_mutex_init(&c->mu, NULL);
+	c->cb = cb;
+	c->arg = arg;
+	return c;
+}
+
+void capab_free(struct capab *c)
+{
+	if (!c)
+		return;
+	pthread_mutex_destroy(&c->mu);
+	free(c);
+}
+
+void capab_set_servers(struct capab *c, const struct up_conf *conf)
+{
+	pthread_mutex_lock(&c->mu);
+	memset(c->e, 0, sizeof(c->e));
+	c->n = conf->nns < DT_UP_MAXNS ? conf->nns : DT_UP_MAXNS;
+	for (size_t i = 0; i < c->n; i++)
+		c->e[i].server = conf->ns[i];
+	pthread_mutex_unlock(&c->mu);
+}
+
+static struct entry *find(struct capab *c, const struct up_server *s)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (up_server_equal(&c->e[i].server, s))
+			return &c->e[i];
+	return NULL;
+}
+
+/* --- the verdict --- */
+
+/* Unanswered tries before a server that answered before is unreachable
+ * (one lost datagram is not an outage); one for a server never heard. */
+#define FAILS_UNREACHABLE 2
+/* FORMERRs to EDNS in a row that turn EDNS off for a server that has
+ * answered with EDNS before (one stray or forged FORMERR does not). */
+#define FORMERRS_EDNS_OFF 2
+/* Truncated responses, without a UDP response above 512 octets since,
+ * after which a server is asked over TCP at once. */
+#define TRUNCS_TCP_FIRST 2
+
+static enum capab_tri alive(const struct entry *e)
+{
+	if (e->fails >= FAILS_UNREACHABLE ||
+	    (e->fails > 0 && !e->ever_answered))
+		return CAPAB_NO;
+	return e->ever_answered ? CAPAB_YES : CAPAB_UNKNOWN;
+}
+
+static const char *ds_reason(enum capab_obs obs)
+{
+	switch (obs) {
+	case CAPAB_DS_NXDOMAIN: return "NXDOMAIN to DS";
+	case CAPAB_DS_REFUSED: return "REFUSED to DS";
+	default: return "SERVFAIL to DS";
+	}
+}
+
+/* The order decides which reason shows when several apply: silence
+ * first (it says nothing of DNSSEC), then the cause nearest the wire. */
+static enum capab_tri judge(const struct entry *e, const char **reason)
+{
+	if (alive(e) == CAPAB_NO) {
+		*reason = "unreachable";
+		return CAPAB_UNKNOWN;
+	}
+	if (e->edns == CAPAB_NO) {
+		*reason = e->edns_ignored ? "ignores EDNS" : "FORMERR to EDNS";
+		return CAPAB_NO;
+	}
+	if (e->tcp == CAPAB_NO && e->big != CAPAB_YES && e->truncs > 0) {
+		*reason = "truncates at 512 and refuses TCP";
+		return CAPAB_NO;
+	}
+	if (e->rrsig == CAPAB_NO) {
+		*reason = e->ad_strip ? "sets AD without RRSIG"
+				      : "strips RRSIG with DO=1";
+		return CAPAB_NO;
+	}
+	if (e->ds == CAPAB_NO) {
+		*reason = ds_reason(e->ds_obs);
+		return CAPAB_NO;
+	}
+	if (e->rrsig == CAPAB_YES) {
+		*reason = "returns RRSIG with DO=1";
+		return CAPAB_YES;
+	}
+	*reason = e->ever_answered ? "no DNSSEC answer seen yet"
+				   : "not asked yet";
+	return CAPAB_UNKNOWN;
+}
+
+static enum capab_tri verdict(const struct entry *e)
+{
+	const char *reason;
+
+	return judge(e, &reason);
+}
+
+static bool all_unreachable(const struct capab *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (alive(&c->e[i]) != CAPAB_NO)
+			return false;
+	return c->n > 0;
+}
+
+/* --- observations --- */
+
+static void apply(struct entry *e, enum capab_obs obs)
+{
+	switch (obs) {
+	case CAPAB_ANSWER:
+		e->ever_answered = true;
+		e->fails = 0;
+		break;
+	case CAPAB_UNREACHABLE: e->fails++; break;
+	case CAPAB_EDNS_OK:
+		e->edns = CAPAB_YES;
+		e->formerrs = 0;
+		break;
+	case CAPAB_EDNS_FORMERR:
+	case CAPAB_EDNS_IGNORED:
+		if (++e->formerrs < FORMERRS_EDNS_OFF && e->edns == CAPAB_YES)
+			break;
+		e->edns = CAPAB_NO;
+		e->edns_ignored = obs == CAPAB_EDNS_IGNORED;
+		break;
+	case CAPAB_RRSIG_OK: e->rrsig = CAPAB_YES; break;
+	case CAPAB_RRSIG_STRIPPED:
+	case CAPAB_AD_STRIPPED:
+		e->rrsig = CAPAB_NO;
+		e->ad_strip = obs == CAPAB_AD_STRIPPED;
+		break;
+	case CAPAB_DS_OK: e->ds = CAPAB_YES; break;
+	case CAPAB_DS_SERVFAIL:
+	case CAPAB_DS_NXDOMAIN:
+	case CAPAB_DS_REFUSED:
+		e->ds = CAPAB_NO;
+		e->ds_obs = obs;
+		break;
+	case CAPAB_TRUNCATED: e->truncs++; break;
+	case CAPAB_BIG_OK:
+		e->big = CAPAB_YES;
+		e->truncs = 0;
+		break;
+	case CAPAB_TCP_OK: e->tcp = CAPAB_YES; break;
+	case CAPAB_TCP_FAIL: e->tcp = CAPAB_NO; break;
+	}
+}
+
+/* Applies observations to s under the mutex, then tells the callback. */
+static void observe_many(struct capab *c, const struct up_server *s,
+			 const enum capab_obs *obs, size_t n)
+{
+	unsigned ev = 0;
+
+	pthread_mutex_lock(&c->mu);
+	struct entry *e = find(c, s);
+	if (e) {
+		enum capab_tri before = verdict(e);
+		bool down = all_unreachable(c);
+
+		for (size_t i = 0; i < n; i++)
+			apply(e, obs[i]);
+		if (verdict(e) != before)
+			ev |= CAPAB_EV_VERDICT;
+		if (down && !all_unreachable(c))
+			ev |= CAPAB_EV_RECOVERED;
+	}
+	pthread_mutex_unlock(&c->mu);
+	if (ev && c->cb)
+		c->cb(c->arg, ev);
+}
+
+void capab_observe(struct capab *c, const struct up_server *s,
+		   enum capab_obs obs)
+{
+	observe_many(c, s, &obs, 1);
+}
+
+/* Whether the answer section holds qtype's RRset at the question's name,
+ * and whether an RRSIG covering it came along. */
+static void rrset_signed(const struct wire_msg *m, bool *ret_set, bool *ret_sig)
+{
+	*ret_set = *ret_sig = false;
+	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_ANSWER][i];
+
+		if (!wire_dname_equal(rr->owner, m->qname))
+			continue;
+		if (rr->type == m->qtype)
+			*ret_set = true;
+		else if (rr->type == WIRE_TYPE_RRSIG && rr->rdlen >= 2 &&
+			 wire_get16(rr->rdata) == m->qtype)
+			*ret_sig = true;
+	}
+}
+
+static bool edns_known(struct capab *c, const struct up_server *s)
+{
+	pthread_mutex_lock(&c->mu);
+	struct entry *e = find(c, s);
+	bool known = !e || e->edns == CAPAB_YES;
+	pthread_mutex_unlock(&c->mu);
+	return known;
+}
+
+void capab_learn_response(struct capab *c, const struct up_server *s,
+			  uint16_t qtype, const uint8_t *msg, size_t len,
+			  bool edns_sent, bool tcp)
+{
+	enum capab_obs obs[4];
+	size_t n = 0;
+	int err;
+	struct wire_msg *m = NULL;
+	bool keys = qtype == WIRE_TYPE_DNSKEY || qtype == WIRE_TYPE_DS;
+
+	/* Parsed again only when it can teach something: most responses
+	 * come from servers whose EDNS is known, to other questions. */
+	if (edns_sent && (keys || !edns_known(c, s)))
+		m = wire_msg_parse(msg, len, WIRE_PARSE_TRUNC_OK, &err);
+
+	obs[n++] = CAPAB_ANSWER;
+	if (tcp)
+		obs[n++] = CAPAB_TCP_OK;
+	else if (len > PLAIN_UDP_MAX)
+		obs[n++] = CAPAB_BIG_OK;
+	/* A bare answer counts against EDNS only for the keys: a portal or
+	 * a router makes up answers to other questions without OPT while
+	 * it forwards the rest with it. */
+	if (m && edns_sent && m->edns.present)
+		obs[n++] = CAPAB_EDNS_OK;
+	else if (m && edns_sent && keys)
+		obs[n++] = CAPAB_EDNS_IGNORED;
+	if (m && edns_sent && m->edns.present && m->has_question &&
+	    m->qtype == qtype && m->rcode == WIRE_RCODE_NOERROR && keys) {
+		bool set, sig;
+
+		rrset_signed(m, &set, &sig);
+		if (set && sig)
+			obs[n++] = CAPAB_RRSIG_OK;
+		else if (set)
+			obs[n++] = (m->hdr.flags & WIRE_FLAG_AD)
+					   ? CAPAB_AD_STRIPPED
+					   : CAPAB_RRSIG_STRIPPED;
+	}
+	wire_msg_free(m);
+	observe_many(c, s, obs, n);
+}
+
+bool capab_edns_off(struct capab *c, const struct up_server *s)
+{
+	pthread_mutex_lock(&c->mu);
+	struct entry *e = find(c, s);
+	bool off = e && e->edns == CAPAB_NO;
+	pthread_mutex_unlock(&c->mu);
+	return off;
+}
+
+static bool tcp_first(const struct entry *e)
+{
+	return e->truncs >= TRUNCS_TCP_FIRST && e->big != CAPAB_YES &&
+	       e->tcp == CAPAB_YES;
+}
+
+bool capab_tcp_first(struct capab *c, const struct up_server *s)
+{
+	pthread_mutex_lock(&c->mu);
+	struct entry *e = find(c, s);
+	bool first = e && tcp_first(e);
+	pthread_mutex_unlock(&c->mu);
+	return first;
+}
+
+/* --- reading the table --- */
+
+static void view_of(const struct entry *e, struct capab_view *v)
+{
+	v->server = e->server;
+	v->dnssec = judge(e, &v->reason);
+	v->alive = alive(e);
+	v->edns = e->edns;
+	v->rrsig = e->rrsig;
+	v->ds = e->ds;
+	v->tcp = e->tcp;
+	v->big = e->big;
+	v->edns_off = e->edns == CAPAB_NO;
+	v->tcp_first = tcp_first(e);
+}
+
+size_t capab_list(struct capab *c, struct capab_view *out, size_t cap)
+{
+	size_t n;
+
+	pthread_mutex_lock(&c->mu);
+	n = c->n < cap ? c->n : cap;
+	for (size_t i = 0; i < n; i++)
+		view_of(&c->e[i], &out[i]);
+	pthread_mutex_unlock(&c->mu);
+	return n;
+}
+
+enum capab_mode capab_mode(struct capab *c, const char **ret_reason)
+{
+	size_t yes = 0, no = 0;
+	const char *reason = "no upstream has a verdict yet";
+
+	pthread_mutex_lock(&c->mu);
+	for (size_t i = 0; i < c->n; i++) {
+		enum capab_tri v = verdict(&c->e[i]);
+
+		yes += v == CAPAB_YES;
+		no += v == CAPAB_NO;
+	}
+	pthread_mutex_unlock(&c->mu);
+	if (yes)
+		reason = "an upstream can do DNSSEC";
+	else if (no)
+		reason = "no upstream can do DNSSEC";
+	if (ret_reason)
+		*ret_reason = reason;
+	if (yes)
+		return CAPAB_MODE_FORWARD;
+	return no ? CAPAB_MODE_RECURSIVE : CAPAB_MODE_UNDECIDED;
+}

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * src/upstream/capab.c: observations in, verdicts and the auto-mode
+ * judgement out. Silence is never "no"; each way a resolver can fail a
+ * validator has its reason; what is remembered (EDNS off, TCP first)
+ * follows the observations; responses teach what they show; a new list
+ * of servers forgets everything; events say when a verdict changed and
+ * when a network that failed everything answers again.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <string.h>
+
+#include "upstream/capab.h"
+#include "wire/msg.h"
+#include "tap.h"
+
+static unsigned events, nevents;
+
+static void on_event(void *arg, unsigned ev)
+{
+	(void)arg;
+	events |= ev;
+	nevents++;
+}
+
+static struct up_server server(const char *addr)
+{
+	struct up_server s;
+
+	memset(&s, 0, sizeof(s));
+	if (up_server_parse(addr, &s) != 0)
+		diag("bad address %s", addr);
+	return s;
+}
+
+static struct up_server A, B, C;
+
+static void set(struct capab *c, size_t n)
+{
+	struct up_conf conf;
+	const struct up_server *all[] = {&A, &B, &C};
+
+	memset(&conf, 0, sizeof(conf));
+	for (size_t i = 0; i < n; i++)
+		conf.ns[i] = *all[i];
+	conf.nns = n;
+	capab_set_servers(c, &conf);
+	events = nevents = 0;
+}
+
+static struct capab_view view(struct capab *c, const struct up_server *s)
+{
+	struct capab_view v[DT_UP_MAXNS], none;
+
+	size_t n = capab_list(c, v, DT_UP_MAXNS);
+	for (size_t i = 0; i < n; i++)
+		if (up_server_equal(&v[i].server, s))
+			return v[i];
+	memset(&none, 0, sizeof(none));
+	none.reason = "(absent)";
+	return none;
+}
+
+#define verdict_is(c, s, want, why, what)                                      \
+	do {                                                                   \
+		struct capab_view v_ = view((c), &(s));                        \
+		is_str(capab_tri_name(v_.dnssec), want, "%s: verdict", what);  \
+		is_str(v_.reason, why, "%s: reason", what);                    \
+	} while (0)
+
+static void obs(struct capab *c, const struct up_server *s, size_t n, ...)
+{
+	va_list ap;
+
+	va_start(ap, n);
+	for (size_t i = 0; i < n; i++)
+		capab_observe(c, s, (enum capab_obs)va_arg(ap, int));
+	va_end(ap);
+}
+
+static void silence_is_not_no(struct capab *c)
+{
+	set(c, 2);
+	verdict_is(c, A, "unknown", "not asked yet", "fresh server");
+	is_int(capab_mode(c, NULL), CAPAB_MODE_UNDECIDED,
+	       "no verdict: the mode stays as it is");
+	obs(c, &A, 1, CAPAB_UNREACHABLE);
+	verdict_is(c, A, "unknown", "unreachable",
+		   "never answered, one timeout");
+	obs(c, &B, 3, CAPAB_UNREACHABLE, CAPAB_UNREACHABLE, CAPAB_UNREACHABLE);
+	verdict_is(c, B, "unknown", "unreachable", "never answers");
+	is_int(capab_mode(c, NULL), CAPAB_MODE_UNDECIDED,
+	       "every server silent: undecided, never recursive");
+	obs(c, &A, 1, CAPAB_ANSWER);
+	verdict_is(c, A, "unknown", "no DNSSEC answer seen yet",
+		   "answers, nothing about DNSSEC yet");
+	ok(events & CAPAB_EV_RECOVERED,
+	   "every server unreachable, then one answers: recovered event");
+}
+
+static void reasons(struct capab *c)
+{
+	static const struct {
+		enum capab_obs o1, o2;
+		const char *reason;
+	} t[] = {
+		{CAPAB_EDNS_FORMERR, CAPAB_ANSWER, "FORMERR to EDNS"},
+		{CAPAB_EDNS_IGNORED, CAPAB_ANSWER, "ignores EDNS"},
+		{CAPAB_RRSIG_STRIPPED, CAPAB_ANSWER, "strips RRSIG with DO=1"},
+		{CAPAB_AD_STRIPPED, CAPAB_ANSWER, "sets AD without RRSIG"},
+		{CAPAB_DS_SERVFAIL, CAPAB_RRSIG_OK, "SERVFAIL to DS"},
+		{CAPAB_DS_NXDOMAIN, CAPAB_RRSIG_OK, "NXDOMAIN to DS"},
+		{CAPAB_DS_REFUSED, CAPAB_RRSIG_OK, "REFUSED to DS"},
+		{CAPAB_TRUNCATED, CAPAB_TCP_FAIL,
+		 "truncates at 512 and refuses TCP"},
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		set(c, 1);
+		obs(c, &A, 3, CAPAB_ANSWER, t[i].o1, t[i].o2);
+		verdict_is(c, A, "no", t[i].reason, t[i].reason);
+		ok(events & CAPAB_EV_VERDICT, "%s: verdict event", t[i].reason);
+		is_int(capab_mode(c, NULL), CAPAB_MODE_RECURSIVE,
+		       "%s, alone: recursive", t[i].reason);
+	}
+	set(c, 1);
+	obs(c, &A, 4, CAPAB_ANSWER, CAPAB_TRUNCATED, CAPAB_TCP_FAIL,
+	    CAPAB_BIG_OK);
+	ok(view(c, &A).dnssec != CAPAB_NO,
+	   "TCP fails but 1232-octet UDP answers come: not \"no\"");
+	set(c, 1);
+	obs(c, &A, 3, CAPAB_ANSWER, CAPAB_RRSIG_OK, CAPAB_DS_OK);
+	verdict_is(c, A, "yes", "returns RRSIG with DO=1", "signed answers");
+	obs(c, &A, 1, CAPAB_RRSIG_STRIPPED);
+	verdict_is(c, A, "no", "strips RRSIG with DO=1",
+		   "yes, then stripped: the last observation counts");
+	obs(c, &A, 1, CAPAB_RRSIG_OK);
+	verdict_is(c, A, "yes", "returns RRSIG with DO=1", "signed again");
+}
+
+static void judgement(struct capab *c)
+{
+	const char *why;
+
+	set(c, 3);
+	obs(c, &A, 2, CAPAB_ANSWER, CAPAB_RRSIG_STRIPPED);
+	is_int(capab_mode(c, &why), CAPAB_MODE_RECURSIVE,
+	       "one no, two unknown: recursive");
+	is_str(why, "no upstream can do DNSSEC", "its reason");
+	obs(c, &B, 2, CAPAB_ANSWER, CAPAB_RRSIG_OK);
+	is_int(capab_mode(c, &why), CAPAB_MODE_FORWARD,
+	       "one yes beside a no: forward");
+	is_str(why, "an upstream can do DNSSEC", "its reason");
+	obs(c, &B, 2, CAPAB_UNREACHABLE, CAPAB_UNREACHABLE);
+	verdict_is(c, B, "unknown", "unreachable",
+		   "a yes server times out twice");
+	is_int(capab_mode(c, NULL), CAPAB_MODE_RECURSIVE,
+	       "the yes one unreachable, the other no: recursive");
+	obs(c, &B, 1, CAPAB_ANSWER);
+	is_int(capab_mode(c, NULL), CAPAB_MODE_FORWARD,
+	       "it answers again: forward at once");
+	set(c, 2);
+	obs(c, &A, 2, CAPAB_ANSWER, CAPAB_RRSIG_OK);
+	obs(c, &A, 1, CAPAB_UNREACHABLE);
+	verdict_is(c, A, "yes", "returns RRSIG with DO=1",
+		   "one lost datagram does not make a server unreachable");
+	obs(c, &C, 2, CAPAB_ANSWER, CAPAB_RRSIG_STRIPPED);
+	verdict_is(c, C, "unknown", "(absent)",
+		   "a server not in the table (split DNS) is ignored");
+}
+
+static void remembered(struct capab *c)
+{
+	set(c, 2);
+	ok(!capab_edns_off(c, &A), "EDNS on by default");
+	obs(c, &A, 2, CAPAB_EDNS_FORMERR, CAPAB_ANSWER);
+	ok(capab_edns_off(c, &A), "FORMERR to EDNS: EDNS off for it");
+	ok(!capab_edns_off(c, &B), "not for the other server");
+	obs(c, &A, 1, CAPAB_EDNS_OK);
+	ok(!capab_edns_off(c, &A), "answers with EDNS again: on");
+	obs(c, &A, 1, CAPAB_EDNS_FORMERR);
+	ok(!capab_edns_off(c, &A),
+	   "known to do EDNS: one stray FORMERR leaves EDNS on");
+	verdict_is(c, A, "unknown", "no DNSSEC answer seen yet",
+		   "  and is no verdict");
+	obs(c, &A, 1, CAPAB_EDNS_FORMERR);
+	ok(capab_edns_off(c, &A), "a second in a row turns it off");
+	obs(c, &B, 3, CAPAB_ANSWER, CAPAB_TRUNCATED, CAPAB_TCP_OK);
+	ok(!capab_tcp_first(c, &B), "one truncation: UDP first still");
+	obs(c, &B, 2, CAPAB_TRUNCATED, CAPAB_TCP_OK);
+	ok(capab_tcp_first(c, &B), "truncates again, TCP works: TCP first");
+	obs(c, &B, 1, CAPAB_BIG_OK);
+	ok(!capab_tcp_first(c, &B), "a large UDP answer: UDP first again");
+	obs(c, &A, 1, CAPAB_RRSIG_OK);
+	set(c, 2);
+	verdict_is(c, A, "unknown", "not asked yet",
+		   "new servers: everything forgotten, same address too");
+	ok(!capab_edns_off(c, &A), "EDNS on again after the change");
+}
+
+/* --- responses --- */
+
+static size_t response(uint8_t *buf, uint16_t qtype, uint16_t flags,
+		       bool with_rrset, bool with_sig, bool with_opt,
+		       size_t pad)
+{
+	static const uint8_t root[1] = {0};
+	uint8_t key[4 + 32 + 600] = {1, 1, 3, 13};
+	uint8_t sig[18 + 1 + 64] = {0};
+	struct wire_builder b;
+	struct wire_rr rr = {.owner = root,
+			     .type = qtype,
+			     .rclass = 1,
+			     .ttl = 3600,
+			     .rdlen = (uint16_t)(4 + 32 + pad),
+			     .rdata = key};
+
+	sig[0] = (uint8_t)(qtype >> 8);
+	sig[1] = (uint8_t)qtype;
+	sig[2] = 13;
+	wire_build_init(&b, buf, DT_MSG_MAXLEN, 1,
+			(uint16_t)(WIRE_FLAG_QR | WIRE_FLAG_RD | flags));
+	wire_build_question(&b, root, qtype, 1);
+	if (qtype == WIRE_TYPE_DS) {
+		key[0] = 0x4f;
+		key[1] = 0x66;
+		key[2] = 13;
+		key[3] = 2;
+		rr.rdlen = 4 + 32;
+	}
+	if (with_rrset)
+		wire_build_rr(&b, WIRE_SEC_ANSWER, &rr);
+	if (with_sig) {
+		struct wire_rr s = rr;
+
+		s.type = WIRE_TYPE_RRSIG;
+		s.rdata = sig;
+		s.rdlen = sizeof(sig);
+		wire_build_rr(&b, WIRE_SEC_ANSWER, &s);
+	}
+	if (with_opt)
+		wire_build_opt(&b, 1232, 0, 0, WIRE_EDNS_DO, NULL, 0);
+	return wire_build_finish(&b);
+}
+
+static void learning(struct capab *c)
+{
+	uint8_t buf[DT_MSG_MAXLEN];
+	size_t len;
+	struct capab_view v;
+
+	set(c, 1);
+	len = response(buf, WIRE_TYPE_DNSKEY, 0, true, false, false, 0);
+	capab_learn_response(c, &A, WIRE_TYPE_A, buf, len, true, false);
+	capab_learn_response(c, &A, WIRE_TYPE_A, buf, len, true, false);
+	verdict_is(c, A, "unknown", "no DNSSEC answer seen yet",
+		   "bare answers to other questions (a portal's A) are not "
+		   "held against EDNS");
+	len = response(buf, WIRE_TYPE_DNSKEY, 0, true, true, true, 0);
+	capab_learn_response(c, &A, WIRE_TYPE_DNSKEY, buf, len, true, false);
+	verdict_is(c, A, "yes", "returns RRSIG with DO=1",
+		   "DNSKEY with RRSIG and OPT");
+	v = view(c, &A);
+	is_str(capab_tri_name(v.edns), "yes", "and EDNS yes");
+	is_str(capab_tri_name(v.big), "unknown", "small: size unknown");
+	len = response(buf, WIRE_TYPE_DNSKEY, WIRE_FLAG_AD, true, false, true,
+		       0);
+	capab_learn_response(c, &A, WIRE_TYPE_DNSKEY, buf, len, true, false);
+	verdict_is(c, A, "no", "sets AD without RRSIG",
+		   "DNSKEY without RRSIG, AD=1");
+	len = response(buf, WIRE_TYPE_DS, 0, true, false, true, 0);
+	capab_learn_response(c, &A, WIRE_TYPE_DS, buf, len, true, false);
+	verdict_is(c, A, "no", "strips RRSIG with DO=1",
+		   "DS without RRSIG, AD=0");
+	len = response(buf, WIRE_TYPE_DS, 0, false, false, true, 0);
+	capab_learn_response(c, &A, WIRE_TYPE_DS, buf, len, true, false);
+	verdict_is(c, A, "no", "strips RRSIG with DO=1",
+		   "NODATA for DS proves nothing either way");
+	len = response(buf, WIRE_TYPE_DNSKEY, 0, true, true, true, 600);
+	ok(len > 512, "a %zu-octet response", len);
+	capab_learn_response(c, &A, WIRE_TYPE_DNSKEY, buf, len, true, false);
+	v = view(c, &A);
+	is_str(capab_tri_name(v.dnssec), "yes", "signed again: yes");
+	is_str(capab_tri_name(v.big), "yes", "over 512 octets by UDP: large");
+	capab_learn_response(c, &A, WIRE_TYPE_DNSKEY, buf, len, true, true);
+	is_str(capab_tri_name(view(c, &A).tcp), "yes", "over TCP: tcp yes");
+	len = response(buf, WIRE_TYPE_DNSKEY, 0, true, false, true, 0);
+	capab_learn_response(c, &A, WIRE_TYPE_DNSKEY, buf, len, false, false);
+	verdict_is(c, A, "yes", "returns RRSIG with DO=1",
+		   "no RRSIG to a query without EDNS teaches nothing");
+	len = response(buf, WIRE_TYPE_DNSKEY, 0, true, false, false, 0);
+	capab_learn_response(c, &A, WIRE_TYPE_DNSKEY, buf, len, true, false);
+	verdict_is(c, A, "yes", "returns RRSIG with DO=1",
+		   "one bare answer to EDNS from a server known to do EDNS");
+	capab_learn_response(c, &A, WIRE_TYPE_DNSKEY, buf, len, true, false);
+	verdict_is(c, A, "no", "ignores EDNS", "a second in a row");
+}
+
+int main(void)
+{
+	struct capab *c = capab_new(on_event, NULL);
+
+	A = server("127.0.4.1");
+	B = server("127.0.4.2");
+	C = server("192.0.2.3@5353");
+	if (!c)
+		return 1;
+	silence_is_not_no(c);
+	reasons(c);
+	judgement(c);
+	remembered(c);
+	learning(c);
+	capab_free(c);
+	return done_testing();
+}
