@@ -321,7 +321,8 @@
  * (an IPv4 /32, an IPv6 /64) may ask; a host asks a few dozen at most,
  * a reflection attack thousands. */
 #define DT_DMN_RATELIMIT 100
-/* Remote client addresses whose rate is followed per worker: a hash
+/* Remote client addresses whose rate is followed (one table for all the
+ * workers): a hash
  * table of this many buckets; a new address takes the slot of the one it
  * collides with, so memory is fixed whatever the number of sources. */
 #define DT_DMN_RATE_SLOTS 4096
@@ -354,10 +355,11 @@
  * daemon user's not counted: they always get one. */
 #define DT_DMN_MAX_CONNS 1024
 /* Default of max-connections-per-user: connections one peer user (by
- * SO_PEERCRED; all TCP clients together are one) may hold across the
- * daemon, so that one user cannot take every slot and leave the others'
- * resolvers "unavailable". A busy multi-threaded program opens a few
- * dozen at once; 128 of them pin at most 128 x DT_DMN_MAX_OUTBUF_HARD. */
+ * SO_PEERCRED; loopback TCP clients together are one, remote ones
+ * another) may hold across the daemon, so that one user cannot take
+ * every slot and leave the others' resolvers "unavailable". A busy
+ * multi-threaded program opens a few dozen at once; 128 of them pin at
+ * most 128 x DT_DMN_MAX_OUTBUF_HARD. */
 #define DT_DMN_CONNS_PER_USER 128
 /* Users with open connections counted at once: more than any host has
  * logged in; the next user is answered as over its limit. */

@@ -1147,9 +1147,9 @@ static const struct cfg_key cfg_keys[] = {
 		"unset: _dnstrust (or nobody); root: stay root."},
 	KEY_UINT("max-connections-per-user", "N", max_conns_per_user, 1,
 		 DT_DMN_MAX_CONNS, 1,
-		 "Open socket connections one user may hold (TCP clients "
-		 "together count as one user); root and the daemon's user "
-		 "are not limited."),
+		 "Open socket connections one user may hold (loopback TCP "
+		 "clients together count as one user, remote ones as "
+		 "another); root and the daemon's user are not limited."),
 	{.name = "log-level",
 	 .usage = "LEVEL",
 	 .parse = parse_level,

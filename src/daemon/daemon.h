@@ -84,8 +84,6 @@ struct worker {
 	size_t nrejecting;		/* over a limit, answered EDE 14 */
 	struct loop_timer accept_timer;	/* accepting paused (EMFILE) */
 	int64_t accept_logged;		/* when that was last logged */
-	struct ratelimit *rate;		/* remote clients' rates, made at the
-					   first remote question */
 	struct wstats stats;
 };
 
@@ -126,6 +124,9 @@ struct daemon {
 	 * the root; off, forward; why says so. NULL: nobody acts on it. */
 	void (*set_recursing)(struct daemon *d, bool on, const char *why);
 	struct hotspot *hotspot;	/* sign-on and portal (hotspot.c) */
+	struct ratelimit *rate;		/* remote clients' rates, shared by
+					   the workers; made (atomically) at
+					   the first remote question */
 	struct it_hints hints;		/* root hints, read at start */
 	int resolution;			/* atomic: enum cfg_resolution in
 					   force (config, at start and

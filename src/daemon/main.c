@@ -37,6 +37,7 @@
 #include "daemon/notify.h"
 #include "daemon/policy.h"
 #include "daemon/privs.h"
+#include "daemon/ratelimit.h"
 #include "daemon/hotspot.h"
 #include "daemon/resolve.h"
 #include "daemon/server.h"
@@ -551,6 +552,7 @@ static void shutdown_all(struct daemon *d)
 	resolve_daemon_free(d);
 	upstreams_free(d);
 	hotspot_free(d);
+	ratelimit_free(d->rate);
 	cache_free(d->cache);
 	dstate_put(d->st);
 	loop_free(d->loop);

@@ -3,6 +3,7 @@
  * Per-address token buckets for remote clients (see ratelimit.h).
  */
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -18,6 +19,7 @@ struct bucket {
 };
 
 struct ratelimit {
+	pthread_mutex_t lock;		/* the workers share the table */
 	uint64_t k0, k1;
 	struct bucket slot[DT_DMN_RATE_SLOTS];
 };
@@ -35,11 +37,15 @@ struct ratelimit *ratelimit_new(void)
 	}
 	rl->k0 = seed[0];
 	rl->k1 = seed[1];
+	pthread_mutex_init(&rl->lock, NULL);
 	return rl;
 }
 
 void ratelimit_free(struct ratelimit *rl)
 {
+	if (!rl)
+		return;
+	pthread_mutex_destroy(&rl->lock);
 	free(rl);
 }
 
@@ -71,8 +77,10 @@ bool ratelimit_take(struct ratelimit *rl, const struct sockaddr *addr,
 {
 	uint8_t key[17];
 	uint64_t full = (uint64_t)rate * 1000;
+	bool taken = false;
 
 	source_key(addr, key);
+	pthread_mutex_lock(&rl->lock);
 	struct bucket *b = &rl->slot[cache_siphash13(rl->k0, rl->k1, key,
 						      sizeof(key)) %
 				     DT_DMN_RATE_SLOTS];
@@ -86,8 +94,10 @@ bool ratelimit_take(struct ratelimit *rl, const struct sockaddr *addr,
 		b->milli = b->milli + add > full ? full : b->milli + add;
 		b->last_ms = now_ms;
 	}
-	if (b->milli < 1000)
-		return false;
-	b->milli -= 1000;
-	return true;
+	if (b->milli >= 1000) {
+		b->milli -= 1000;
+		taken = true;
+	}
+	pthread_mutex_unlock(&rl->lock);
+	return taken;
 }

@@ -77,10 +77,13 @@ static void conn_update(struct conn *c);
  * Open connections per peer user, for the whole daemon (the workers
  * accept from the same socket): one user cannot take every connection
  * and leave the others' resolvers "unavailable". TCP clients have no
- * user; they share one entry, CONN_UID_TCP. Root and the daemon's own
- * user are not counted.
+ * user; loopback ones share one entry, CONN_UID_TCP, and remote ones
+ * (allow-remote) another, CONN_UID_REMOTE, so that remote clients cannot
+ * take the local ones' connections. Root and the daemon's own user are
+ * not counted.
  */
 #define CONN_UID_TCP ((uid_t)-2)
+#define CONN_UID_REMOTE ((uid_t)-3)
 
 static pthread_mutex_t users_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct user_conns {
@@ -583,13 +586,25 @@ static void resolve(struct worker *w, const struct origin *o,
 static bool remote_admit(struct worker *w, const struct sockaddr_storage *peer)
 {
 	const struct cfg *cfg = &w->st->cfg;
+	struct ratelimit *rl, *none = NULL;
 
 	if (!cfg_nets_match(cfg->allow, cfg->nallow,
 			    (const struct sockaddr *)peer))
 		return false;
-	if (!w->rate && !(w->rate = ratelimit_new()))
-		return false;
-	if (!ratelimit_take(w->rate, (const struct sockaddr *)peer,
+	/* One table for all the workers: a client's datagrams reach several
+	 * of them (SO_REUSEPORT hashes the source port). */
+	rl = __atomic_load_n(&w->d->rate, __ATOMIC_ACQUIRE);
+	if (!rl) {
+		if (!(rl = ratelimit_new()))
+			return false;
+		if (!__atomic_compare_exchange_n(&w->d->rate, &none, rl, false,
+						 __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE)) {
+			ratelimit_free(rl);
+			rl = none;
+		}
+	}
+	if (!ratelimit_take(rl, (const struct sockaddr *)peer,
 			    cfg->ratelimit, loop_now_ms(w->loop))) {
 		STAT_INC(w, refused);
 		return false;
@@ -733,7 +748,8 @@ static void conn_event(struct loop_io *io, uint32_t ev)
 
 /* How an accepted connection is to be served. */
 struct peer {
-	uid_t uid;		/* CONN_UID_TCP for TCP clients */
+	uid_t uid;		/* CONN_UID_TCP or CONN_UID_REMOTE for TCP
+				   clients */
 	bool admin;		/* may flush and reload */
 	bool hotspot;		/* may sign on (hotspot.h) */
 	bool exempt;		/* root or the daemon's user: never limited */
@@ -904,6 +920,7 @@ static void accept_event(struct loop_io *io, uint32_t ev)
 				continue;
 			}
 			p.remote = true;
+			p.uid = CONN_UID_REMOTE;
 		}
 		conn_new(w, fd, &p);
 	}
@@ -1019,8 +1036,6 @@ void server_detach(struct worker *w)
 	}
 	free(udp_batch);
 	udp_batch = NULL;
-	ratelimit_free(w->rate);
-	w->rate = NULL;
 	resolve_shutdown(w);
 	while (w->conns)
 		conn_close(w->conns);

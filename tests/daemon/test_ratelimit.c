@@ -4,6 +4,7 @@
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "../tap.h"
@@ -37,6 +38,39 @@ static unsigned take(struct ratelimit *rl, const void *sa, unsigned rate,
 	return got;
 }
 
+/* Workers share the table: threads asking from one address together get
+ * one bucket's worth, not one each. */
+struct asker {
+	struct ratelimit *rl;
+	const struct sockaddr_in *sa;
+	unsigned got;
+};
+
+static void *ask(void *arg)
+{
+	struct asker *k = arg;
+
+	k->got = take(k->rl, k->sa, 100, 20000, 5000);
+	return NULL;
+}
+
+static unsigned threads_take(struct ratelimit *rl, const struct sockaddr_in *sa)
+{
+	struct asker k[4];
+	pthread_t t[4];
+	unsigned got = 0;
+
+	for (int i = 0; i < 4; i++) {
+		k[i] = (struct asker){.rl = rl, .sa = sa};
+		pthread_create(&t[i], NULL, ask, &k[i]);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(t[i], NULL);
+		got += k[i].got;
+	}
+	return got;
+}
+
 int main(void)
 {
 	struct ratelimit *rl = ratelimit_new();
@@ -55,6 +89,9 @@ int main(void)
 	is_int(take(rl, &e, 10, 8, 2000), 8, "the next /64: another");
 	is_int(take(rl, &a, 10, 50, 100000), 10,
 	       "long idle: back to a full bucket, no more");
+	struct sockaddr_in f = v4("192.0.2.3");
+	is_int(threads_take(rl, &f), 100,
+	       "4 threads asking 20000 each from one address: 100 in all");
 	ratelimit_free(rl);
 	return done_testing();
 }
