@@ -266,9 +266,10 @@ out=$(q www.nsec3.lab. A)
 check "the cache survives a reload" test "$(echo "$out" | field cached)" = 1
 cp "$conf" "$conf.good"
 echo "no-such-key 1" >>"$conf"
+bad_line=$(wc -l <"$conf")
 kill -HUP "$dpid"
 check "a bad file at reload is refused with file:line" \
-	wait_log "$conf:9: "
+	wait_log "$conf:$bad_line: "
 check "and the daemon keeps serving" \
 	test "$(q www.secure.lab. A | field status)" = secure
 cp "$conf.good" "$conf"
