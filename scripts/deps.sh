@@ -12,6 +12,7 @@ ldnsutils bind9-utils bind9-dnsutils
 nsd unbound knot knot-dnsutils knot-resolver
 
 hyperfine openssl dnsperf faketime
+python3 iproute2 util-linux
 debhelper dpkg-dev fakeroot lintian systemd
 "
 
