@@ -125,8 +125,8 @@ void admin_ops_cache_hit(struct worker *w, const struct qinfo *q)
 
 /* --- TXT lines --- */
 
-__attribute__((format(printf, 3, 4))) static void
-line(struct wire_builder *b, const struct qinfo *q, const char *fmt, ...)
+void admin_txt_line(struct wire_builder *b, const struct qinfo *q,
+		    const char *fmt, ...)
 {
 	uint8_t rdata[256];
 	va_list ap;
@@ -221,15 +221,15 @@ static void latency_lines(struct wire_builder *b, const struct qinfo *q,
 
 	for (size_t i = 0; i < OPS_LAT_BUCKETS; i++)
 		total += c->lat[i];
-	line(b, q, "resolutions=%llu", (unsigned long long)total);
+	admin_txt_line(b, q, "resolutions=%llu", (unsigned long long)total);
 	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
 		long long p = percentile(c, pcts[i]);
 
 		if (p > 0)
-			line(b, q, "latency-p%u-ms=%lld", pcts[i], p);
+			admin_txt_line(b, q, "latency-p%u-ms=%lld", pcts[i], p);
 		else if (p == 0)
-			line(b, q, "latency-p%u-ms=more than %lld", pcts[i],
-			     1LL << (OPS_LAT_BUCKETS - 2));
+			admin_txt_line(b, q, "latency-p%u-ms=more than %lld",
+				       pcts[i], 1LL << (OPS_LAT_BUCKETS - 2));
 	}
 }
 
@@ -299,15 +299,17 @@ static void upstream_lines(struct wire_builder *b, const struct qinfo *q,
 		char addr[80];
 
 		up_server_str(&st->server, addr, sizeof(addr));
-		line(b, q,
-		     "upstream=%s tries=%llu answers=%llu timeouts=%llu "
-		     "errors=%llu avg-ms=%llu",
-		     addr, (unsigned long long)st->tries,
-		     (unsigned long long)st->answers,
-		     (unsigned long long)st->timeouts,
-		     (unsigned long long)st->errors,
-		     (unsigned long long)(st->answers ? st->rtt_ms / st->answers
-						      : 0));
+		admin_txt_line(
+			b, q,
+			"upstream=%s tries=%llu answers=%llu timeouts=%llu "
+			"errors=%llu avg-ms=%llu",
+			addr, (unsigned long long)st->tries,
+			(unsigned long long)st->answers,
+			(unsigned long long)st->timeouts,
+			(unsigned long long)st->errors,
+			(unsigned long long)(st->answers
+						     ? st->rtt_ms / st->answers
+						     : 0));
 	}
 }
 
@@ -344,33 +346,38 @@ static void statistics(struct worker *w, const struct qinfo *q,
 	}
 	pthread_mutex_unlock(&base_lock);
 
-	line(b, q, "since=%lld", (long long)since);
-	line(b, q, "seconds=%lld", (long long)(worker_wallclock(w) - since));
-	line(b, q, "queries=%llu", (unsigned long long)c.w.queries);
-	line(b, q, "cache-hits=%llu", (unsigned long long)c.w.cache_hits);
-	line(b, q, "joined=%llu", (unsigned long long)c.w.joined);
-	line(b, q, "upstream-queries=%llu", (unsigned long long)c.w.upstream);
-	line(b, q, "secure=%llu", (unsigned long long)c.w.secure);
-	line(b, q, "insecure=%llu", (unsigned long long)c.w.insecure);
-	line(b, q, "bogus=%llu", (unsigned long long)c.w.bogus);
-	line(b, q, "indeterminate=%llu", (unsigned long long)c.w.indeterminate);
-	line(b, q, "upstream-failures=%llu",
-	     (unsigned long long)c.w.servfail_upstream);
-	line(b, q, "timeouts=%llu", (unsigned long long)c.w.timeouts);
-	line(b, q, "formerr=%llu", (unsigned long long)c.w.formerr);
-	line(b, q, "refused=%llu", (unsigned long long)c.w.refused);
+	admin_txt_line(b, q, "since=%lld", (long long)since);
+	admin_txt_line(b, q, "seconds=%lld",
+		       (long long)(worker_wallclock(w) - since));
+	admin_txt_line(b, q, "queries=%llu", (unsigned long long)c.w.queries);
+	admin_txt_line(b, q, "cache-hits=%llu",
+		       (unsigned long long)c.w.cache_hits);
+	admin_txt_line(b, q, "joined=%llu", (unsigned long long)c.w.joined);
+	admin_txt_line(b, q, "upstream-queries=%llu",
+		       (unsigned long long)c.w.upstream);
+	admin_txt_line(b, q, "secure=%llu", (unsigned long long)c.w.secure);
+	admin_txt_line(b, q, "insecure=%llu", (unsigned long long)c.w.insecure);
+	admin_txt_line(b, q, "bogus=%llu", (unsigned long long)c.w.bogus);
+	admin_txt_line(b, q, "indeterminate=%llu",
+		       (unsigned long long)c.w.indeterminate);
+	admin_txt_line(b, q, "upstream-failures=%llu",
+		       (unsigned long long)c.w.servfail_upstream);
+	admin_txt_line(b, q, "timeouts=%llu", (unsigned long long)c.w.timeouts);
+	admin_txt_line(b, q, "formerr=%llu", (unsigned long long)c.w.formerr);
+	admin_txt_line(b, q, "refused=%llu", (unsigned long long)c.w.refused);
 	latency_lines(b, q, &c);
-	line(b, q, "ede-none=%llu", (unsigned long long)c.ede[OPS_EDE_MAX + 1]);
+	admin_txt_line(b, q, "ede-none=%llu",
+		       (unsigned long long)c.ede[OPS_EDE_MAX + 1]);
 	for (unsigned i = 0; i <= OPS_EDE_MAX; i++)
 		if (c.ede[i])
-			line(b, q, "ede-%u=%llu", i,
-			     (unsigned long long)c.ede[i]);
+			admin_txt_line(b, q, "ede-%u=%llu", i,
+				       (unsigned long long)c.ede[i]);
 	upstream_lines(b, q, &up);
 	cache_stats(w->d->cache, &cs);
-	line(b, q, "cache-entries=%zu", cs.entries);
-	line(b, q, "cache-bytes=%zu", cs.bytes);
+	admin_txt_line(b, q, "cache-entries=%zu", cs.entries);
+	admin_txt_line(b, q, "cache-bytes=%zu", cs.bytes);
 	if (reset)
-		line(b, q, "reset=done");
+		admin_txt_line(b, q, "reset=done");
 }
 
 /* --- log level --- */
@@ -408,16 +415,16 @@ static void log_level(const struct qinfo *q, struct wire_builder *b,
 				break;
 		if (i == NLEVELS) {
 			*ret_rcode = WIRE_RCODE_REFUSED;
-			line(b, q,
-			     "error=unknown level (error, warning, "
-			     "notice, info, debug)");
+			admin_txt_line(b, q,
+				       "error=unknown level (error, warning, "
+				       "notice, info, debug)");
 			return;
 		}
 		log_set_level(levels[i].prio);
 		log_notice("log-level %s, set by dnstrust log-level",
 			   levels[i].name);
 	}
-	line(b, q, "log-level=%s", level_name());
+	admin_txt_line(b, q, "log-level=%s", level_name());
 }
 
 /* --- flush of bogus or negative answers --- */
@@ -470,7 +477,8 @@ static void flush_kind(struct worker *w, const struct qinfo *q,
 
 	if (n)
 		cache_remove_if(w->d->cache, is_rendered_key, NULL);
-	line(b, q, "flushed=%zu kind=%s", n, bogus ? "bogus" : "negative");
+	admin_txt_line(b, q, "flushed=%zu kind=%s", n,
+		       bogus ? "bogus" : "negative");
 }
 
 /* --- runtime negative trust anchors --- */
@@ -517,8 +525,8 @@ static void nta_line(const struct cfg_nta *n, void *arg)
 	char name[DT_NAME_TEXT_MAXLEN];
 
 	wire_dname_to_str(n->name, name, sizeof(name));
-	line(l->b, l->q, "nta=%s until=%lld source=runtime", name,
-	     (long long)n->until);
+	admin_txt_line(l->b, l->q, "nta=%s until=%lld source=runtime", name,
+		       (long long)n->until);
 }
 
 static void nta_list(struct worker *w, const struct qinfo *q,
@@ -534,10 +542,10 @@ static void nta_list(struct worker *w, const struct qinfo *q,
 		if (c->nta[i].until && now >= c->nta[i].until)
 			continue;
 		wire_dname_to_str(c->nta[i].name, name, sizeof(name));
-		line(b, q, "nta=%s until=%lld source=config", name,
-		     (long long)c->nta[i].until);
+		admin_txt_line(b, q, "nta=%s until=%lld source=config", name,
+			       (long long)c->nta[i].until);
 	}
-	line(b, q, "file=%s", nta_rt_path());
+	admin_txt_line(b, q, "file=%s", nta_rt_path());
 }
 
 /* UNTIL.DOMAIN.nta-add.dnstrust.: UNTIL is seconds since the epoch, 0
@@ -553,39 +561,40 @@ static void nta_add(struct worker *w, const struct qinfo *q,
 
 	operand(q, OPS_NTA_ADD, arg);
 	if (arg[0] == 0 || arg[1 + arg[0]] == 0) {
-		line(b, q, "error=UNTIL.DOMAIN.%s, DOMAIN not the root",
-		     OPS_NTA_ADD);
+		admin_txt_line(b, q,
+			       "error=UNTIL.DOMAIN.%s, DOMAIN not the root",
+			       OPS_NTA_ADD);
 		return;
 	}
 	char digits[64];
 	snprintf(digits, sizeof(digits), "%.*s", arg[0], (const char *)arg + 1);
 	until = strtoll(digits, &end, 10);
 	if (*end || end == digits || until < 0 || (until && until <= now)) {
-		line(b, q,
-		     "error=bad end time '%s' (seconds since 1970 in "
-		     "the future, or 0)",
-		     digits);
+		admin_txt_line(b, q,
+			       "error=bad end time '%s' (seconds since 1970 in "
+			       "the future, or 0)",
+			       digits);
 		return;
 	}
 	const uint8_t *domain = arg + 1 + arg[0];
 	wire_dname_to_str(domain, name, sizeof(name));
 	err = nta_rt_add(domain, until, now, &save_err);
 	if (err < 0) {
-		line(b, q, "error=%s",
-		     err == DT_ELIMIT ? "too many negative trust "
-					"anchors (64): remove some"
-				      : "out of memory");
+		admin_txt_line(b, q, "error=%s",
+			       err == DT_ELIMIT ? "too many negative trust "
+						  "anchors (64): remove some"
+						: "out of memory");
 		return;
 	}
 	cache_remove_if(w->d->cache, key_below, (void *)domain);
 	log_notice("negative trust anchor %s added by dnstrust nta add, "
 		   "until %lld%s",
 		   name, until, save_err ? " (not saved)" : "");
-	line(b, q, "nta=%s until=%lld saved=%s", name, until,
-	     save_err ? "no" : "yes");
+	admin_txt_line(b, q, "nta=%s until=%lld saved=%s", name, until,
+		       save_err ? "no" : "yes");
 	if (save_err)
-		line(b, q, "warning=not saved to %s: %s", nta_rt_path(),
-		     strerror(-save_err));
+		admin_txt_line(b, q, "warning=not saved to %s: %s",
+			       nta_rt_path(), strerror(-save_err));
 }
 
 static void nta_remove(struct worker *w, const struct qinfo *q,
@@ -599,7 +608,7 @@ static void nta_remove(struct worker *w, const struct qinfo *q,
 	wire_dname_to_str(domain, name, sizeof(name));
 	r = nta_rt_remove(domain, worker_wallclock(w), &save_err);
 	if (r < 0) {
-		line(b, q, "error=out of memory");
+		admin_txt_line(b, q, "error=out of memory");
 		return;
 	}
 	if (r > 0) {
@@ -608,10 +617,10 @@ static void nta_remove(struct worker *w, const struct qinfo *q,
 			   "remove",
 			   name);
 	}
-	line(b, q, "removed=%d nta=%s", r, name);
+	admin_txt_line(b, q, "removed=%d nta=%s", r, name);
 	if (save_err)
-		line(b, q, "warning=not saved to %s: %s", nta_rt_path(),
-		     strerror(-save_err));
+		admin_txt_line(b, q, "warning=not saved to %s: %s",
+			       nta_rt_path(), strerror(-save_err));
 }
 
 /* --- monitor --- */
@@ -625,7 +634,7 @@ static void mon_line(const char *text, void *arg)
 {
 	struct mon_emit *m = arg;
 
-	line(m->b, m->q, "%s", text);
+	admin_txt_line(m->b, m->q, "%s", text);
 }
 
 /* FROM.monitor.dnstrust.: the questions answered from number FROM on;
@@ -647,7 +656,7 @@ static void monitor(struct worker *w, const struct qinfo *q,
 			from = 0;
 	}
 	next = monitor_events(from, loop_now_ms(w->loop), mon_line, &m);
-	line(b, q, "next=%llu", (unsigned long long)next);
+	admin_txt_line(b, q, "next=%llu", (unsigned long long)next);
 }
 
 bool admin_ops_answer(struct worker *w, const struct qinfo *q,

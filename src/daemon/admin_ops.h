@@ -16,6 +16,12 @@ struct qinfo;
 struct wire_builder;
 struct worker;
 
+/* Adds one TXT record to the answer: q's name, class CH, the text of fmt
+ * as one character-string (cut at 255 octets). */
+__attribute__((format(printf, 3, 4))) void
+admin_txt_line(struct wire_builder *b, const struct qinfo *q, const char *fmt,
+	       ...);
+
 /* True when q names an operation only root or the daemon's user may ask
  * for (reset.statistics., LEVEL.log-level., flush-bogus.,
  * flush-negative.). */
@@ -31,8 +37,8 @@ bool admin_ops_answer(struct worker *w, const struct qinfo *q,
  * resolution, beside the per-status counters): counted by Extended DNS
  * Error and by time taken (ms), and shown to dnstrust monitor when one
  * runs. Thread-safe. */
-void admin_ops_finished(struct worker *w, const uint8_t *qname,
-			uint16_t qtype, const struct answer *a, int64_t ms);
+void admin_ops_finished(struct worker *w, const uint8_t *qname, uint16_t qtype,
+			const struct answer *a, int64_t ms);
 
 /* Notes a question answered from the answer cache (server.c), for
  * dnstrust monitor; costs one atomic load when none runs. */

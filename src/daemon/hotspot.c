@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "common/protocol.h"
+#include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
 #include "daemon/hotspot.h"
 #include "daemon/log.h"
@@ -20,7 +21,7 @@
 
 /* Portal evidence: the last few failed A answers, and how long one
  * suspicion lasts without new evidence. */
-#define PORTAL_SEEN 16
+#define PORTAL_SEEN	 16
 #define PORTAL_WINDOW_MS (120 * 1000)
 /* Names whose failed answers carry one address (or came back without
  * the keys to check them) before a portal is suspected: one forged name
@@ -30,22 +31,22 @@
 #define NO_GROUP ((gid_t)-1)
 
 struct portal_seen {
-	uint64_t name;			/* hash of the name */
-	uint32_t addr;			/* the A answer, network order; 0:
-					   no keys could be had */
+	uint64_t name; /* hash of the name */
+	uint32_t addr; /* the A answer, network order; 0:
+			  no keys could be had */
 	int64_t at_ms;
 };
 
 struct hotspot {
-	int64_t until_ms;		/* atomic: monotonic ms of its end,
-					   0 when off */
-	int64_t until_wall;		/* atomic: the same, wall clock s */
-	gid_t group;			/* atomic: hotspot-group, or NO_GROUP */
-	struct loop_timer timer;	/* the main loop's: the end */
-	pthread_mutex_t mu;		/* for the portal evidence: */
+	int64_t until_ms;	 /* atomic: monotonic ms of its end,
+				    0 when off */
+	int64_t until_wall;	 /* atomic: the same, wall clock s */
+	gid_t group;		 /* atomic: hotspot-group, or NO_GROUP */
+	struct loop_timer timer; /* the main loop's: the end */
+	pthread_mutex_t mu;	 /* for the portal evidence: */
 	struct portal_seen seen[PORTAL_SEEN];
 	size_t next;
-	int64_t suspected_ms;		/* last evidence; 0: none */
+	int64_t suspected_ms; /* last evidence; 0: none */
 	char reason[160];
 };
 
@@ -74,8 +75,8 @@ static void end(struct daemon *d, const char *why)
 static void timer_fired(struct loop_timer *t)
 {
 	struct daemon *d = t->arg;
-	int64_t until = __atomic_load_n(&d->hotspot->until_ms,
-					__ATOMIC_ACQUIRE);
+	int64_t until =
+		__atomic_load_n(&d->hotspot->until_ms, __ATOMIC_ACQUIRE);
 
 	if (!until)
 		return;
@@ -127,8 +128,7 @@ static void start(struct worker *w, unsigned minutes)
 uint32_t hotspot_left(struct worker *w)
 {
 	struct hotspot *h = w->d->hotspot;
-	int64_t until = h ? __atomic_load_n(&h->until_ms, __ATOMIC_ACQUIRE)
-			  : 0;
+	int64_t until = h ? __atomic_load_n(&h->until_ms, __ATOMIC_ACQUIRE) : 0;
 	int64_t now = loop_now_ms(w->loop);
 
 	if (!until || now >= until)
@@ -167,27 +167,6 @@ bool hotspot_peer_allowed(struct daemon *d, uid_t uid, gid_t gid)
 
 /* --- the administrative names --- */
 
-__attribute__((format(printf, 3, 4))) static void
-line(struct wire_builder *b, const struct qinfo *q, const char *fmt, ...)
-{
-	uint8_t rdata[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf((char *)rdata + 1, sizeof(rdata) - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	rdata[0] = (uint8_t)(n > 255 ? 255 : n);
-	struct wire_rr rr = {.owner = q->qname,
-			     .type = WIRE_TYPE_TXT,
-			     .rclass = WIRE_CLASS_CH,
-			     .rdlen = (uint16_t)(rdata[0] + 1),
-			     .rdata = rdata};
-	wire_build_rr(b, WIRE_SEC_ANSWER, &rr);
-}
-
 /* Whether q is hotspot.dnstrust. (labels 0) or one label below it. */
 static bool is_hotspot(const struct qinfo *q, int below)
 {
@@ -195,8 +174,7 @@ static bool is_hotspot(const struct qinfo *q, int below)
 	const char *text = DT_PROTO_ADMIN_HOTSPOT;
 
 	return wire_dname_from_str(text, strlen(text), NULL, name) > 0 &&
-	       wire_dname_labels(q->qname) ==
-		       wire_dname_labels(name) + below &&
+	       wire_dname_labels(q->qname) == wire_dname_labels(name) + below &&
 	       wire_dname_is_subdomain(q->qname, name);
 }
 
@@ -263,8 +241,9 @@ bool hotspot_answer(struct worker *w, const struct qinfo *q,
 			end(w->d, "dnstrust hotspot --done");
 		} else if (*end_p || end_p == label || m < 1 ||
 			   m > DT_DMN_HOTSPOT_MAX_MIN) {
-			line(b, q, "error=minutes must be 1 to %d, or done",
-			     DT_DMN_HOTSPOT_MAX_MIN);
+			admin_txt_line(b, q,
+				       "error=minutes must be 1 to %d, or done",
+				       DT_DMN_HOTSPOT_MAX_MIN);
 			*ret_rcode = WIRE_RCODE_REFUSED;
 			return true;
 		} else {
@@ -272,8 +251,8 @@ bool hotspot_answer(struct worker *w, const struct qinfo *q,
 		}
 	}
 	hotspot_status(w, hs, sizeof(hs), portal, sizeof(portal));
-	line(b, q, "%s", hs);
-	line(b, q, "%s", portal);
+	admin_txt_line(b, q, "%s", hs);
+	admin_txt_line(b, q, "%s", portal);
 	return true;
 }
 
@@ -310,8 +289,7 @@ static uint32_t first_a(const struct answer *a)
 
 /* Names among the evidence with addr (0: those without keys), distinct
  * by their hash, seen since from. (h->mu held.) */
-static size_t count_names(const struct hotspot *h, uint32_t addr,
-			  int64_t from)
+static size_t count_names(const struct hotspot *h, uint32_t addr, int64_t from)
 {
 	uint64_t names[PORTAL_SEEN];
 	size_t n = 0;
@@ -349,8 +327,8 @@ void hotspot_note(struct worker *w, const uint8_t *qname, uint16_t qtype,
 	s->addr = nokeys ? 0 : addr;
 	s->at_ms = now;
 	size_t n = count_names(h, s->addr, now - PORTAL_WINDOW_MS);
-	bool fresh = !h->suspected_ms ||
-		     now - h->suspected_ms >= PORTAL_WINDOW_MS;
+	bool fresh =
+		!h->suspected_ms || now - h->suspected_ms >= PORTAL_WINDOW_MS;
 	if (n >= PORTAL_NAMES) {
 		char ip[INET_ADDRSTRLEN] = "";
 		inet_ntop(AF_INET, &addr, ip, sizeof(ip));
