@@ -4,7 +4,10 @@
  * responses (src/upstream/iter_msg.c): it_classify, it_child_apex,
  * it_addr_from_rr and it_assemble on messages from servers not trusted.
  *
- * Input: octet 0 picks the question type, octet 1 how many labels of
+ * Input: when octet 0 has its top bit set, the rest is a root hints
+ * file for it_hints_parse (src/upstream/iter_hints.c): either 1 to
+ * DT_IT_HINTS_MAX addresses or an error with a message. Otherwise
+ * octet 0 picks the question type, octet 1 how many labels of
  * qname the zone keeps (the zone asked is always qname or an ancestor of
  * it, as in the iterator), octet 2 the length of qname in wire form,
  * then qname, then up to MAX_STEPS messages, each a 16-bit big-endian
@@ -38,6 +41,7 @@
 
 #include "common/errcode.h"
 #include "upstream/iter_msg.h"
+#include "upstream/iterate.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -182,6 +186,27 @@ static void check_assembled(const struct wire_msg *const *steps, size_t n,
 	wire_msg_free(a);
 }
 
+static void check_hints(const uint8_t *data, size_t size)
+{
+	struct it_hints h;
+	char err[256];
+	int r;
+
+	memset(&h, 0, sizeof(h));
+	memset(err, 'x', sizeof(err));
+	r = it_hints_parse((const char *)data, size, "hints", &h, err,
+			   sizeof(err));
+	if (r == 0) {
+		if (h.n == 0 || h.n > DT_IT_HINTS_MAX)
+			fail("hints accepted with no or too many addresses");
+		for (size_t i = 0; i < h.n; i++)
+			check_server(&h.addr[i]);
+	} else if (r > 0 || h.n != 0 || !memchr(err, '\0', sizeof(err)) ||
+		   err[0] == '\0') {
+		fail("hints refused without a message, or written");
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct wire_msg *steps[MAX_STEPS];
@@ -190,6 +215,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t pos, n = 0, qlen;
 	int labels;
 
+	if (size >= 1 && (data[0] & 0x80)) {
+		check_hints(data + 1, size - 1);
+		return 0;
+	}
 	if (size < 3)
 		return 0;
 	qtype = qtypes[data[0] & 7];
