@@ -103,6 +103,8 @@ struct conf_post {
 	struct worker *w;
 	struct up_conf uc;
 	struct dstate *st;
+	bool new_hints; /* root-hints changed at a reload */
+	struct it_hints hints;
 };
 
 static void adopt(void *arg)
@@ -115,11 +117,14 @@ static void adopt(void *arg)
 		p->w->st = p->st;
 		resolve_set_state(p->w);
 	}
+	if (p->new_hints && p->w->it)
+		it_set_hints(p->w->it, &p->hints);
 	free(p);
 }
 
 /* Hands the upstreams (and a new state, when st) to every worker. */
-static void publish(struct daemon *d, struct dstate *st)
+static void publish(struct daemon *d, struct dstate *st,
+		    const struct it_hints *hints)
 {
 	for (unsigned i = 0; i < d->nworkers; i++) {
 		struct conf_post *p = calloc(1, sizeof(*p));
@@ -128,6 +133,10 @@ static void publish(struct daemon *d, struct dstate *st)
 		p->w = &d->workers[i];
 		p->uc = d->upconf;
 		p->st = st ? dstate_get(st) : NULL;
+		if (hints) {
+			p->new_hints = true;
+			p->hints = *hints;
+		}
 		if (loop_post(d->workers[i].loop, adopt, p) < 0) {
 			dstate_put(p->st);
 			free(p);
@@ -179,7 +188,7 @@ static void resolv_changed(void *arg)
 	struct up_conf old = d->upconf;
 	d->upconf = uc;
 	log_upstreams(&uc, d->st->cfg.resolv_conf);
-	publish(d, NULL);
+	publish(d, NULL, NULL);
 	forget_unproven(d, &old);
 	if (!same_servers(&old, &d->upconf))
 		upstreams_set_conf(d);
@@ -193,6 +202,9 @@ static bool true_pred(const uint8_t *key, size_t klen, void *arg)
 	return true;
 }
 
+static int load_hints(const struct cfg *cfg, struct it_hints *ret, char *err,
+		      size_t errlen);
+
 /* A new configuration and anchors; a bad file keeps the old: -1 with
  * the reason in err. */
 static int reload_apply(struct daemon *d, char *err, size_t errlen)
@@ -205,11 +217,18 @@ static int reload_apply(struct daemon *d, char *err, size_t errlen)
 	if (!st)
 		return -1;
 	if (strcmp(cfg.socket, d->st->cfg.socket) != 0 ||
-	    cfg.nlisten != d->st->cfg.nlisten || cfg.threads != d->st->cfg.threads)
+	    cfg.nlisten != d->st->cfg.nlisten ||
+	    cfg.threads != d->st->cfg.threads)
 		log_warn("reload: socket, listen and threads take effect at "
 			 "the next start");
-	if (strcmp(cfg.root_hints, d->st->cfg.root_hints) != 0)
-		log_warn("reload: root-hints takes effect at the next start");
+	/* New root hints are read now: a file that does not load refuses
+	 * the reload, as a bad anchor file does. */
+	bool new_hints = strcmp(cfg.root_hints, d->st->cfg.root_hints) != 0;
+	struct it_hints hints;
+	if (new_hints && load_hints(&cfg, &hints, err, errlen) < 0) {
+		dstate_put(st);
+		return -1;
+	}
 	log_set_level((int)cfg.log_level);
 	cache_set_max(d->cache, cfg.cache_size);
 	/* Keys and answers validated under other anchors or limits are not
@@ -228,7 +247,13 @@ static int reload_apply(struct daemon *d, char *err, size_t errlen)
 	struct up_conf old = d->upconf;
 	read_resolv_conf(d, &d->upconf);
 	log_upstreams(&d->upconf, "reload");
-	publish(d, st);
+	if (new_hints) {
+		d->hints = hints;
+		log_notice("reload: root hints from %s",
+			   cfg.root_hints[0] ? cfg.root_hints
+					     : "built-in (IANA)");
+	}
+	publish(d, st, new_hints ? &hints : NULL);
 	forget_unproven(d, &old);
 	if (!same_servers(&old, &d->upconf))
 		upstreams_set_conf(d);
@@ -384,7 +409,8 @@ static void signal_event(struct loop_io *io, uint32_t ev)
 
 static unsigned nthreads(const struct cfg *cfg)
 {
-	long n = cfg->threads ? (long)cfg->threads : sysconf(_SC_NPROCESSORS_ONLN);
+	long n = cfg->threads ? (long)cfg->threads
+			      : sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;
 }
@@ -500,7 +526,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	int c;
 
 	snprintf(o->conf, sizeof(o->conf), "%s", CFG_DEFAULT_PATH);
-	while ((c = getopt_long(argc, argv, "c:fnT:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:fnT:hV", longopts, NULL)) !=
+	       -1) {
 		switch (c) {
 		case 'c':
 			if (set_conf_path(o, optarg) < 0)
@@ -617,8 +644,6 @@ static void notify_ready(const struct daemon *d)
 	notify_send(state);
 }
 
-/* dnstrustd -n: the file, then what start-up checks; the configuration in
- * effect on stdout. */
 /* The root hints of cfg (root-hints, or the built-in ones). Returns 0,
  * or -1 with the reason in err. */
 static int load_hints(const struct cfg *cfg, struct it_hints *ret, char *err,
@@ -631,6 +656,8 @@ static int load_hints(const struct cfg *cfg, struct it_hints *ret, char *err,
 	return it_hints_load(cfg->root_hints, ret, err, errlen) < 0 ? -1 : 0;
 }
 
+/* dnstrustd -n: the file, then what start-up checks; the configuration in
+ * effect on stdout. */
 static int check_only(const struct cfg *cfg)
 {
 	static char text[1 << 16];

@@ -158,6 +158,19 @@ out=$(q -c CH status.dnstrust. TXT)
 check "status: root-reachable=no, the network blocks it; iterator-root-unreachable counted" \
 	bash -c "[ '$(counter root-reachable | cut -c1-36)' = 'no (the network blocks queries to au' ] &&
 		 [ '$(counter iterator-root-unreachable)' -ge 1 ]"
+# A reload to a hints file that does not load is refused; one to the
+# lab's hints takes effect at once.
+write_conf "$work/missing.hints" 3
+out=$("$DNSTRUST" reload --socket "$sock" 2>&1)
+check "reload to a missing root-hints file: refused, naming it" \
+	bash -c "echo '$out' | grep -q 'missing.hints'"
+write_conf "$LAB_DIR/root.hints" 3
+out=$("$DNSTRUST" reload --socket "$sock" 2>&1)
+check "reload to the lab's root hints: taken" \
+	bash -c "echo '$out' | grep -q reloaded"
+out=$(q mail.secure.lab. A)
+check "and the next name resolves from the new root: secure" \
+	test "$(echo "$out" | field status)" = secure
 stop_daemon
 
 # Silent: the hinted address takes the query and never answers.
