@@ -632,32 +632,33 @@ static bool finish_exempt(struct rsv_task *t)
 	return true;
 }
 
-/* Whether a private name's unproven answer may be taken as insecure:
- * not when a signed zone or a trust anchor at or below the private
- * domain holds the name (its data must validate), and for the network's
- * search list (its word, not the admin's) only when no signed zone and
- * no anchor below the root does. */
-static bool private_softens(const struct rsv_task *t, const uint8_t *dom,
-			    enum policy_private_src src,
-			    const uint8_t *signed_zone)
+/* The deepest zone below the root that holds t's name and is shown or
+ * said to be signed: one whose key set validated (source_signed_zone),
+ * or a trust anchor's (the administrator's word that it is signed, even
+ * when its keys cannot be had or are forged); NULL when there is none. */
+static const uint8_t *signed_holder(struct rsv_task *t)
 {
-	const struct val_anchor_zone *az = t->st->ta
-		? val_anchors_find(t->st->ta, t->qname) : NULL;
-	int below = src == POLICY_PRIVATE_SEARCH ? 1 : wire_dname_labels(dom);
+	const uint8_t *sz = source_signed_zone(t, t->qname);
+	const struct val_anchor_zone *az =
+		t->st->ta ? val_anchors_find(t->st->ta, t->qname) : NULL;
 
 	if (az && wire_dname_labels(az->zone) > 0 &&
-	    wire_dname_labels(az->zone) >= below)
-		return false;
-	return !signed_zone || wire_dname_labels(signed_zone) < below;
+	    (!sz || wire_dname_labels(az->zone) > wire_dname_labels(sz)))
+		return az->zone;
+	return sz;
 }
 
-/* Whether a trust anchor below the root covers the question's name. */
-static bool anchored_below_root(const struct rsv_task *t)
+/* Whether a private name's unproven answer may be taken as insecure:
+ * not when a signed zone (signed_holder) at or below the private domain
+ * holds the name (its data must validate), and for the network's search
+ * list (its word, not the admin's) only when none below the root does. */
+static bool private_softens(const uint8_t *dom, enum policy_private_src src,
+			    const uint8_t *signed_zone)
 {
-	const struct val_anchor_zone *az = t->st->ta
-		? val_anchors_find(t->st->ta, t->qname) : NULL;
-
-	return az && wire_dname_labels(az->zone) > 0;
+	if (!signed_zone)
+		return true;
+	return src != POLICY_PRIVATE_SEARCH &&
+	       wire_dname_labels(signed_zone) < wire_dname_labels(dom);
 }
 
 /*
@@ -686,11 +687,11 @@ static bool finish_unproven(struct rsv_task *t, const struct wire_msg *m,
 	const struct up_conf *uc = r->env.network ? r->env.network(r->env.arg)
 						  : NULL;
 	const uint8_t *dom = policy_private_domain(cfg, uc, t->qname, &src);
-	const uint8_t *sz = source_signed_zone(t, t->qname);
+	const uint8_t *sz = signed_holder(t);
 	uint32_t hotspot = r->env.hotspot ? r->env.hotspot(r->env.arg) : 0;
 
 	snprintf(orig, sizeof(orig), "%s", res->verdict.reason);
-	if (dom && private_softens(t, dom, src, sz)) {
+	if (dom && private_softens(dom, src, sz)) {
 		wire_dname_to_str(dom, txt, sizeof(txt));
 		val_verdict_set(&res->verdict, VAL_INSECURE, VAL_EDE_NONE,
 				"private-domain",
@@ -701,7 +702,7 @@ static bool finish_unproven(struct rsv_task *t, const struct wire_msg *m,
 				: src == POLICY_PRIVATE_CONFIG ? "dnstrust.conf"
 							       : "built-in",
 				orig);
-	} else if (hotspot && !sz && !anchored_below_root(t)) {
+	} else if (hotspot && !sz) {
 		val_verdict_set(&res->verdict, VAL_INDETERMINATE, VAL_EDE_NONE,
 				"hotspot-unvalidated",
 				"hotspot sign-on (%u s left): the network's "
