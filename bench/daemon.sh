@@ -174,64 +174,17 @@ mkdir -p "$work/run" "$out"
 
 # --- processes: started here, stopped by pid, nothing else touched ---------
 
+# shellcheck source=bench/procs.sh
+. "$top/bench/procs.sh"
+
 # launch NAME CPU CMD...: CMD pinned to CPU, in the background; its pid
-# (taskset execs it) in run/NAME.pid.
+# (taskset execs it) in run/NAME.pid (in place of procs.sh's launch).
 launch() {
 	local name=$1 cpu=$2
 	shift 2
 	taskset -c "$cpu" "$@" </dev/null >>"$work/$name.log" 2>&1 &
 	echo $! >"$work/run/$name.pid"
 }
-
-alive() {
-	[ -r "/proc/$1/status" ] &&
-		! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
-}
-
-# stop NAME...: SIGTERM to the pids in their pid files, SIGKILL after 5 s.
-stop() {
-	local n pid pids=""
-	for n in "$@"; do
-		[ -s "$work/run/$n.pid" ] || continue
-		pid=$(cat "$work/run/$n.pid")
-		rm -f "$work/run/$n.pid"
-		alive "$pid" || continue
-		kill -TERM "$pid" 2>/dev/null || true
-		pids="$pids $pid"
-	done
-	for _ in $(seq 100); do
-		local left=""
-		for pid in $pids; do
-			alive "$pid" && left="$left $pid"
-		done
-		pids=$left
-		[ -z "$pids" ] && break
-		sleep 0.05
-	done
-	for pid in $pids; do
-		say "pid $pid did not stop within 5 s: SIGKILL"
-		kill -KILL "$pid" 2>/dev/null || true
-	done
-	for pid in $pids; do
-		wait "$pid" 2>/dev/null || true
-	done
-}
-
-cleanup() {
-	local f
-	for f in "$work"/run/*.pid; do
-		[ -e "$f" ] || continue
-		f=${f##*/}
-		stop "${f%.pid}"
-	done
-	if [ "$KEEP" = 1 ]; then
-		say "work directory kept: $work"
-	else
-		rm -rf "$work"
-	fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 pid_of() { cat "$work/run/$1.pid"; }
 

@@ -1,10 +1,11 @@
 # shellcheck shell=bash disable=SC2154
 # SPDX-License-Identifier: MIT
 #
-# Processes of a benchmark, sourced by bench/cold.sh and bench/cold_cpu.sh:
-# started here, stopped by pid, nothing else touched. The caller sets
-# $work (with a run/ directory), $lab and $LAB_SH (the lab to stop),
-# $KEEP, and defines say and die. Sourcing installs the EXIT trap.
+# Processes of a benchmark, sourced by bench/cold.sh, bench/cold_cpu.sh and
+# bench/daemon.sh: started here, stopped by pid, nothing else touched. The
+# caller sets $work (with a run/ directory), $lab and $LAB_SH when it has
+# a lab to stop, $KEEP, and defines say and die. Sourcing installs the
+# EXIT trap.
 
 launch() { # NAME CMD...: CMD in the background, its pid in run/NAME.pid
 	local name=$1
@@ -53,7 +54,7 @@ cleanup() {
 		f=${f##*/}
 		stop "${f%.pid}"
 	done
-	"$LAB_SH" stop "$lab" >/dev/null 2>&1 || true
+	[ -z "${lab:-}" ] || "$LAB_SH" stop "$lab" >/dev/null 2>&1 || true
 	if [ "$KEEP" = 1 ]; then
 		say "work directory kept: $work"
 	else
