@@ -668,7 +668,8 @@ static bool private_softens(const uint8_t *dom, enum policy_private_src src,
  *   private-domain: a private name (policy.h) is insecure, the
  *     network's data;
  *   hotspot-unvalidated: during a hotspot sign-on, a name no signed zone
- *     below the root is shown to hold is returned marked unvalidated.
+ *     below the root is shown or said (signed_holder) to hold is
+ *     returned marked unvalidated.
  * Returns true when t was finished so.
  */
 static bool finish_unproven(struct rsv_task *t, const struct wire_msg *m,
