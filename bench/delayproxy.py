@@ -26,6 +26,11 @@ import sys
 import threading
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "tests", "lab"))
+from dnsio import ask_tcp, ask_udp, recv_frame, send_frame  # noqa: E402
+
 lock = threading.Lock()
 
 
@@ -59,38 +64,6 @@ def log(logfile, t, peer, transport, q):
         logfile.flush()
 
 
-def forward_udp(query, upstream):
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.settimeout(4)
-    try:
-        s.sendto(query, (upstream, 53))
-        return s.recv(65535)
-    except OSError:
-        return None
-    finally:
-        s.close()
-
-
-def recv_exact(s, n):
-    buf = b""
-    while len(buf) < n:
-        part = s.recv(n - len(buf))
-        if not part:
-            return None
-        buf += part
-    return buf
-
-
-def forward_tcp(query, upstream):
-    try:
-        with socket.create_connection((upstream, 53), timeout=4) as s:
-            s.sendall(struct.pack("!H", len(query)) + query)
-            head = recv_exact(s, 2)
-            return recv_exact(s, struct.unpack("!H", head)[0]) if head else None
-    except OSError:
-        return None
-
-
 def late(t0, d):
     left = t0 + d - time.time()
     if left > 0:
@@ -105,7 +78,7 @@ def serve_udp(sock, upstream, delayfile, logfile):
         log(logfile, t0, peer[0], "udp", query)
 
         def reply(q=query, p=peer, t0=t0, d=d):
-            r = forward_udp(q, upstream)
+            r = ask_udp(q, upstream)
             if r is None:
                 return
             late(t0, d)
@@ -121,10 +94,7 @@ def serve_tcp_conn(conn, peer, upstream, delayfile, logfile):
         conn.settimeout(30)
         while True:
             try:
-                head = recv_exact(conn, 2)
-                if not head:
-                    return
-                query = recv_exact(conn, struct.unpack("!H", head)[0])
+                query = recv_frame(conn)
             except OSError:
                 return
             if query is None:
@@ -132,12 +102,12 @@ def serve_tcp_conn(conn, peer, upstream, delayfile, logfile):
             t0 = time.time()
             d = delay(delayfile)
             log(logfile, t0, peer[0], "tcp", query)
-            r = forward_tcp(query, upstream)
+            r = ask_tcp(query, upstream)
             if r is None:
                 return
             late(t0, d)
             try:
-                conn.sendall(struct.pack("!H", len(r)) + r)
+                send_frame(conn, r)
             except OSError:
                 return
 

@@ -62,6 +62,9 @@ import sys
 import threading
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from dnsio import ask_tcp, ask_udp, recv_frame, send_frame  # noqa: E402
+
 T_A, T_NS, T_CNAME, T_SOA, T_AAAA, T_OPT = 1, 2, 5, 6, 28, 41
 T_DS, T_RRSIG, T_NSEC, T_DNSKEY, T_NSEC3 = 43, 46, 47, 48, 50
 DNSSEC_TYPES = {T_DS, T_RRSIG, T_NSEC, T_DNSKEY, T_NSEC3}
@@ -286,35 +289,10 @@ def truncated(r):
 
 # --- the upstream ---
 
-def recv_exact(s, n):
-    buf = b""
-    while len(buf) < n:
-        part = s.recv(n - len(buf))
-        if not part:
-            return None
-        buf += part
-    return buf
-
-
 def ask(upstream, query, tcp):
-    """The upstream's answer to query (bytes), over TCP or UDP (and TCP
-    when the UDP answer is truncated), or None."""
-    try:
-        if not tcp:
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-                s.settimeout(4)
-                s.sendto(query, (upstream, 53))
-                while True:
-                    r = s.recv(65535)
-                    if r[:2] == query[:2]:
-                        break
-            return r
-        with socket.create_connection((upstream, 53), timeout=4) as s:
-            s.sendall(struct.pack("!H", len(query)) + query)
-            head = recv_exact(s, 2)
-            return recv_exact(s, struct.unpack("!H", head)[0]) if head else None
-    except OSError:
-        return None
+    """The upstream's answer to query (bytes), over TCP or UDP, or None."""
+    return ask_tcp(query, upstream) if tcp else ask_udp(query, upstream,
+                                                         same_id=True)
 
 
 def forward(upstream, q, tcp, plain=False):
@@ -553,7 +531,7 @@ class Proxy:
                 return
             with send_lock:
                 try:
-                    conn.sendall(struct.pack("!H", len(wire)) + wire)
+                    send_frame(conn, wire)
                 except OSError:
                     pass
 
@@ -566,10 +544,7 @@ class Proxy:
                         print("q - - edns=0 do=0 tcp=1 -> CLOSE "
                               "tcp-closed", flush=True)
                     return
-                head = recv_exact(conn, 2)
-                if not head:
-                    return
-                raw = recv_exact(conn, struct.unpack("!H", head)[0])
+                raw = recv_frame(conn)
                 if raw is None:
                     return
                 threading.Thread(target=reply, args=(raw,),

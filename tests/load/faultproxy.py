@@ -41,6 +41,11 @@ import sys
 import threading
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lab"))
+from dnsio import ask_tcp, ask_udp, recv_frame, send_frame  # noqa: E402
+
 
 def mode(path):
     try:
@@ -52,38 +57,6 @@ def mode(path):
     if w[0] == "flap":
         return ["pass"] if int(time.time()) % 2 == 0 else ["blackhole"]
     return w
-
-
-def forward(query, upstream):
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.settimeout(4)
-    try:
-        s.sendto(query, (upstream, 53))
-        return s.recv(65535)
-    except OSError:
-        return None
-    finally:
-        s.close()
-
-
-def forward_tcp(query, upstream):
-    try:
-        with socket.create_connection((upstream, 53), timeout=4) as s:
-            s.sendall(struct.pack("!H", len(query)) + query)
-            head = recv_exact(s, 2)
-            return recv_exact(s, struct.unpack("!H", head)[0]) if head else None
-    except OSError:
-        return None
-
-
-def recv_exact(s, n):
-    buf = b""
-    while len(buf) < n:
-        part = s.recv(n - len(buf))
-        if not part:
-            return None
-        buf += part
-    return buf
 
 
 def question_end(query):
@@ -168,7 +141,7 @@ def answer(query, upstream, m, tcp):
         if end is not None and query[end - 4:end - 2] == b"\0\x2b":
             return bare(query, 0x8000, 2)
     if m[0] in ("ad-strip", "tc-notcp"):
-        r = forward_tcp(query, upstream) if tcp else forward(query, upstream)
+        r = ask_tcp(query, upstream) if tcp else ask_udp(query, upstream)
         if r is None or len(r) < 12:
             return r
         if m[0] == "ad-strip":
@@ -193,7 +166,7 @@ def answer(query, upstream, m, tcp):
         return query[:2] + struct.pack("!H", (flags & ~0xF) | 5) + query[4:]
     if m[0] == "delay":
         time.sleep(float(m[1]) if len(m) > 1 else 10)
-    return forward_tcp(query, upstream) if tcp else forward(query, upstream)
+    return ask_tcp(query, upstream) if tcp else ask_udp(query, upstream)
 
 
 def serve_udp(sock, upstream, modefile):
@@ -216,10 +189,7 @@ def serve_tcp_conn(conn, upstream, modefile):
         conn.settimeout(30)
         while True:
             try:
-                head = recv_exact(conn, 2)
-                if not head:
-                    return
-                query = recv_exact(conn, struct.unpack("!H", head)[0])
+                query = recv_frame(conn)
             except OSError:
                 return
             if query is None:
@@ -232,7 +202,7 @@ def serve_tcp_conn(conn, upstream, modefile):
                 time.sleep(30)
                 return
             try:
-                conn.sendall(struct.pack("!H", len(r)) + r)
+                send_frame(conn, r)
             except OSError:
                 return
 
