@@ -255,6 +255,12 @@
  * own NS names have no glue, and so on): real delegations need one or
  * two; 4 stops loops of zones whose servers are named in each other. */
 #define DT_IT_NS_DEPTH_MAX 4
+/* NS-address lookups one iterated question may start, A and AAAA each
+ * counted: each is a validated question of its own (it_set_lookup), so
+ * a delegation to many names without glue (NXNS, CVE-2020-12662 in
+ * other resolvers) must not become many questions; 8 is the A and AAAA
+ * of four names, and the first name that answers usually ends it. */
+#define DT_IT_NS_LOOKUPS_MAX 8
 /* Zone cuts one iterator remembers (NS names and addresses): the zones
  * of a host's working set; the least recently used goes first. */
 #define DT_IT_ZONES_MAX 512

@@ -288,6 +288,8 @@ static void status(struct txt *t, struct worker *w)
 	line(t, "queries=%llu", (unsigned long long)s.queries);
 	line(t, "cache-hits=%llu", (unsigned long long)s.cache_hits);
 	line(t, "joined=%llu", (unsigned long long)s.joined);
+	line(t, "questions-under-way=%llu",
+	     (unsigned long long)stats_under_way(d));
 	line(t, "upstream-queries=%llu", (unsigned long long)s.upstream);
 	line(t, "secure=%llu", (unsigned long long)s.secure);
 	line(t, "insecure=%llu", (unsigned long long)s.insecure);

@@ -16,6 +16,7 @@
 #include "daemon/resolve.h"
 #include "resolver/render.h"
 #include "daemon/log.h"
+#include "upstream/iter_msg.h"
 #include "upstream/iterate.h"
 #include "upstream/transport.h"
 #include "wire/bytes.h"
@@ -272,7 +273,10 @@ static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 	struct worker *w = arg;
 	struct xfetch *x = NULL;
 
-	if (!servers && w->d->xfetch) {
+	/* Only client questions' fetches are shared between workers: a
+	 * nested question's (an NS address) is joined only within its
+	 * worker, by rsv_waiter's rule. */
+	if (!servers && w->d->xfetch && rsv_fetch_nest(f) == 0) {
 		struct xjoin *j = join_or_own(w, f, name, type, &x);
 		if (j) {
 			*handle = (void *)((uintptr_t)j | JOIN_TAG);
@@ -287,7 +291,9 @@ static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 		wf->req = NULL;
 		wf->ireq = NULL;
 		if (iterated(w, name, type, servers))
-			wf->ireq = it_query(w->it, name, type, fetch_done, wf);
+			wf->ireq = it_query_nest(w->it, name, type,
+						 rsv_fetch_nest(f), fetch_done,
+						 wf);
 		else
 			wf->req = up_query(w->up, name, type, WIRE_CLASS_IN,
 					   servers, fetch_done, wf);
@@ -411,6 +417,100 @@ void resolve_set_mode(struct daemon *d, int resolution)
 			   cfg_resolution_name(resolution));
 }
 
+/* --- the addresses of name servers without glue, validated --- */
+
+/*
+ * While recursing, the address of an NS name without glue is a question
+ * of its own to the worker's core (it_set_lookup): answered, validated
+ * and cached like a client's, so that a forged address for a name in a
+ * signed zone is bogus and never asked. Only the addresses of a secure
+ * or insecure answer are used. The answer is handed to the iterator from
+ * a 0 ms timer: never from inside the core, which may be answering it
+ * from inside rsv_submit().
+ */
+struct nslookup {
+	struct rsv_waiter rw;		/* nest > 0: how answered() knows it */
+	struct worker *w;
+	it_addrs_fn *cb;
+	void *cbarg;
+	struct loop_timer deliver;
+	struct up_server addr[DT_IT_ADDRS_MAX];
+	size_t naddr;
+};
+
+static void ns_deliver(struct loop_timer *t)
+{
+	struct nslookup *nl = t->arg;
+
+	nl->cb(nl->cbarg, nl->addr, nl->naddr);
+	free(nl);
+}
+
+/* The addresses of a, when it is proven (secure) or proven unsigned. */
+static void ns_answered(struct worker *w, struct nslookup *nl,
+			const struct answer *a)
+{
+	struct wire_msg *m;
+	size_t len;
+	int e;
+
+	if ((a->status == VAL_SECURE || a->status == VAL_INSECURE) &&
+	    !a->unvalidated && !a->permissive &&
+	    (len = rsv_render(a, &nl->rw.q, 0, buf, sizeof(buf))) &&
+	    (m = wire_msg_parse(buf, len, 0, &e))) {
+		for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER] &&
+				   nl->naddr < DT_IT_ADDRS_MAX;
+		     i++)
+			if (it_addr_from_rr(&m->sec[WIRE_SEC_ANSWER][i],
+					    &nl->addr[nl->naddr]))
+				nl->naddr++;
+		wire_msg_free(m);
+	} else if (a->status == VAL_BOGUS && log_enabled(LOG_INFO)) {
+		char txt[DT_NAME_TEXT_MAXLEN];
+		wire_dname_to_str(nl->rw.q.qname, txt, sizeof(txt));
+		log_info("name server %s: address bogus, not asked (%s)", txt,
+			 a->reason);
+	}
+	loop_timer_start(w->loop, &nl->deliver, 0);
+}
+
+static void *ns_start(void *arg, const uint8_t *name, uint16_t type,
+		      unsigned nest, it_addrs_fn *cb, void *cbarg)
+{
+	struct worker *w = arg;
+	struct nslookup *nl = calloc(1, sizeof(*nl));
+	struct rsv_clock now;
+
+	if (!nl)
+		return NULL;
+	nl->w = w;
+	nl->cb = cb;
+	nl->cbarg = cbarg;
+	nl->deliver.cb = ns_deliver;
+	nl->deliver.arg = nl;
+	nl->rw.nest = nest;
+	nl->rw.q.edns = true;
+	nl->rw.q.qtype = type;
+	nl->rw.q.qclass = WIRE_CLASS_IN;
+	wire_dname_copy(nl->rw.q.qname, name);
+	clock_of(w, &now);
+	if (!w->rsv || rsv_submit(w->rsv, &nl->rw, &now) != 0) {
+		free(nl);
+		return NULL;
+	}
+	return nl;
+}
+
+static void ns_cancel(void *arg, void *handle)
+{
+	struct worker *w = arg;
+	struct nslookup *nl = handle;
+
+	rsv_detach(&nl->rw);
+	loop_timer_stop(w->loop, &nl->deliver);
+	free(nl);
+}
+
 /* --- the core's answers, to the waiting clients --- */
 
 static void answered(void *arg, struct rsv_waiter *list,
@@ -421,10 +521,16 @@ static void answered(void *arg, struct rsv_waiter *list,
 	admin_ops_finished(w, d->qname, d->qtype, d->a, d->elapsed_ms);
 	hotspot_note(w, d->qname, d->qtype, d->a);
 	while (list) {
-		struct waiter *wt = (struct waiter *)((char *)list -
+		struct rsv_waiter *rw = list;
+
+		list = list->next;
+		if (rw->nest) {
+			ns_answered(w, (struct nslookup *)rw, d->a);
+			continue;
+		}
+		struct waiter *wt = (struct waiter *)((char *)rw -
 						      offsetof(struct waiter,
 							       rw));
-		list = list->next;
 		size_t len = rsv_render(d->a, &wt->rw.q, 0, buf, sizeof(buf));
 		w->reply(wt, buf, len);
 	}
@@ -457,6 +563,11 @@ int resolve_init(struct worker *w)
 	if (!w->rsv)
 		return -ENOMEM;
 	rsv_set_state(w->rsv, w->st);
+	if (w->it) {
+		struct it_lookup lk = {
+			.start = ns_start, .cancel = ns_cancel, .arg = w};
+		it_set_lookup(w->it, &lk);
+	}
 	return 0;
 }
 

@@ -32,3 +32,14 @@ void stats_sum(struct daemon *d, struct wstats *s)
 		add_resolver(&d->workers[i], s);
 	}
 }
+
+uint64_t stats_under_way(struct daemon *d)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < d->nworkers; i++)
+		if (d->workers[i].rsv)
+			n += __atomic_load_n(&rsv_stats(d->workers[i].rsv)->tasks,
+					     __ATOMIC_RELAXED);
+	return n;
+}

@@ -12,4 +12,8 @@ struct wstats;
 /* Sums every worker's counters into *s (thread-safe). */
 void stats_sum(struct daemon *d, struct wstats *s);
 
+/* Questions under way now in every worker's resolver, nested ones (the
+ * addresses of name servers without glue) included. */
+uint64_t stats_under_way(struct daemon *d);
+
 #endif

@@ -33,6 +33,7 @@ struct rsv_fetch {
 	uint8_t name[DT_NAME_MAXLEN];
 	uint16_t type;
 	void *handle;			/* the caller's */
+	unsigned nest;			/* its first task's (rsv_waiter) */
 	struct rsv_task **tasks;
 	size_t ntasks, cap;
 };
@@ -118,14 +119,33 @@ const struct rsv_stats *rsv_stats(const struct resolver *r)
 
 /* --- upstream fetches shared between tasks --- */
 
+/* The fetch of (name, type) that a task of nesting nest may join (one of
+ * the same nesting or deeper: see rsv_waiter), or the bucket's end. */
 static struct rsv_fetch **fetch_slot(struct resolver *r, const uint8_t *name,
-				     uint16_t type)
+				     uint16_t type, unsigned nest)
 {
 	struct rsv_fetch **p = &r->fetches[name_hash(r, name, type)];
 
-	while (*p && !((*p)->type == type && wire_dname_equal((*p)->name, name)))
+	while (*p && !((*p)->type == type && (*p)->nest >= nest &&
+		       wire_dname_equal((*p)->name, name)))
 		p = &(*p)->hnext;
 	return p;
+}
+
+/* The link to f in its bucket. */
+static struct rsv_fetch **fetch_link(struct rsv_fetch *f)
+{
+	struct rsv_fetch **p = &f->r->fetches[name_hash(f->r, f->name,
+							f->type)];
+
+	while (*p != f)
+		p = &(*p)->hnext;
+	return p;
+}
+
+unsigned rsv_fetch_nest(const struct rsv_fetch *f)
+{
+	return f->nest;
 }
 
 static void fetch_free(struct rsv_fetch *f)
@@ -140,7 +160,7 @@ void rsv_fetch_done(struct rsv_fetch *f, int err, const uint8_t *msg,
 	struct resolver *r = f->r;
 	struct wire_msg *m = NULL;
 
-	*fetch_slot(r, f->name, f->type) = f->hnext;
+	*fetch_link(f) = f->hnext;
 	r->nfetches--;
 	if (!err) {
 		m = wire_msg_parse(msg, len, 0, &err);
@@ -187,7 +207,7 @@ static bool waits_on(const struct rsv_fetch *f, const struct rsv_task *t)
 static int fetch_start(struct rsv_task *t, const uint8_t *name, uint16_t type)
 {
 	struct resolver *r = t->r;
-	struct rsv_fetch **slot = fetch_slot(r, name, type);
+	struct rsv_fetch **slot = fetch_slot(r, name, type, t->nest);
 	struct rsv_fetch *f = *slot;
 
 	if (f && waits_on(f, t))
@@ -199,6 +219,7 @@ static int fetch_start(struct rsv_task *t, const uint8_t *name, uint16_t type)
 		f->r = r;
 		wire_dname_copy(f->name, name);
 		f->type = type;
+		f->nest = t->nest;
 		/* Split DNS: a domain rule's servers, else resolv.conf's. */
 		const struct cfg_domain *d =
 			policy_domain(&t->st->cfg, name, true);
@@ -210,6 +231,7 @@ static int fetch_start(struct rsv_task *t, const uint8_t *name, uint16_t type)
 			free(f);
 			return e;
 		}
+		f->hnext = *slot; /* a deeper one may be there */
 		*slot = f;
 		r->nfetches++;
 		RSV_STAT_INC(r, upstream);
@@ -324,13 +346,28 @@ static void speculate(struct rsv_task *t, const struct wire_msg *m)
 
 /* --- tasks --- */
 
+/* The task for the question that a waiter of nesting nest may join (one
+ * of the same nesting or deeper: see rsv_waiter), or the bucket's end. */
 static struct rsv_task **task_slot(struct resolver *r, const uint8_t *qname,
-				   uint16_t qtype, uint16_t qclass)
+				   uint16_t qtype, uint16_t qclass,
+				   unsigned nest)
 {
 	struct rsv_task **p = &r->tasks[name_hash(r, qname, qtype)];
 
 	while (*p && !((*p)->qtype == qtype && (*p)->qclass == qclass &&
+		       (*p)->nest >= nest &&
 		       wire_dname_equal((*p)->qname, qname)))
+		p = &(*p)->hnext;
+	return p;
+}
+
+/* The link to t in its bucket. */
+static struct rsv_task **task_link(struct rsv_task *t)
+{
+	struct rsv_task **p = &t->r->tasks[name_hash(t->r, t->qname,
+						     t->qtype)];
+
+	while (*p != t)
 		p = &(*p)->hnext;
 	return p;
 }
@@ -354,8 +391,9 @@ static void task_end(struct rsv_task *t, const struct answer *a)
 	struct resolver *r = t->r;
 	struct rsv_waiter *list = t->waiters;
 
-	*task_slot(r, t->qname, t->qtype, t->qclass) = t->hnext;
+	*task_link(t) = t->hnext;
 	r->ntasks--;
+	__atomic_store_n(&r->stats.tasks, r->ntasks, __ATOMIC_RELAXED);
 	fetch_leave(t);
 	for (struct rsv_waiter *wt = list; wt; wt = wt->next)
 		wt->task = NULL;
@@ -997,7 +1035,7 @@ int rsv_submit(struct resolver *r, struct rsv_waiter *wt,
 
 	wire_dname_copy(lname, wt->q.qname);
 	wire_dname_tolower(lname);
-	slot = task_slot(r, lname, wt->q.qtype, wt->q.qclass);
+	slot = task_slot(r, lname, wt->q.qtype, wt->q.qclass, wt->nest);
 	if (*slot) {
 		if ((*slot)->nwaiters >= DT_DMN_WAITERS_PER_TASK) {
 			RSV_STAT_INC(r, overload);
@@ -1017,8 +1055,10 @@ int rsv_submit(struct resolver *r, struct rsv_waiter *wt,
 	struct rsv_task *t = task_new(r, &wt->q, now);
 	if (!t)
 		return -ENOMEM;
+	t->nest = wt->nest;
 	*slot = t;
 	r->ntasks++;
+	__atomic_store_n(&r->stats.tasks, r->ntasks, __ATOMIC_RELAXED);
 	wt->task = t;
 	wt->next = NULL;
 	t->waiters = wt;
@@ -1035,7 +1075,7 @@ void rsv_prefetch(struct resolver *r, const struct qinfo *q,
 
 	wire_dname_copy(lname, q->qname);
 	wire_dname_tolower(lname);
-	slot = task_slot(r, lname, q->qtype, q->qclass);
+	slot = task_slot(r, lname, q->qtype, q->qclass, 0);
 	/* Never at the expense of clients' questions: only while the
 	 * table is at most half full. */
 	if (*slot || !r->st || r->ntasks >= DT_DMN_MAX_TASKS / 2)
@@ -1045,6 +1085,7 @@ void rsv_prefetch(struct resolver *r, const struct qinfo *q,
 		return;
 	*slot = t;
 	r->ntasks++;
+	__atomic_store_n(&r->stats.tasks, r->ntasks, __ATOMIC_RELAXED);
 	RSV_STAT_INC(r, prefetch);
 	task_run(t, now);
 }

@@ -43,12 +43,24 @@ struct rsv_clock {
 	int64_t wall;
 };
 
-/* A client question waiting for an answer: embedded in the caller's own
- * structure (container_of-style), linked on the task it waits for. */
+/*
+ * A question waiting for an answer: embedded in the caller's own
+ * structure (container_of-style), linked on the task it waits for.
+ *
+ * nest is 0 for a client's question. The caller's recursion may need a
+ * question answered to go on with a fetch (the validated address of a
+ * name server without glue): that question is asked with the nesting
+ * of the fetch (rsv_fetch_nest) plus one. A task or fetch is joined only
+ * by questions and tasks of its own nesting or less: every wait then
+ * goes to the same nesting or deeper, and each nested question deeper
+ * still, so no question can end up waiting for itself, whatever the
+ * zones' servers are named. The caller bounds the nesting.
+ */
 struct rsv_waiter {
 	struct rsv_waiter *next;
 	struct rsv_task *task;		/* NULL once answered or detached */
 	struct qinfo q;			/* what the reply must echo */
+	unsigned nest;
 };
 
 /* What the core tells the caller when a question is finished. */
@@ -107,6 +119,8 @@ struct rsv_stats {
 	uint64_t stale;			/* answers served stale (RFC 8767) */
 	uint64_t synthesized;		/* negative answers from kept NSEC
 					   records (RFC 8198) */
+	uint64_t tasks;			/* questions under way now (a gauge,
+					   not a counter) */
 };
 
 /* A new resolver over the shared cache c, calling env. NULL when out of
@@ -154,6 +168,9 @@ void rsv_detach(struct rsv_waiter *wt);
  */
 void rsv_fetch_done(struct rsv_fetch *f, int err, const uint8_t *msg,
 		    size_t len, const char *from, const struct rsv_clock *now);
+
+/* The nesting of the questions a fetch serves (rsv_waiter). */
+unsigned rsv_fetch_nest(const struct rsv_fetch *f);
 
 /* The limits of one question: upstream responses fetched (default
  * DT_DMN_FETCHES_PER_TASK) and the memory they may take once parsed

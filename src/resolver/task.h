@@ -48,6 +48,7 @@ struct rsv_task {
 	struct dstate *st;
 	uint8_t qname[DT_NAME_MAXLEN];	/* lower case */
 	uint16_t qtype, qclass;
+	unsigned nest;			/* its first waiter's */
 	struct rsv_waiter *waiters;
 	size_t nwaiters;
 	struct fetched *f;

@@ -54,6 +54,7 @@ struct iterator {
 	struct it_hints hints;
 	uint16_t port;	     /* tests: every server's port (it_set_port) */
 	struct it_req *reqs; /* pending, top-level and nested */
+	struct it_lookup lookup; /* NS addresses, validated (optional) */
 	struct zone_ent *zones;
 	struct srv_ent *srvs;
 	struct it_stats stats;
@@ -77,6 +78,10 @@ struct it_req {
 	uint16_t qtype;
 	uint8_t cur[DT_NAME_MAXLEN]; /* asked now: qname or a CNAME target */
 	unsigned depth;		     /* NS-address nesting */
+	unsigned nest;		     /* it_query_nest's */
+	void *lk;		     /* it->lookup's under way */
+	uint16_t lk_type;
+	unsigned lookups;	     /* it->lookup's started */
 	unsigned queries;	     /* top only: charged by all below */
 	unsigned referrals, links;
 	/* the zone asked now */
@@ -491,14 +496,33 @@ static void ns_looked_up(void *arg, int err, const struct up_answer *ans,
 	step(r);
 }
 
+/* The validated addresses of the NS name looked up (it->lookup). */
+static void ns_validated(void *arg, const struct up_server *addrs, size_t n)
+{
+	struct it_req *r = arg;
+	size_t had = r->z.naddr;
+
+	r->lk = NULL;
+	for (size_t i = 0; i < n; i++)
+		zone_add_addr(r, &addrs[i]);
+	r->ns_aaaa = r->lk_type == WIRE_TYPE_A && r->z.naddr == had;
+	step(r);
+}
+
 /* Looks up the address of the next NS name of r's zone that can be
  * looked up (not below the zone itself: without glue it cannot be
- * reached): A, then AAAA when A gave none. Returns false when none is
- * left. */
+ * reached): A, then AAAA when A gave none. Through it->lookup when set
+ * (a question of its own, validated), else by a nested request of this
+ * iterator. Returns false when none is left. */
 static bool lookup_ns(struct it_req *r)
 {
+	struct iterator *it = r->it;
+	bool hook = it->lookup.start != NULL;
+
 	while ((r->ns_aaaa || r->ns_next < r->z.nns) &&
-	       r->depth < DT_IT_NS_DEPTH_MAX) {
+	       (hook ? r->nest < DT_IT_NS_DEPTH_MAX &&
+			       r->lookups < DT_IT_NS_LOOKUPS_MAX
+		     : r->depth < DT_IT_NS_DEPTH_MAX)) {
 		uint16_t type = r->ns_aaaa ? WIRE_TYPE_AAAA : WIRE_TYPE_A;
 		const uint8_t *ns = r->ns_aaaa ? r->z.ns[r->ns_next - 1]
 					       : r->z.ns[r->ns_next++];
@@ -507,7 +531,16 @@ static bool lookup_ns(struct it_req *r)
 		r->ns_aaaa = false;
 		if (wire_dname_is_subdomain(ns, r->z.name))
 			continue;
-		s = req_new(r->it, ns, type, ns_looked_up, r);
+		if (hook) {
+			r->lookups++;
+			r->lk_type = type;
+			r->lk = it->lookup.start(it->lookup.arg, ns, type,
+						 r->nest + 1, ns_validated, r);
+			if (r->lk)
+				return true;
+			continue;
+		}
+		s = req_new(it, ns, type, ns_looked_up, r);
 		if (!s)
 			return false;
 		s->parent = r;
@@ -545,7 +578,7 @@ static void step(struct it_req *r)
 		end(r, no_server(r));
 		return;
 	}
-	if ((i = choose(r)) < 0 && r->sub == NULL && lookup_ns(r))
+	if ((i = choose(r)) < 0 && !r->sub && !r->lk && lookup_ns(r))
 		return;
 	if (i < 0 && r->z.naddr && !r->z_answered &&
 	    r->rounds < DT_IT_ROUNDS_MAX) {
@@ -785,8 +818,23 @@ void it_set_hints(struct iterator *it, const struct it_hints *hints)
 	memset(it->zones, 0, DT_IT_ZONES_MAX * sizeof(*it->zones));
 }
 
+void it_set_lookup(struct iterator *it, const struct it_lookup *lookup)
+{
+	if (lookup)
+		it->lookup = *lookup;
+	else
+		memset(&it->lookup, 0, sizeof(it->lookup));
+}
+
 struct it_req *it_query(struct iterator *it, const uint8_t *qname,
 			uint16_t qtype, up_done_fn *cb, void *arg)
+{
+	return it_query_nest(it, qname, qtype, 0, cb, arg);
+}
+
+struct it_req *it_query_nest(struct iterator *it, const uint8_t *qname,
+			     uint16_t qtype, unsigned nest, up_done_fn *cb,
+			     void *arg)
 {
 	struct it_req *r;
 	int len = wire_dname_check(qname, qname + DT_NAME_MAXLEN);
@@ -795,6 +843,7 @@ struct it_req *it_query(struct iterator *it, const uint8_t *qname,
 		qname = (const uint8_t *)""; /* ends below with the error */
 	if (!(r = req_new(it, qname, qtype, cb, arg)))
 		return NULL;
+	r->nest = nest;
 	STAT(it, questions);
 	if (len < 0) {
 		end(r, len);
@@ -812,6 +861,8 @@ void it_cancel(struct it_req *r)
 		return;
 	if (r->sub)
 		it_cancel(r->sub);
+	if (r->lk)
+		r->it->lookup.cancel(r->it->lookup.arg, r->lk);
 	up_cancel(r->up);
 	loop_timer_stop(r->it->loop, &r->timer);
 	unlink_req(r);

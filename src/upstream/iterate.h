@@ -13,7 +13,8 @@
  * RD=0 (UP_Q_NORD). Bailiwick: a referral's NS RRset is followed only
  * when its owner is below the zone of the server that sent it and at or
  * above the name asked; glue only when it is in that zone. NS names
- * without glue are resolved by the iterator itself (bounded nesting).
+ * without glue are questions of their own, validated (it_set_lookup),
+ * with bounded nesting.
  * DS questions go to the parent side of the cut.
  *
  * One iterator per event loop (thread), with its own cache of zone cuts
@@ -93,6 +94,39 @@ void it_set_port(struct iterator *it, uint16_t port);
  */
 struct it_req *it_query(struct iterator *it, const uint8_t *qname,
 			uint16_t qtype, up_done_fn *cb, void *arg);
+
+/*
+ * it_query() for a question asked to answer a question of nesting nest-1
+ * (resolver/resolver.h, rsv_waiter): its NS-address lookups are asked at
+ * nest + 1, and none past DT_IT_NS_DEPTH_MAX.
+ */
+struct it_req *it_query_nest(struct iterator *it, const uint8_t *qname,
+			     uint16_t qtype, unsigned nest, up_done_fn *cb,
+			     void *arg);
+
+/* The addresses (n, port 53) found for an NS name by it_lookup.start:
+ * none when the lookup failed or its answer did not validate. */
+typedef void it_addrs_fn(void *cbarg, const struct up_server *addrs,
+			 size_t n);
+
+/*
+ * How the addresses of NS names without glue are found. Unset, the
+ * iterator asks for them itself, unvalidated (tests, the fuzz target).
+ * Set (dnstrustd), each is a question of its own, at the nesting given,
+ * answered and validated like a client's: start returns a handle, and
+ * cb(cbarg, ...) runs once later, never from inside start, unless cancel
+ * (with the handle) comes first; NULL when it cannot start (cb does not
+ * run). At most DT_IT_NS_LOOKUPS_MAX per question.
+ */
+struct it_lookup {
+	void *(*start)(void *arg, const uint8_t *name, uint16_t type,
+		       unsigned nest, it_addrs_fn *cb, void *cbarg);
+	void (*cancel)(void *arg, void *handle);
+	void *arg;
+};
+
+/* Sets (or, with NULL, unsets) the lookup of NS names' addresses. */
+void it_set_lookup(struct iterator *it, const struct it_lookup *lookup);
 
 /* Cancels a pending question: cb will not run. NULL, or r from inside
  * its own callback, is a no-op. */

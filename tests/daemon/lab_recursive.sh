@@ -7,7 +7,9 @@
 # listens, so forwarding would fail. Every question of the lab's truth
 # table gets its status, RCODE and EDE; none of the lab's resolvers is
 # asked; DS records come from the parent side of each cut; a name five
-# cuts deep resolves; status says recursive; root hints pointing at a
+# cuts deep resolves; the address of a name server without glue is a
+# validated question of its own (LAB_GLUELESS=1): a genuine one is used, a
+# bogus one never asked; status says recursive; root hints pointing at a
 # dead or silent address fail closed within query-timeout, SERVFAIL with
 # EDE 23 (Network Error) naming the network.
 #
@@ -23,7 +25,7 @@ DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3 DNSTRUST=$4
 if [ "$(id -u)" != 0 ]; then
 	skip_all "needs root (the lab binds port 53)"
 fi
-export LAB_DEEP=1
+export LAB_DEEP=1 LAB_GLUELESS=1
 lab_start lab-recursive
 resolv=$work/resolv.conf
 printf 'nameserver %s.99\n' "$LAB_NET" >"$resolv"
@@ -121,6 +123,48 @@ if [ "$(echo "$out" | field status)/$(echo "$out" | field rcode)" = secure/NOERR
 else
 	not_ok "h1.d5.d4.d3.deep.lab. A (5 cuts): secure" "$out"
 fi
+
+# --- name servers without glue: their addresses validated ---
+
+# glueless.lab. NS ns.secure.lab.: lab. has no address for it, so the
+# iterator asks for one, and the answer (signed in secure.lab.) is secure.
+out=$(q www.glueless.lab. A)
+if [ "$(echo "$out" | field status)/$(echo "$out" | field rcode)" = insecure/NOERROR ] &&
+	"$DNSTRUST" query www.glueless.lab. A --socket "$sock" 2>&1 |
+	grep -q '192\.0\.2\.120'; then
+	ok "www.glueless.lab. A (NS ns.secure.lab., no glue): insecure, 192.0.2.120"
+else
+	not_ok "www.glueless.lab. A (NS ns.secure.lab., no glue): insecure, 192.0.2.120" "$out"
+fi
+out=$(q ns.secure.lab. A)
+check "the name server's address was a question of its own: secure, cached" \
+	test "$(echo "$out" | field status)/$(echo "$out" | field cached)" = secure/1
+# gluebogus.lab. NS ns.tampered.lab., whose address is the server's, but
+# altered after signing: used unvalidated, it would answer.
+out=$(q www.gluebogus.lab. A)
+check "www.gluebogus.lab. A (its name server's address bogus): SERVFAIL" \
+	bash -c "[ '$(echo "$out" | field rcode)' = SERVFAIL ] &&
+		 ! '$DNSTRUST' query www.gluebogus.lab. A --socket '$sock' 2>&1 |
+			grep -q '192\.0\.2\.121'"
+check "and the log says why: the address is bogus, not asked" \
+	wait_log "name server ns.tampered.lab.: address bogus, not asked"
+out=$(q ns.tampered.lab. A)
+check "ns.tampered.lab. A itself: bogus" \
+	test "$(echo "$out" | field status)" = bogus
+
+# loopa.lab. NS ns.loopb.lab., loopb.lab. NS ns.loopa.lab.: each
+# address is a question nested in the other's, cut at the nesting limit.
+start=$(date +%s%N)
+out=$(q www.loopa.lab. A)
+ms=$((($(date +%s%N) - start) / 1000000))
+check "www.loopa.lab. A (name servers named in each other): SERVFAIL in $ms ms, within query-timeout" \
+	bash -c "[ '$(echo "$out" | field rcode)' = SERVFAIL ] && [ $ms -lt 5000 ]"
+sleep 1
+out=$(q -c CH status.dnstrust. TXT)
+check "and nothing of it is left under way: questions-under-way=$(echo "$out" | sed -n 's/^txt=questions-under-way=//p')" \
+	test "$(echo "$out" | sed -n 's/^txt=questions-under-way=//p')" = 0
+check "the next question is answered: www.secure.lab. secure" \
+	test "$(q www.secure.lab. A | field status)" = secure
 
 # --- nothing went to the lab's resolvers ---
 

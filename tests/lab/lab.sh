@@ -110,6 +110,19 @@
 #   so that hN.lab. is 1 zone cut below the root anchor, hN.deep.lab. 2,
 #   hN.d3.deep.lab. 3, hN.d4.d3.deep.lab. 4 and hN.d5.d4.d3.deep.lab. 5.
 #   None of them is in expect.txt or forged.txt.
+#   With LAB_GLUELESS=1 (off by default; for lab-recursive), lab. also
+#   delegates two unsigned zones to name servers without glue, whose
+#   addresses only a question of their own finds, both Knot's:
+#     glueless.lab.    NS ns.secure.lab. (its A signed and genuine):
+#                      www.glueless.lab. A 192.0.2.120 is insecure;
+#     gluebogus.lab.   NS ns.tampered.lab., whose A was changed to Knot's
+#                      address after signing: a resolver that validates
+#                      the address of a name server never asks it, so
+#                      www.gluebogus.lab. A (192.0.2.121) cannot be had.
+#   and two delegations whose name servers are named in each other
+#   (loopa.lab. NS ns.loopb.lab., loopb.lab. NS ns.loopa.lab.; nothing
+#   serves them): a loop to be cut short. None is in expect.txt or
+#   forged.txt.
 #
 # The truth table, $LAB_EXPECT (DIR/expect.txt): one line per question,
 #     NAME TYPE STATUS RCODE [EDE]
@@ -214,6 +227,9 @@ LEAF_ZONES="secure.lab. sub.secure.lab. nsec3.lab. optout.lab.
 DEEP=${LAB_DEEP:-0}
 DEEP_ZONES="d5.d4.d3.deep.lab. d4.d3.deep.lab. d3.deep.lab. deep.lab."
 [ "$DEEP" = 1 ] && LEAF_ZONES="$LEAF_ZONES $DEEP_ZONES"
+# LAB_GLUELESS=1: two zones whose name servers have no glue (see above).
+GLUELESS=${LAB_GLUELESS:-0}
+[ "$GLUELESS" = 1 ] && LEAF_ZONES="$LEAF_ZONES glueless.lab. gluebogus.lab."
 # Zones the attacker serves from its own copies (at .67).
 ATTACKER_ZONES="nsec3.lab. ed.lab. sub.secure.lab. rsa.lab. iter.lab. optout.lab."
 ITER_LIMIT=50
@@ -433,6 +449,11 @@ write_lab() {
 			printf 'deep NS ns2\n%s\n' "$DS_DEEP"
 			printf 'h%d A 192.0.2.%d\n' 1 201 2 202 3 203 4 204
 		fi
+		if [ "$GLUELESS" = 1 ]; then
+			printf 'glueless NS ns.secure.lab.\n'
+			printf 'gluebogus NS ns.tampered.lab.\n'
+			printf 'loopa NS ns.loopb.lab.\nloopb NS ns.loopa.lab.\n'
+		fi
 	} >"$DIR/zones/lab..src"
 }
 
@@ -469,6 +490,8 @@ write_secure() {
 			sub NS ns2.lab.
 			$DS_SUB
 		EOF
+		[ "$GLUELESS" = 1 ] && printf 'ns A %s\n' "$LEAF_ADDR"
+		return 0
 	} >"$DIR/zones/secure.lab..src"
 }
 
@@ -569,7 +592,20 @@ make_zones() {
 		>"$z/unsigned.optout.lab..zone"
 	leaf insecure.lab. 192.0.2.40 2001:db8:28::1 >"$z/insecure.lab..zone"
 	leaf expired.lab. 192.0.2.50 >"$z/expired.lab..src"
-	leaf tampered.lab. 192.0.2.60 >"$z/tampered.lab..src"
+	{
+		leaf tampered.lab. 192.0.2.60
+		[ "$GLUELESS" = 1 ] && printf 'ns A 192.0.2.62\n'
+	} >"$z/tampered.lab..src"
+	if [ "$GLUELESS" = 1 ]; then
+		{
+			soa glueless.lab. ns.secure.lab.
+			printf '@ NS ns.secure.lab.\nwww A 192.0.2.120\n'
+		} >"$z/glueless.lab..zone"
+		{
+			soa gluebogus.lab. ns.tampered.lab.
+			printf '@ NS ns.tampered.lab.\nwww A 192.0.2.121\n'
+		} >"$z/gluebogus.lab..zone"
+	fi
 	leaf wrongds.lab. 192.0.2.70 >"$z/wrongds.lab..src"
 	leaf nosig.lab. 192.0.2.80 >"$z/nosig.lab..src"
 	leaf iter.lab. 192.0.2.90 2001:db8:5a::1 >"$z/iter.lab..src"
@@ -592,6 +628,12 @@ make_zones() {
 			"$z/tampered.lab..zone"
 		grep -qE '[[:space:]]A[[:space:]]+192\.0\.2\.61$' "$z/tampered.lab..zone" ||
 			die "tampering www.tampered.lab. failed"
+		if [ "$GLUELESS" = 1 ]; then
+			sed -i -E "s/^(ns\.tampered\.lab\.[[:space:]]+[0-9]+[[:space:]]+IN[[:space:]]+A[[:space:]]+)192\.0\.2\.62\$/\1$LEAF_ADDR/" \
+				"$z/tampered.lab..zone"
+			grep -qE "^ns\.tampered\.lab\..*[[:space:]]A[[:space:]]+$LEAF_ADDR\$" "$z/tampered.lab..zone" ||
+				die "tampering ns.tampered.lab. failed"
+		fi
 	} &
 	jobs+=($!)
 	sign wrongds.lab. "$inc" "$exp" -- "${K[wds]}" &

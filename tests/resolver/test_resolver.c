@@ -357,6 +357,48 @@ static void test_sharing(void)
 	rsv_free(r);
 }
 
+/* A nested question (rsv_waiter.nest) joins only tasks and fetches of
+ * its own nesting or deeper; shallower ones join it. */
+static void test_nesting(void)
+{
+	struct resolver *r = fresh(NULL);
+	struct client a, b, c, d;
+
+	ask(r, &a, "www.secure.test.", WIRE_TYPE_A);
+	client_init(&b, "www.secure.test.", WIRE_TYPE_A);
+	b.rw.nest = 1;
+	is_int(rsv_submit(r, &b.rw, &now), 0, "a nested question is taken");
+	is_int(rsv_tasks(r), 2, "it does not join the client's task");
+	is_int(nqueue, 2, "nor its fetch: one fetch each");
+	is_int(rsv_fetch_nest(queue[0].f), 0, "the client's fetch: nest 0");
+	is_int(rsv_fetch_nest(queue[1].f), 1, "the nested one's: nest 1");
+	client_init(&c, "www.secure.test.", WIRE_TYPE_A);
+	c.rw.nest = 2;
+	rsv_submit(r, &c.rw, &now);
+	is_int(rsv_tasks(r), 3, "nest 2 joins neither");
+	ask(r, &d, "www.secure.test.", WIRE_TYPE_A);
+	is_int(rsv_tasks(r), 3, "a client's question joins a task");
+	serve();
+	ok(a.answered && b.answered && c.answered && d.answered,
+	   "all four answered");
+	ok(a.status == VAL_SECURE && b.status == VAL_SECURE &&
+		   c.status == VAL_SECURE && d.status == VAL_SECURE,
+	   "all secure");
+	is_int(rsv_tasks(r) + rsv_fetches(r), 0, "nothing left under way");
+
+	/* The other way round: a nested task first, a client joins it. */
+	r = (rsv_free(r), fresh(NULL));
+	client_init(&b, "www.secure.test.", WIRE_TYPE_A);
+	b.rw.nest = 1;
+	rsv_submit(r, &b.rw, &now);
+	ask(r, &a, "www.secure.test.", WIRE_TYPE_A);
+	is_int(rsv_tasks(r), 1, "a client joins a nested task");
+	serve();
+	ok(a.answered && b.answered && a.status == VAL_SECURE,
+	   "both answered, secure");
+	rsv_free(r);
+}
+
 static void test_failures(void)
 {
 	struct resolver *r = fresh(NULL);
@@ -673,6 +715,7 @@ int main(void)
 		return 1;
 	test_secure();
 	test_sharing();
+	test_nesting();
 	test_failures();
 	test_limits();
 	test_detach();

@@ -423,6 +423,133 @@ static void test_cancel(struct iterator *it)
 	it_query(it, name("x.y.z.example."), WIRE_TYPE_A, never, NULL);
 }
 
+/* --- NS addresses through a lookup of the caller's (it_set_lookup) --- */
+
+struct hook_call {
+	struct loop_timer t;
+	it_addrs_fn *cb;
+	void *cbarg;
+	bool cancelled;
+};
+
+static struct hook_call hcalls[8];
+static int nhook, ncancel_hook;
+static char hook_asked[8][DT_NAME_TEXT_MAXLEN + 24];
+static bool hook_good; /* answer ns.other. A with its address */
+
+static void hook_fire(struct loop_timer *t)
+{
+	struct hook_call *c = t->arg;
+	struct up_server a;
+
+	up_server_parse("127.6.53.4", &a);
+	if (hook_good)
+		c->cb(c->cbarg, &a, 1);
+	else
+		c->cb(c->cbarg, NULL, 0);
+}
+
+static void *hook_start(void *arg, const uint8_t *n, uint16_t type,
+			unsigned nest, it_addrs_fn *cb, void *cbarg)
+{
+	struct hook_call *c;
+	char txt[DT_NAME_TEXT_MAXLEN], tb[16];
+
+	(void)arg;
+	if (nhook == 8)
+		return NULL;
+	c = &hcalls[nhook];
+	wire_dname_to_str(n, txt, sizeof(txt));
+	snprintf(hook_asked[nhook], sizeof(hook_asked[0]), "%s %s %u", txt,
+		 wire_type_to_str(type, tb), nest);
+	nhook++;
+	memset(c, 0, sizeof(*c));
+	c->cb = cb;
+	c->cbarg = cbarg;
+	c->t.cb = hook_fire;
+	c->t.arg = c;
+	/* Only A has an answer: AAAA stays pending until cancelled, and
+	 * the test goes on. */
+	if (type == WIRE_TYPE_A)
+		loop_timer_start(L, &c->t, 0);
+	else
+		loop_stop(L);
+	return c;
+}
+
+static void hook_cancel(void *arg, void *handle)
+{
+	struct hook_call *c = handle;
+
+	(void)arg;
+	c->cancelled = true;
+	loop_timer_stop(L, &c->t);
+	ncancel_hook++;
+}
+
+static void stop_loop(struct loop_timer *t)
+{
+	(void)t;
+	loop_stop(L);
+}
+
+static struct iterator *hooked(struct up_client *up, const struct it_hints *h)
+{
+	struct it_lookup lk = {.start = hook_start, .cancel = hook_cancel};
+	struct iterator *it = it_new(L, up, h);
+
+	it_set_port(it, port);
+	it_set_lookup(it, &lk);
+	nhook = ncancel_hook = 0;
+	return it;
+}
+
+static void test_lookup_hook(struct up_client *up, const struct it_hints *h)
+{
+	struct iterator *it = hooked(up, h);
+
+	hook_good = true;
+	calls = 0;
+	it_query_nest(it, name("www.glueless."), WIRE_TYPE_A, 1, done, NULL);
+	loop_run(L);
+	ok(calls == 1 && got_err == 0, "www.glueless. A through the lookup");
+	is_str(answer_rr(0), "www.glueless. 3600 IN A 192.0.2.4",
+	       "with the address the lookup gave");
+	is_int(nhook, 1, "one lookup");
+	is_str(hook_asked[0], "ns.other. A 2",
+	       "of ns.other. A, one nesting deeper than the question");
+	it_free(it);
+
+	/* The lookup finds nothing that validates for A; AAAA never
+	 * answers: the question waits on it, and a cancel reaches it. */
+	it = hooked(up, h);
+	hook_good = false;
+	calls = 0;
+	struct it_req *r = it_query(it, name("www.glueless."), WIRE_TYPE_A,
+				    never, NULL);
+	struct loop_timer guard = {.cb = stop_loop};
+	loop_timer_start(L, &guard, 5000);
+	loop_run(L);
+	loop_timer_stop(L, &guard);
+	is_int(nhook, 2, "no address for A: AAAA is looked up next");
+	is_str(hook_asked[1], "ns.other. AAAA 1", "at nest 1");
+	it_cancel(r);
+	is_int(ncancel_hook, 1, "cancelling the question cancels its lookup");
+	is_int(calls, 0, "and its callback never runs");
+	it_free(it);
+
+	/* At the nesting limit, no lookup: the question fails at once. */
+	it = hooked(up, h);
+	hook_good = true;
+	calls = 0;
+	it_query_nest(it, name("www.glueless."), WIRE_TYPE_A,
+		      DT_IT_NS_DEPTH_MAX, done, NULL);
+	loop_run(L);
+	ok(calls == 1 && got_err != 0, "at DT_IT_NS_DEPTH_MAX: fails");
+	is_int(nhook, 0, "without a lookup");
+	it_free(it);
+}
+
 int main(void)
 {
 	struct it_hints h = {0};
@@ -444,6 +571,7 @@ int main(void)
 	test_cancel(it);
 	it_free(it); /* two questions still under way */
 	ok(1, "freed with questions under way");
+	test_lookup_hook(up, &h);
 	test_unreachable(up);
 	wire_msg_free(got);
 	up_client_free(up);
