@@ -402,7 +402,7 @@ extra_pids="$hpids"
 exec 3>"$work/hold.in"
 wait_for 50 held 3 "$work/hold.out.$CLIENT" "$work/hold.out.$CLIENT2" \
 	"$work/hold.out.$CLIENT3"
-echo "# connections held from three addresses:" $(cat "$work"/hold.out.*)
+echo "# connections held from three addresses: $(cat "$work"/hold.out.* | tr '\n' ' ')"
 pool_full() { tcp_from "$CLIENT4" www.secure.lab. | grep -q "EDE: 14"; }
 check "past $CONNS remote connections, a fourth remote address is answered SERVFAIL, EDE 14" \
 	wait_for 20 pool_full
