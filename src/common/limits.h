@@ -332,6 +332,21 @@
  * table of this many buckets; a new address takes the slot of the one it
  * collides with, so memory is fixed whatever the number of sources. */
 #define DT_DMN_RATE_SLOTS 4096
+/* Default of max-connections-per-address: TCP connections one remote
+ * client address (an IPv4 /32, an IPv6 /64) may hold, so that one
+ * address cannot take every connection of the remote clients' pool
+ * (max-connections-per-user): a stub resolver keeps one or two open, a
+ * NAT's few hosts a dozen; 16 leaves the default pool of 128 to at least
+ * eight addresses. */
+#define DT_DMN_CONNS_PER_ADDRESS 16
+/* The table counting them (one for all the workers), hashed with a
+ * secret key: this many sets of this many entries (96 KiB). An entry is
+ * held only while its address has a connection counted, so at most
+ * max-connections-per-user (at most 1,024) are in use; a new address
+ * whose set is full (16 others there: with 1,024 addresses spread over
+ * 256 sets, about once in 3,000 tables) is treated as over its limit. */
+#define DT_DMN_REMOTE_CONN_SETS 256
+#define DT_DMN_REMOTE_CONN_WAYS 16
 /* dnstrust.conf size: policy for thousands of domains fits in 1 MiB. */
 #define DT_CFG_MAXSIZE (1024 * 1024)
 /* Entries of each policy list (negative trust anchors, require-secure,

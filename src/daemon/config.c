@@ -1098,6 +1098,10 @@ static const struct cfg_key cfg_keys[] = {
 	KEY_UINT("ratelimit", "N", ratelimit, 1, 1000000, 1,
 		 "Questions per second one remote client address may ask; "
 		 "loopback clients are not limited."),
+	KEY_UINT("max-connections-per-address", "N", max_conns_per_address,
+		 1, DT_DMN_MAX_CONNS, 1,
+		 "TCP connections one remote client address may hold; "
+		 "loopback clients are not counted."),
 	KEY_PATH("resolv-conf", resolv_conf, PATH_MAX - 1,
 		 "Where the upstream nameservers are listed; followed live."),
 	{.name = "resolution",
@@ -1426,6 +1430,7 @@ void cfg_default(struct cfg *c)
 	c->aggressive_nsec = true;
 	c->max_conns_per_user = DT_DMN_CONNS_PER_USER;
 	c->ratelimit = DT_DMN_RATELIMIT;
+	c->max_conns_per_address = DT_DMN_CONNS_PER_ADDRESS;
 	c->auto_trust_add_holddown = DT_AT_HOLDDOWN;
 	c->auto_trust_remove_holddown = DT_AT_HOLDDOWN;
 }

@@ -99,6 +99,9 @@ struct cfg {
 	size_t nallow;
 	unsigned ratelimit;		/* ratelimit N: questions per second
 					   of one remote client address */
+	unsigned max_conns_per_address;	/* max-connections-per-address N:
+					   TCP connections of one remote
+					   client address */
 	char resolv_conf[PATH_MAX];	/* resolv-conf PATH */
 	enum cfg_resolution resolution;	/* resolution auto|forward|recursive */
 	char root_hints[PATH_MAX];	/* root-hints PATH: named.root-style

@@ -45,6 +45,8 @@ struct conn {
 	struct loop_io io;
 	struct loop_timer timer;	/* idle, frame or write stall */
 	struct loop_timer resume;	/* frames left when pending was full */
+	struct loop_timer throttle;	/* a remote client over its rate: its
+					   next token */
 	enum conn_wait wait;		/* what timer is armed for */
 	bool admin;			/* peer may flush and reload */
 	bool hotspot;			/* peer may sign on (hotspot.h) */
@@ -52,6 +54,10 @@ struct conn {
 	bool reject;			/* over a limit: every question is
 					   answered SERVFAIL, EDE 14 */
 	bool remote;			/* TCP from another than loopback */
+	bool addr_counted;		/* counted against its address's
+					   limit (until freed) */
+	bool throttled;			/* over its rate: not read until
+					   throttle fires */
 	bool closed;
 	unsigned refs;			/* 1 while open + 1 per waiter + 1
 					   while an event is handled */
@@ -65,6 +71,7 @@ struct conn {
 	size_t outlen, outoff, outcap;
 	size_t stall_mark;		/* octets written when the write-stall
 					   timer was last armed */
+	struct sockaddr_storage peer;	/* a remote client's address */
 };
 
 static __thread uint8_t reply_buf[DT_MSG_MAXLEN];
@@ -79,8 +86,9 @@ static void conn_update(struct conn *c);
  * and leave the others' resolvers "unavailable". TCP clients have no
  * user; loopback ones share one entry, CONN_UID_TCP, and remote ones
  * (allow-remote) another, CONN_UID_REMOTE, so that remote clients cannot
- * take the local ones' connections. Root and the daemon's own user are
- * not counted.
+ * take the local ones' connections; within that pool each remote address
+ * holds at most max-connections-per-address (ratelimit.h counts them).
+ * Root and the daemon's own user are not counted.
  */
 #define CONN_UID_TCP ((uid_t)-2)
 #define CONN_UID_REMOTE ((uid_t)-3)
@@ -137,6 +145,29 @@ static bool user_question_take(struct user_conns *u)
 	return false;
 }
 
+/* --- remote clients --- */
+
+/* The rates and connection counts of remote addresses: one table for all
+ * the workers (a client's datagrams reach several of them: SO_REUSEPORT
+ * hashes the source port), made at the first remote client. NULL: out of
+ * memory. */
+static struct ratelimit *remote_table(struct worker *w)
+{
+	struct ratelimit *rl, *none = NULL;
+
+	rl = __atomic_load_n(&w->d->rate, __ATOMIC_ACQUIRE);
+	if (rl)
+		return rl;
+	if (!(rl = ratelimit_new()))
+		return NULL;
+	if (!__atomic_compare_exchange_n(&w->d->rate, &none, rl, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		ratelimit_free(rl);
+		rl = none;
+	}
+	return rl;
+}
+
 /* --- connections --- */
 
 static void conn_unref(struct conn *c)
@@ -145,6 +176,9 @@ static void conn_unref(struct conn *c)
 		return;
 	if (c->user)
 		user_put(c->user);
+	if (c->addr_counted)
+		ratelimit_conn_put(c->w->d->rate,
+				   (const struct sockaddr *)&c->peer);
 	free(c->in);
 	free(c->out);
 	free(c);
@@ -160,6 +194,7 @@ static void conn_close(struct conn *c)
 	loop_io_del(w->loop, &c->io);
 	loop_timer_stop(w->loop, &c->timer);
 	loop_timer_stop(w->loop, &c->resume);
+	loop_timer_stop(w->loop, &c->throttle);
 	close(c->io.fd);
 	if (c->prev)
 		c->prev->next = c->next;
@@ -189,10 +224,11 @@ static bool conn_has_frame(const struct conn *c)
 }
 
 /* Whether another question may be taken: room for its answer among the
- * pending ones and in the output (cache hits count too). */
+ * pending ones and in the output (cache hits count too), and a remote
+ * client within its rate. */
 static bool conn_may_take(const struct conn *c)
 {
-	return c->pending < DT_DMN_MAX_PENDING &&
+	return !c->throttled && c->pending < DT_DMN_MAX_PENDING &&
 	       conn_queued(c) < DT_DMN_MAX_OUTBUF;
 }
 
@@ -586,24 +622,13 @@ static void resolve(struct worker *w, const struct origin *o,
 static bool remote_admit(struct worker *w, const struct sockaddr_storage *peer)
 {
 	const struct cfg *cfg = &w->st->cfg;
-	struct ratelimit *rl, *none = NULL;
+	struct ratelimit *rl;
 
 	if (!cfg_nets_match(cfg->allow, cfg->nallow,
 			    (const struct sockaddr *)peer))
 		return false;
-	/* One table for all the workers: a client's datagrams reach several
-	 * of them (SO_REUSEPORT hashes the source port). */
-	rl = __atomic_load_n(&w->d->rate, __ATOMIC_ACQUIRE);
-	if (!rl) {
-		if (!(rl = ratelimit_new()))
-			return false;
-		if (!__atomic_compare_exchange_n(&w->d->rate, &none, rl, false,
-						 __ATOMIC_ACQ_REL,
-						 __ATOMIC_ACQUIRE)) {
-			ratelimit_free(rl);
-			rl = none;
-		}
-	}
+	if (!(rl = remote_table(w)))
+		return false;
 	if (!ratelimit_take(rl, (const struct sockaddr *)peer,
 			    cfg->ratelimit, loop_now_ms(w->loop))) {
 		STAT_INC(w, refused);
@@ -679,6 +704,30 @@ static void conn_timeout(struct loop_timer *t)
 	conn_close(t->arg);
 }
 
+/*
+ * A question from a remote client takes a token of its address, from the
+ * bucket its datagrams use too. Without one, the connection is not read
+ * until a token is due (a timer): the stream cannot be spoofed, and a
+ * question dropped from it would leave the client waiting, so the client
+ * is slowed to its rate and nothing it asked is lost.
+ */
+static bool conn_rate_take(struct conn *c)
+{
+	struct worker *w = c->w;
+	struct ratelimit *rl = remote_table(w);
+	int64_t wait = 1000; /* out of memory: try again in a second */
+
+	if (rl)
+		wait = ratelimit_wait(rl, (const struct sockaddr *)&c->peer,
+				      w->st->cfg.ratelimit,
+				      loop_now_ms(w->loop));
+	if (!wait)
+		return true;
+	c->throttled = true;
+	loop_timer_start(w->loop, &c->throttle, wait);
+	return false;
+}
+
 /* Handles every complete frame in the input buffer while the connection
  * may take questions. */
 static void conn_frames(struct conn *c)
@@ -694,6 +743,8 @@ static void conn_frames(struct conn *c)
 			break;
 		}
 		if (c->inlen - off - 2 < len)
+			break;
+		if (c->remote && !conn_rate_take(c))
 			break;
 		handle(c->w, &o, c->in + off + 2, len, c->admin, c->hotspot);
 		off += 2 + len;
@@ -712,6 +763,17 @@ static void conn_resume(struct loop_timer *t)
 {
 	struct conn *c = t->arg;
 
+	if (!c->closed)
+		conn_frames(c);
+}
+
+/* A token is due: the frames held back are taken up, and reading goes on
+ * (conn_frames' conn_update). */
+static void conn_unthrottle(struct loop_timer *t)
+{
+	struct conn *c = t->arg;
+
+	c->throttled = false;
 	if (!c->closed)
 		conn_frames(c);
 }
@@ -754,18 +816,34 @@ struct peer {
 	bool hotspot;		/* may sign on (hotspot.h) */
 	bool exempt;		/* root or the daemon's user: never limited */
 	bool remote;		/* TCP from another than loopback */
+	struct sockaddr_storage addr;	/* a remote peer's address */
 };
+
+/* Counts a remote client's connection against its address's limit; false
+ * when over it (or out of memory). */
+static bool conn_addr_take(struct worker *w, const struct peer *p)
+{
+	struct ratelimit *rl = remote_table(w);
+
+	return rl && ratelimit_conn_take(rl, (const struct sockaddr *)&p->addr,
+					 w->st->cfg.max_conns_per_address);
+}
 
 static void conn_new(struct worker *w, int fd, const struct peer *p)
 {
 	struct user_conns *user = NULL;
-	bool limited = false, reject = false;
+	bool limited = false, reject = false, addr_counted = false;
 
 	if (!p->exempt) {
 		unsigned per_user = w->st->cfg.max_conns_per_user;
 		reject = w->nlimited >= DT_DMN_MAX_CONNS ||
+			 (p->remote && !(addr_counted = conn_addr_take(w, p))) ||
 			 !(user = user_take(p->uid, per_user));
 		limited = !reject;
+	}
+	if (reject && addr_counted) {
+		ratelimit_conn_put(w->d->rate, (const struct sockaddr *)&p->addr);
+		addr_counted = false;
 	}
 	if (reject && w->nrejecting >= DT_DMN_MAX_REJECTING) {
 		close(fd); /* past every limit: nothing better to do */
@@ -780,6 +858,9 @@ static void conn_new(struct worker *w, int fd, const struct peer *p)
 		free(c);
 		if (user)
 			user_put(user);
+		if (addr_counted)
+			ratelimit_conn_put(w->d->rate,
+					   (const struct sockaddr *)&p->addr);
 		close(fd);
 		return;
 	}
@@ -790,6 +871,9 @@ static void conn_new(struct worker *w, int fd, const struct peer *p)
 	c->limited = limited;
 	c->reject = reject;
 	c->remote = p->remote;
+	c->addr_counted = addr_counted;
+	if (p->remote)
+		c->peer = p->addr;
 	c->refs = 1;
 	c->io.cb = conn_event;
 	c->io.arg = c;
@@ -797,11 +881,11 @@ static void conn_new(struct worker *w, int fd, const struct peer *p)
 	c->timer.arg = c;
 	c->resume.cb = conn_resume;
 	c->resume.arg = c;
+	c->throttle.cb = conn_unthrottle;
+	c->throttle.arg = c;
 	if (loop_io_add(w->loop, &c->io, fd, LOOP_READ) < 0) {
-		free(c->in);
-		free(c);
-		if (user)
-			user_put(user);
+		conn_unref(c); /* frees c, with its user's and address's
+				  counts */
 		close(fd);
 		return;
 	}
@@ -921,6 +1005,7 @@ static void accept_event(struct loop_io *io, uint32_t ev)
 			}
 			p.remote = true;
 			p.uid = CONN_UID_REMOTE;
+			p.addr = sa;
 		}
 		conn_new(w, fd, &p);
 	}

@@ -33,6 +33,7 @@ static inline bool cfg_same(const struct cfg *a, const struct cfg *b)
 	    a->bogus_ttl != b->bogus_ttl ||
 	    a->max_conns_per_user != b->max_conns_per_user ||
 	    a->ratelimit != b->ratelimit || a->nallow != b->nallow ||
+	    a->max_conns_per_address != b->max_conns_per_address ||
 	    strcmp(a->hotspot_group, b->hotspot_group) != 0 ||
 	    a->nprivate != b->nprivate ||
 	    a->no_private_defaults != b->no_private_defaults)

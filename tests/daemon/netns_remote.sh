@@ -3,7 +3,7 @@
 #
 # dnstrustd's listener on another address than loopback, with real remote
 # clients: a network namespace made for the test, joined to the host by a
-# veth pair (198.18.X.1/29 on the host, 198.18.X.2 and 198.18.X.3 in the
+# veth pair (198.18.X.1/29 on the host, 198.18.X.2 to 198.18.X.6 in the
 # namespace; RFC 2544's benchmark range, nothing else routed; and
 # 2001:db8:18:X::1, ::2 and ::3 when the kernel has IPv6). Checks:
 # without allow-remote the daemon does not start (-n and a real start);
@@ -13,23 +13,27 @@
 # remote client (and flush does nothing); ratelimit holds a burst from the
 # remote client (counted by the client itself, tests/daemon/udpburst.py)
 # to about its rate while loopback clients and the socket are answered in
-# full at the same time; the remote client's TCP connections past
-# max-connections-per-user get EDE 14 while loopback TCP clients are
-# still served (tests/daemon/tcphold.py holds them); a CH status answer
-# to a loopback client asking with a 512-octet payload size comes back
-# truncated.
+# full at the same time; questions pipelined on one TCP connection by the
+# remote client are all answered, but no faster than ratelimit allows,
+# while a loopback TCP client is not slowed (tests/daemon/tcppipe.py);
+# the remote client's TCP connections past max-connections-per-address
+# get EDE 14 while another remote address is served, and remote
+# connections past max-connections-per-user (from three addresses) get
+# EDE 14 while loopback TCP clients are still served
+# (tests/daemon/tcphold.py holds them); a CH status answer to a loopback
+# client asking with a 512-octet payload size comes back truncated.
 #
-# usage: netns_remote.sh DNSTRUSTD DTQ LAB_SH UDPBURST TCPHOLD
+# usage: netns_remote.sh DNSTRUSTD DTQ LAB_SH UDPBURST TCPHOLD TCPPIPE
 #        (TAP on stdout)
 # Root only (ip netns); skipped as a whole only when the kernel refuses a
 # network namespace or a veth pair.
 set -u
 
-DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3 BURST=$4 HOLD=$5
+DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3 BURST=$4 HOLD=$5 PIPE=$6
 # shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
-RATE=20 CONNS=16
+RATE=20 CONNS=16 ADDRS=6
 
 # --- the namespace ---
 suffix=$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
@@ -44,6 +48,8 @@ for _ in 1 2 3 4 5 6 7 8; do
 done
 [ -n "$x" ] || skip_all "no free 198.18.X.0/29 block"
 HOST=198.18.$x.1 CLIENT=198.18.$x.2 STRANGER=198.18.$x.3
+# More remote clients, allowed as 198.18.X.4/30.
+CLIENT2=198.18.$x.4 CLIENT3=198.18.$x.5 CLIENT4=198.18.$x.6
 # IPv6 too when the kernel has it (a documentation prefix, 2001:db8::/32).
 V6NET=2001:db8:18:$x
 V6HOST=$V6NET::1 V6CLIENT=$V6NET::2 V6STRANGER=$V6NET::3
@@ -65,6 +71,9 @@ if ! { ip addr add "$HOST/29" dev "$hostif" &&
 	ip link set "$hostif" up &&
 	ip -n "$ns" addr add "$CLIENT/29" dev "$nsif" &&
 	ip -n "$ns" addr add "$STRANGER/29" dev "$nsif" &&
+	ip -n "$ns" addr add "$CLIENT2/29" dev "$nsif" &&
+	ip -n "$ns" addr add "$CLIENT3/29" dev "$nsif" &&
+	ip -n "$ns" addr add "$CLIENT4/29" dev "$nsif" &&
 	ip -n "$ns" link set "$nsif" up &&
 	ip -n "$ns" link set lo up; }; then
 	bail "the veth pair is configured"
@@ -98,6 +107,7 @@ listen $HOST@53
 listen $LOCAL@53
 ratelimit $RATE
 max-connections-per-user $CONNS
+max-connections-per-address $ADDRS
 EOF
 	if [ -n "$v6" ]; then echo "listen $V6HOST@53"; fi
 }
@@ -126,7 +136,7 @@ check "and leaves no socket" test ! -e "$sock"
 # --- allow-remote: the client in the namespace ---
 {
 	conf_base
-	echo "allow-remote $CLIENT/32"
+	echo "allow-remote $CLIENT/32 $CLIENT2/30"
 	if [ -n "$v6" ]; then echo "allow-remote $V6CLIENT/128"; fi
 } >"$conf"
 check "with allow-remote $CLIENT/32, dnstrustd starts" start_daemon
@@ -296,30 +306,114 @@ else
 	skip "IPv6 remote burst (no IPv6 on the veth pair)"
 fi
 
-# --- remote connections: a pool of their own ---
-# The remote client holds more connections than max-connections-per-user:
-# its next questions are answered SERVFAIL, EDE 14, while loopback TCP
-# clients (another pool) and the socket are still served.
+# --- rate limiting over TCP: slowed, nothing lost ---
+# The remote client pipelines N questions on one connection: a bucket of
+# RATE, then RATE a second, so the last answer cannot come before
+# (N - RATE) / RATE seconds (whatever the bucket held); all are answered.
+# A loopback TCP client pipelining more at the same time is not slowed.
+N=80 LN=200
+sleep 1.2 # the client's bucket full again
+inns python3 "$PIPE" -b "$CLIENT" "$HOST" 53 www.secure.lab. $N \
+	>"$work/pipe.remote" &
+ppid=$!
+extra_pids="$ppid"
+sleep 0.3
+lpipe=$(python3 "$PIPE" "$LOCAL" 53 www.secure.lab. $LN)
+wait "$ppid"
+extra_pids=""
+rpipe=$(cat "$work/pipe.remote")
+echo "# remote TCP client, $N questions pipelined (ratelimit $RATE): $rpipe"
+echo "# loopback TCP client meanwhile, $LN questions pipelined: $lpipe"
+pick() { echo "$2" | sed -n "s/.*$1=\([0-9]*\).*/\1/p"; }
+min=$(((N - RATE) * 1000 / RATE))
+got=$(pick answered "$rpipe") ms=$(pick elapsed_ms "$rpipe")
+if [ "${got:-0}" -eq "$N" ] && echo "$rpipe" | grep -q "rcodes=NOERROR:$N "; then
+	ok "remote TCP client over the rate: all $N pipelined questions answered"
+else
+	not_ok "remote TCP client over the rate: all $N pipelined questions answered" \
+		"$rpipe"
+fi
+# 10 ms for the daemon's clock, in whole milliseconds.
+if [ -n "$ms" ] && [ "$ms" -ge $((min - 10)) ]; then
+	ok "and no faster than ratelimit $RATE allows: $ms ms (at least $min)"
+else
+	not_ok "and no faster than ratelimit $RATE allows (at least $min ms)" \
+		"$rpipe"
+fi
+lgot=$(pick answered "$lpipe") lms=$(pick elapsed_ms "$lpipe")
+lmin=$(((LN - RATE) * 1000 / RATE))
+if [ "${lgot:-0}" -eq "$LN" ] && [ -n "$lms" ] && [ "$lms" -lt "$lmin" ]; then
+	ok "a loopback TCP client meanwhile: all $LN answered in $lms ms, not slowed to the rate ($lmin)"
+else
+	not_ok "a loopback TCP client meanwhile: all $LN answered, not slowed to the rate" \
+		"$lpipe"
+fi
+
+# --- remote connections: per address, and a pool of their own ---
+# tcp_from SOURCE NAME: dig over TCP from one of the namespace's addresses.
+tcp_from() { inns dig +tcp +tries=1 +time=3 -b "$1" @"$HOST" "$2" A; }
 mkfifo "$work/hold.in"
-inns python3 "$HOLD" -b "$CLIENT" "$HOST" 53 $((CONNS + 4)) \
-	<"$work/hold.in" >"$work/hold.out" &
+held() { # N FILE...: N of tcphold.py's outputs say what they hold
+	local n=$1
+	shift
+	[ "$(cat "$@" 2>/dev/null | grep -c "^open=")" -ge "$n" ]
+}
+busy() { [ "$(rq -t "$HOST" www.secure.lab. A | field ede)" = 14 ]; }
+
+# The remote client holds more than max-connections-per-address: its
+# next question is answered SERVFAIL, EDE 14, while another remote
+# address (the pool has room) and loopback TCP clients are served.
+inns python3 "$HOLD" -b "$CLIENT" "$HOST" 53 $((ADDRS + 2)) \
+	<"$work/hold.in" >"$work/hold.out1" &
 hpid=$!
 extra_pids="$hpid"
 exec 3>"$work/hold.in"
-held() { grep -q "^open=" "$work/hold.out"; }
-wait_for 50 held
-echo "# remote connections held: $(cat "$work/hold.out")"
-busy() { [ "$(rq -t "$HOST" www.secure.lab. A | field ede)" = 14 ]; }
-check "past $CONNS remote connections, the remote client's next one is answered SERVFAIL, EDE 14" \
+wait_for 50 held 1 "$work/hold.out1"
+echo "# connections held from $CLIENT: $(cat "$work/hold.out1")"
+check "past $ADDRS connections from $CLIENT, its next one is answered SERVFAIL, EDE 14" \
 	wait_for 20 busy
+out=$(tcp_from "$CLIENT2" www.secure.lab.)
+if echo "$out" | grep -q "status: NOERROR" &&
+	echo "$out" | grep -q "flags:.* ad[ ;]"; then
+	ok "another remote address ($CLIENT2) meanwhile: a connection and an answer"
+else
+	not_ok "another remote address ($CLIENT2) meanwhile: a connection and an answer" \
+		"$out"
+fi
 is "a loopback TCP client meanwhile: answered" \
 	"$(q -t "$LOCAL" www.secure.lab. A)" rcode=NOERROR status=secure
-is "the socket meanwhile: answered" "$(q www.secure.lab. A)" status=secure
 exec 3>&-
 wait "$hpid"
 extra_pids=""
 free() { [ "$(rq -t "$HOST" www.secure.lab. A | field status)" = secure ]; }
-check "the connections closed, the remote client is served again" \
+check "the connections closed, $CLIENT is served again" wait_for 20 free
+
+# Three remote addresses, each within its limit, hold more than
+# max-connections-per-user together: a fourth address's question is
+# answered SERVFAIL, EDE 14, while loopback TCP clients (another pool)
+# and the socket are still served.
+hpids=""
+for a in "$CLIENT" "$CLIENT2" "$CLIENT3"; do
+	inns python3 "$HOLD" -b "$a" "$HOST" 53 "$ADDRS" \
+		<"$work/hold.in" >"$work/hold.out.$a" &
+	hpids="$hpids $!"
+done
+extra_pids="$hpids"
+exec 3>"$work/hold.in"
+wait_for 50 held 3 "$work/hold.out.$CLIENT" "$work/hold.out.$CLIENT2" \
+	"$work/hold.out.$CLIENT3"
+echo "# connections held from three addresses: $(cat "$work"/hold.out.* | tr '\n' ' ')"
+pool_full() { tcp_from "$CLIENT4" www.secure.lab. | grep -q "EDE: 14"; }
+check "past $CONNS remote connections, a fourth remote address is answered SERVFAIL, EDE 14" \
+	wait_for 20 pool_full
+is "a loopback TCP client meanwhile: answered" \
+	"$(q -t "$LOCAL" www.secure.lab. A)" rcode=NOERROR status=secure
+is "the socket meanwhile: answered" "$(q www.secure.lab. A)" status=secure
+exec 3>&-
+# shellcheck disable=SC2086
+wait $hpids
+extra_pids=""
+check "the connections closed, the remote clients are served again" \
 	wait_for 20 free
 
 # --- amplification: administrative answers respect the payload size ---

@@ -708,6 +708,7 @@ static const char full_text[] = "# every key, values away from the defaults\n"
 				"max-connections-per-user 16\n"
 				"allow-remote 2001:db8::/32 192.0.2.0/24\n"
 				"ratelimit 20\n"
+				"max-connections-per-address 4\n"
 				"mode permissive\n"
 				"insecure reject\n"
 				"negative-trust-anchor broken.example. until 2027-02-28\n"
@@ -736,6 +737,7 @@ static void test_format(void)
 		"prefetch yes\n",   "aggressive-nsec yes\n",
 		"max-connections-per-user 128\n",
 		"#allow-remote NET...\n", "ratelimit 100\n",
+		"max-connections-per-address 16\n",
 	};
 	char text[8192], small[16];
 	struct cfg c;
