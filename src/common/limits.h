@@ -220,6 +220,14 @@
  * network coming back is noticed within a second (one small query a
  * second to a network that does not answer). */
 #define DT_UP_PROBE_DOWN_MS 1000
+/* Notices of an upstream's changed verdict (and of the auto-mode
+ * judgement) logged per server in one window: a real change and its
+ * settling (unknown, no, yes again) fit in 5, while a server flapping
+ * between answers with and without RRSIGs every second would write a
+ * line a second. The rest are counted and summed up in one line when
+ * the window ends (status always shows the verdict in force). */
+#define DT_UP_NOTICE_BURST 5
+#define DT_UP_NOTICE_WINDOW_MS 300000
 /* resolv.conf search list: glibc before 2.26 kept 6 domains of 256
  * characters in all (MAXDNSRCH); a DHCP or VPN client writes one or two.
  * Those past either bound are ignored. Kept in wire form, back to back. */
