@@ -13,8 +13,10 @@
  * to the hint for questions asked together, the primed address then
  * asked (the hint, 127.6.53.7, answers nothing else) and an address of a
  * name outside the root's NS RRset never; a hint that refuses priming
- * (127.6.53.1) or does not answer leaves the hints in use, priming not
- * asked again within its back-off, one notice for the failure.
+ * (127.6.53.1) or does not answer (127.6.53.8 drops everything) leaves
+ * the hints in use, priming not asked again within its back-off, one
+ * notice for the failure; the verdict that no root server answers
+ * still comes within DT_IT_ZONE_WAIT_MS.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -507,6 +509,33 @@ static void test_unreachable(struct up_client *up)
 		   it_root_reachable(it),
 	   "new hints that answer: resolved, the root reachable again");
 	it_free(it);
+
+	/* A hint that drops everything (a socket never read): priming
+	 * times out, then the hint is asked as the root until the root's
+	 * wait is over, counted from the priming query. */
+	struct sockaddr_in a = {.sin_family = AF_INET,
+				.sin_port = htons(port)};
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	inet_pton(AF_INET, "127.6.53.8", &a.sin_addr);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+		abort();
+	memset(&h, 0, sizeof(h));
+	up_server_parse("127.6.53.8", &h.addr[h.n++]);
+	it = it_new(L, up, &h);
+	it_set_port(it, port);
+	int64_t t0 = loop_now_ms(L);
+	asked_ok = ask(it, "www.example.", WIRE_TYPE_A);
+	int64_t took = loop_now_ms(L) - t0;
+	it_get_stats(it, &st);
+	ok(asked_ok && got_err == DT_ENETBLOCKED && st.timeouts >= 2,
+	   "a silent hint: priming and the walk time out (%llu), %s",
+	   (unsigned long long)st.timeouts, dt_strerror(got_err));
+	ok(took >= DT_IT_ZONE_WAIT_MS - 100 &&
+		   took < DT_IT_ZONE_WAIT_MS + DT_IT_PRIME_TIMEOUT_MS,
+	   "within the root's wait, priming included (%lld ms)",
+	   (long long)took);
+	it_free(it);
+	close(fd);
 }
 
 static void test_cancel(struct iterator *it)
