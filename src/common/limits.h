@@ -226,7 +226,7 @@
  * between answers with and without RRSIGs every second would write a
  * line a second. The rest are counted and summed up in one line when
  * the window ends (status always shows the verdict in force). */
-#define DT_UP_NOTICE_BURST 5
+#define DT_UP_NOTICE_BURST     5
 #define DT_UP_NOTICE_WINDOW_MS 300000
 /* resolv.conf search list: glibc before 2.26 kept 6 domains of 256
  * characters in all (MAXDNSRCH); a DHCP or VPN client writes one or two.
@@ -317,7 +317,7 @@
  * transport's list of servers): RFC 8109 asks for another hint when one
  * does not answer; three at DT_IT_PRIME_TIMEOUT_MS each stay within
  * DT_IT_ZONE_WAIT_MS, the time the root's servers get anyway. */
-#define DT_IT_PRIME_TRIES DT_UP_MAXNS
+#define DT_IT_PRIME_TRIES      DT_UP_MAXNS
 #define DT_IT_PRIME_TIMEOUT_MS 600
 /* After a failed priming the hints are used as the root's servers and
  * priming is tried again after this back-off (ms), doubled at each

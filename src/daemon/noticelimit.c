@@ -12,9 +12,8 @@ static bool same(const struct up_server *a, const struct up_server *b)
 	return up_server_equal(a, b);
 }
 
-static struct noticelimit_slot *slot_of(struct noticelimit *l,
-					const struct up_server *subject,
-					int64_t now)
+static struct noticelimit_slot *
+slot_of(struct noticelimit *l, const struct up_server *subject, int64_t now)
 {
 	struct noticelimit_slot *lru = &l->s[0];
 
@@ -39,12 +38,12 @@ static bool ended(const struct noticelimit_slot *s, int64_t now)
 }
 
 /* Hands out the held count of s and starts a new window at now. */
-static void restart(struct noticelimit_slot *s, int64_t now,
-		    unsigned *ret_held, unsigned *ret_secs)
+static void restart(struct noticelimit_slot *s, int64_t now, unsigned *ret_held,
+		    unsigned *ret_secs)
 {
 	*ret_held = s->held;
-	*ret_secs = s->held ? (unsigned)((now - s->held_since + 999) / 1000)
-			    : 0;
+	*ret_secs =
+		s->held ? (unsigned)((now - s->held_since + 999) / 1000) : 0;
 	s->held = 0;
 	s->logged = 0;
 	s->start = now;

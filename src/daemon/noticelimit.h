@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Notices limited per subject (an upstream server, or the auto-mode
- * judgement: a zeroed struct up_server): at most DT_UP_NOTICE_BURST in a window of
- * DT_UP_NOTICE_WINDOW_MS that starts with a subject's first notice; the
- * ones past that are held back (counted, not logged), and the count is
- * handed out once the window has ended, for one summary line. Only the
- * log is limited: callers keep their state exact. Pure: the time is an
- * argument, nothing is logged here; one thread (the main loop's).
+ * judgement: a zeroed struct up_server): at most DT_UP_NOTICE_BURST in a window
+ * of DT_UP_NOTICE_WINDOW_MS that starts with a subject's first notice; the ones
+ * past that are held back (counted, not logged), and the count is handed out
+ * once the window has ended, for one summary line. Only the log is limited:
+ * callers keep their state exact. Pure: the time is an argument, nothing is
+ * logged here; one thread (the main loop's).
  */
 #ifndef DT_DAEMON_NOTICELIMIT_H
 #define DT_DAEMON_NOTICELIMIT_H

@@ -26,7 +26,7 @@ struct upstreams {
 	struct capab_view seen[DT_UP_MAXNS]; /* as last noticed */
 	size_t nseen;
 	struct daemon *d;
-	struct noticelimit lim;	      /* notices per server, judgement */
+	struct noticelimit lim;	     /* notices per server, judgement */
 	struct loop_timer lim_timer; /* the next summary of held ones */
 };
 
@@ -157,15 +157,13 @@ static bool may_log(struct upstreams *u, const struct up_server *s)
 {
 	struct loop *loop = u->d->loop;
 	unsigned held, secs;
-	bool ok = noticelimit_take(&u->lim, s, loop_now_ms(loop), &held,
-				   &secs);
+	bool ok = noticelimit_take(&u->lim, s, loop_now_ms(loop), &held, &secs);
 	int64_t due = noticelimit_due(&u->lim);
 
 	if (held)
 		log_held(u, s, held, secs);
 	if (due >= 0 && !u->lim_timer.heap_index)
-		loop_timer_start(loop, &u->lim_timer,
-				 due - loop_now_ms(loop));
+		loop_timer_start(loop, &u->lim_timer, due - loop_now_ms(loop));
 	return ok;
 }
 
@@ -178,8 +176,7 @@ static void on_lim_timer(struct loop_timer *t)
 	unsigned held, secs;
 	int64_t due;
 
-	while (noticelimit_flush(&u->lim, loop_now_ms(loop), &s, &held,
-				 &secs))
+	while (noticelimit_flush(&u->lim, loop_now_ms(loop), &s, &held, &secs))
 		log_held(u, &s, held, secs);
 	if ((due = noticelimit_due(&u->lim)) >= 0)
 		loop_timer_start(loop, t, due - loop_now_ms(loop));

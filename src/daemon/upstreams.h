@@ -4,11 +4,11 @@
  * it: the capability table (upstream/capab.h) the workers' clients feed,
  * the probes (upstream/probe.h) on the main thread, the notices when a
  * server's verdict changes (at most DT_UP_NOTICE_BURST per server and
- * window, the rest summed up in one line: noticelimit.h), and the auto-mode judgement: resolve from
- * the root when every server with a verdict cannot do DNSSEC (and one
- * has a verdict), forward again as soon as one can. The judgement is
- * handed to daemon.set_recursing (resolve_set_recursing, which follows
- * it with resolution auto only).
+ * window, the rest summed up in one line: noticelimit.h), and the auto-mode
+ * judgement: resolve from the root when every server with a verdict cannot do
+ * DNSSEC (and one has a verdict), forward again as soon as one can. The
+ * judgement is handed to daemon.set_recursing (resolve_set_recursing, which
+ * follows it with resolution auto only).
  *
  * Roaming: when the servers change, everything learnt of the old ones
  * is forgotten; when every server was unreachable and one answers again,

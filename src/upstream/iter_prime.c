@@ -36,9 +36,9 @@ struct it_prime {
 	int64_t expires;  /* root is used until (loop ms); 0: not primed */
 	int64_t retry_at; /* after a failure: no priming before */
 	int64_t backoff_ms;
-	bool told_fail; /* a failure was logged, no success since */
-	bool told_ok;	/* a success was logged, no failure since */
-	bool primed;	/* atomic: for it_prime_primed() */
+	bool told_fail;		 /* a failure was logged, no success since */
+	bool told_ok;		 /* a success was logged, no failure since */
+	bool primed;		 /* atomic: for it_prime_primed() */
 	struct loop_timer timer; /* a restart that could not be sent */
 };
 
@@ -93,7 +93,7 @@ int it_prime_read(const struct wire_msg *m, struct it_hints *ret,
 		const struct wire_rr *rr = &m->sec[WIRE_SEC_ADDITIONAL][i];
 		struct up_server a;
 
-		if (!named((const uint8_t (*)[DT_NAME_MAXLEN])ns, nns,
+		if (!named((const uint8_t(*)[DT_NAME_MAXLEN])ns, nns,
 			   rr->owner) ||
 		    !it_addr_from_rr(rr, &a))
 			continue;
@@ -139,8 +139,9 @@ static void primed(struct it_prime *p, const struct it_hints *root,
 	p->retry_at = 0;
 	__atomic_store_n(&p->primed, true, __ATOMIC_RELAXED);
 	if (!p->told_ok)
-		tell(p, "root primed: %zu address%s of the root's servers, "
-			"for %u s",
+		tell(p,
+		     "root primed: %zu address%s of the root's servers, "
+		     "for %u s",
 		     root->n, root->n == 1 ? "" : "es", (unsigned)ttl);
 	p->told_ok = true;
 	p->told_fail = false;
@@ -272,8 +273,7 @@ void it_prime_free(struct it_prime *p)
 	free(p);
 }
 
-void it_prime_set_notice(struct it_prime *p, it_notice_fn *fn,
-			 void *arg)
+void it_prime_set_notice(struct it_prime *p, it_notice_fn *fn, void *arg)
 {
 	p->notice = fn;
 	p->notice_arg = arg;

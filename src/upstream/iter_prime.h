@@ -54,8 +54,7 @@ void it_prime_free(struct it_prime *p);
 
 /* Where the notices go (NULL: nowhere): a failure, once until priming
  * works again, and the first success after start or after a failure. */
-void it_prime_set_notice(struct it_prime *p, it_notice_fn *fn,
-			 void *arg);
+void it_prime_set_notice(struct it_prime *p, it_notice_fn *fn, void *arg);
 
 /* Tests: priming queries go to this port instead of 53 (0: 53). */
 void it_prime_set_port(struct it_prime *p, uint16_t port);

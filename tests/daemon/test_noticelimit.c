@@ -66,12 +66,13 @@ int main(void)
 	       "the next window: %d logged again", DT_UP_NOTICE_BURST);
 	ok(noticelimit_take(&l, &a, 1000 + 2 * W, &h, &secs) && h == 5,
 	   "a notice after that window, no flush in between: logged, after "
-	   "a summary of %u", h);
+	   "a summary of %u",
+	   h);
 
 	is_int(flap(&l, &b, 2000 + 2 * W, 3, &held), 3,
 	       "another server's notices: its own count");
-	is_int(flap(&l, &judgement, 2000 + 2 * W, 8, &held),
-	       DT_UP_NOTICE_BURST, "the judgement's: its own count too");
+	is_int(flap(&l, &judgement, 2000 + 2 * W, 8, &held), DT_UP_NOTICE_BURST,
+	       "the judgement's: its own count too");
 	ok(noticelimit_flush(&l, 2000 + 3 * W, &got, &h, &secs) &&
 		   got.addr.ss_family == 0 && h == 3,
 	   "the judgement's summary: %u", h);

@@ -114,8 +114,7 @@ int main(void)
 	observe(&d, &b, CAPAB_ANSWER);
 	observe(&d, &b, CAPAB_RRSIG_STRIPPED);
 	for (int i = 0; i < flips; i++)
-		observe(&d, &a,
-			i % 2 ? CAPAB_RRSIG_STRIPPED : CAPAB_RRSIG_OK);
+		observe(&d, &a, i % 2 ? CAPAB_RRSIG_STRIPPED : CAPAB_RRSIG_OK);
 	up_server_str(&a, name, sizeof(name));
 	snprintf(what, sizeof(what), "upstream %s: dnssec", name);
 

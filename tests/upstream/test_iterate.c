@@ -383,8 +383,9 @@ static void test_prime_read(void)
 		 "A.ROOT-SERVERS.NET. 518400 A 198.41.0.4\n");
 	ok(it_prime_read(m, &h, &ttl, &why) == 0 && why == NULL,
 	   "a priming response is read");
-	is_int(h.n, 3, "three addresses: the NS names' (a duplicate once), "
-		       "not another name's");
+	is_int(h.n, 3,
+	       "three addresses: the NS names' (a duplicate once), "
+	       "not another name's");
 	is_str(addr_str(&h.addr[0]), "198.41.0.4", "a.root-servers.net. A");
 	is_str(addr_str(&h.addr[1]), "2001:503:ba3e::2:30", "its AAAA");
 	is_str(addr_str(&h.addr[2]), "170.247.170.2", "b.root-servers.net. A");
@@ -426,8 +427,8 @@ static void test_prime_read(void)
 		m = resp(".", WIRE_TYPE_NS, bad[i].flags, bad[i].an, NULL,
 			 bad[i].ar);
 		why = NULL;
-		ok(it_prime_read(m, &keep, &ttl, &why) == DT_EUPSTREAM &&
-			   why && keep.n == 7,
+		ok(it_prime_read(m, &keep, &ttl, &why) == DT_EUPSTREAM && why &&
+			   keep.n == 7,
 		   "refused: %s (%s)", bad[i].what, why ? why : "-");
 		wire_msg_free(m);
 	}

@@ -7,13 +7,13 @@
  * from the hints, QNAME minimisation and its fallback after NXDOMAIN, an
  * NS name without glue looked up through another zone (A, then AAAA
  * when there is no A), DS asked of the parent, a CNAME to another zone
- * assembled with its target, a dropped query asked again, a REFUSED server left for the zone's other one, EDE
- * 23's verdict when no root server answers, cancel and free with
- * questions under way. Root priming (RFC 8109, iter_prime.c): one `. NS`
- * to the hint for questions asked together, the primed address then
- * asked (the hint, 127.6.53.7, answers nothing else) and an address of a
- * name outside the root's NS RRset never; a hint that refuses priming
- * (127.6.53.1) or does not answer (127.6.53.8 drops everything) leaves
+ * assembled with its target, a dropped query asked again, a REFUSED server left
+ * for the zone's other one, EDE 23's verdict when no root server answers,
+ * cancel and free with questions under way. Root priming (RFC 8109,
+ * iter_prime.c): one `. NS` to the hint for questions asked together, the
+ * primed address then asked (the hint, 127.6.53.7, answers nothing else) and an
+ * address of a name outside the root's NS RRset never; a hint that refuses
+ * priming (127.6.53.1) or does not answer (127.6.53.8 drops everything) leaves
  * the hints in use, priming not asked again within its back-off, one
  * notice for the failure; the verdict that no root server answers
  * still comes within DT_IT_ZONE_WAIT_MS.
@@ -513,8 +513,7 @@ static void test_unreachable(struct up_client *up)
 	/* A hint that drops everything (a socket never read): priming
 	 * times out, then the hint is asked as the root until the root's
 	 * wait is over, counted from the priming query. */
-	struct sockaddr_in a = {.sin_family = AF_INET,
-				.sin_port = htons(port)};
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
 	int fd = socket(AF_INET, SOCK_DGRAM, 0);
 	inet_pton(AF_INET, "127.6.53.8", &a.sin_addr);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
