@@ -162,7 +162,7 @@ static bool may_log(struct upstreams *u, const struct up_server *s)
 
 	if (held)
 		log_held(u, s, held, secs);
-	if (due >= 0 && !u->lim_timer.heap_index)
+	if (due >= 0)
 		loop_timer_start(loop, &u->lim_timer, due - loop_now_ms(loop));
 	return ok;
 }
