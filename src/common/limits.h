@@ -220,6 +220,14 @@
  * network coming back is noticed within a second (one small query a
  * second to a network that does not answer). */
 #define DT_UP_PROBE_DOWN_MS 1000
+/* Notices of an upstream's changed verdict (and of the auto-mode
+ * judgement) logged per server in one window: a real change and its
+ * settling (unknown, no, yes again) fit in 5, while a server flapping
+ * between answers with and without RRSIGs every second would write a
+ * line a second. The rest are counted and summed up in one line when
+ * the window ends (status always shows the verdict in force). */
+#define DT_UP_NOTICE_BURST     5
+#define DT_UP_NOTICE_WINDOW_MS 300000
 /* resolv.conf search list: glibc before 2.26 kept 6 domains of 256
  * characters in all (MAXDNSRCH); a DHCP or VPN client writes one or two.
  * Those past either bound are ignored. Kept in wire form, back to back. */
@@ -304,6 +312,25 @@
 #define DT_IT_QMIN_MAX 10
 /* Root-server addresses held (13 servers, IPv4 and IPv6 each). */
 #define DT_IT_HINTS_MAX 32
+/* The root's servers learnt by priming (RFC 8109) are used at most this
+ * long (seconds), whatever the NS TTL (the root's is 6 days), so that a
+ * renumbered root server is seen within a day, as for any zone cut. */
+#define DT_IT_PRIME_TTL_MAX DT_IT_ZONE_TTL_MAX
+/* ... and at least this long: a TTL of 0 would send a priming query
+ * before every question. */
+#define DT_IT_PRIME_TTL_MIN 60
+/* Hint addresses one priming query is sent to, one after another (the
+ * transport's list of servers): RFC 8109 asks for another hint when one
+ * does not answer; three at DT_IT_PRIME_TIMEOUT_MS each stay within
+ * DT_IT_ZONE_WAIT_MS, the time the root's servers get anyway. */
+#define DT_IT_PRIME_TRIES      DT_UP_MAXNS
+#define DT_IT_PRIME_TIMEOUT_MS 600
+/* After a failed priming the hints are used as the root's servers and
+ * priming is tried again after this back-off (ms), doubled at each
+ * failure: a network that answers nothing or a root that answers oddly
+ * costs one priming exchange per back-off, not one per question. */
+#define DT_IT_PRIME_RETRY_MIN_MS 5000
+#define DT_IT_PRIME_RETRY_MAX_MS 600000
 
 /* --- caches (src/cache) --- */
 

@@ -206,7 +206,7 @@ static void status_resolution(struct txt *t, struct worker *w)
 {
 	struct daemon *d = w->d;
 	struct it_stats sum = {0}, one;
-	bool reachable = true;
+	bool reachable = true, primed = false;
 
 	line(t, "resolution=%s",
 	     __atomic_load_n(&d->recursing, __ATOMIC_RELAXED) ? "recursive"
@@ -222,6 +222,7 @@ static void status_resolution(struct txt *t, struct worker *w)
 			continue;
 		it_get_stats(d->workers[i].it, &one);
 		reachable &= it_root_reachable(d->workers[i].it);
+		primed |= it_root_primed(d->workers[i].it);
 		sum.questions += one.questions;
 		sum.queries += one.queries;
 		sum.referrals += one.referrals;
@@ -233,6 +234,7 @@ static void status_resolution(struct txt *t, struct worker *w)
 	     reachable ? "yes"
 		       : "no (the network blocks queries to authoritative "
 			 "servers: no root server answers)");
+	line(t, "root-primed=%s", primed ? "yes" : "no");
 	line(t, "iterator-questions=%llu", (unsigned long long)sum.questions);
 	line(t, "iterator-queries=%llu", (unsigned long long)sum.queries);
 	line(t, "iterator-referrals=%llu", (unsigned long long)sum.referrals);

@@ -121,7 +121,8 @@ struct daemon {
 	struct upstreams *ups;		/* what each upstream can do, and the
 					   auto judgement (upstreams.c) */
 	/* Where the auto judgement goes (main thread): on, resolve from
-	 * the root; off, forward; why says so. NULL: nobody acts on it. */
+	 * the root; off, forward; why says so (NULL: acted on without a
+	 * notice, the notices being limited). NULL: nobody acts on it. */
 	void (*set_recursing)(struct daemon *d, bool on, const char *why);
 	struct hotspot *hotspot;	/* sign-on and portal (hotspot.c) */
 	struct ratelimit *rate;		/* remote clients' rates, shared by

@@ -355,6 +355,14 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/* The iterator's notices (root priming), on the worker's thread. */
+static void iterator_notice(void *arg, const char *text)
+{
+	const struct worker *w = arg;
+
+	log_info("worker %u: %s", w->id, text);
+}
+
 static int worker_init(struct daemon *d, struct worker *w, unsigned id)
 {
 	w->d = d;
@@ -371,6 +379,7 @@ static int worker_init(struct daemon *d, struct worker *w, unsigned id)
 	w->itup = up_client_new(w->loop);
 	if (!w->itup || !(w->it = it_new(w->loop, w->itup, &d->hints)))
 		return -1;
+	it_set_notice(w->it, iterator_notice, w);
 	upstreams_attach(w);
 	if (resolve_init(w) < 0)
 		return -1;

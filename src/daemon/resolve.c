@@ -394,12 +394,13 @@ void resolve_set_recursing(struct daemon *d, bool on, const char *why)
 {
 	if (__atomic_load_n(&d->resolution, __ATOMIC_RELAXED) != CFG_RES_AUTO)
 		return;
-	if (__atomic_exchange_n(&d->recursing, on, __ATOMIC_SEQ_CST) == on)
+	if (__atomic_exchange_n(&d->recursing, on, __ATOMIC_SEQ_CST) == on ||
+	    !why)
 		return;
 	log_notice("resolution: %s (%s)",
 		   on ? "recursive, from the root servers"
 		      : "forward, to the resolv.conf servers",
-		   why ? why : "");
+		   why);
 }
 
 void resolve_set_mode(struct daemon *d, int resolution)

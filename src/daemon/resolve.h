@@ -45,7 +45,8 @@ void resolve_detach(struct waiter *wt);
 /*
  * Resolution mode in auto (resolution auto): on, fetches go to the
  * workers' iterators (recursion from the root); off, to the resolv.conf
- * servers. Logged at notice with why when it changes. Ignored when the
+ * servers. Logged at notice with why when it changes (not logged when
+ * why is NULL: upstreams.c limits these notices). Ignored when the
  * configuration fixes the mode (forward or recursive). Any thread.
  */
 void resolve_set_recursing(struct daemon *d, bool on, const char *why);

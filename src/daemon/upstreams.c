@@ -2,7 +2,8 @@
 /*
  * The table's events come from the workers' threads (and the probes');
  * they are gathered in an atomic mask and handled on the main loop, one
- * post for any number of them.
+ * post for any number of them. Their notices are limited per server
+ * (noticelimit.h): a flapping server is summed up, not logged per flip.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "daemon/daemon.h"
 #include "daemon/log.h"
+#include "daemon/noticelimit.h"
 #include "daemon/upstreams.h"
 #include "upstream/capab.h"
 #include "upstream/probe.h"
@@ -21,11 +23,15 @@ struct upstreams {
 	struct up_probe *probe;
 	unsigned events;		     /* atomic: not yet handled */
 	bool recursive;			     /* atomic: the judgement */
-	struct capab_view seen[DT_UP_MAXNS]; /* as last logged */
+	struct capab_view seen[DT_UP_MAXNS]; /* as last noticed */
 	size_t nseen;
+	struct daemon *d;
+	struct noticelimit lim;	     /* notices per server, judgement */
+	struct loop_timer lim_timer; /* the next summary of held ones */
 };
 
 static void on_events(void *arg);
+static void on_lim_timer(struct loop_timer *t);
 
 /* Any thread: gathers events, posts their handling once. */
 static void capab_event(void *arg, unsigned events)
@@ -43,6 +49,9 @@ int upstreams_init(struct daemon *d)
 	if (!u)
 		return -ENOMEM;
 	d->ups = u;
+	u->d = d;
+	u->lim_timer.cb = on_lim_timer;
+	u->lim_timer.arg = u;
 	u->capab = capab_new(capab_event, d);
 	u->probe = u->capab ? up_probe_new(d->loop, u->capab) : NULL;
 	if (!u->probe)
@@ -58,6 +67,7 @@ void upstreams_free(struct daemon *d)
 
 	if (!u)
 		return;
+	loop_timer_stop(d->loop, &u->lim_timer);
 	up_probe_free(u->probe);
 	capab_free(u->capab);
 	free(u);
@@ -89,6 +99,11 @@ bool upstreams_recursive(struct daemon *d)
 	return __atomic_load_n(&d->ups->recursive, __ATOMIC_RELAXED);
 }
 
+struct capab *upstreams_capab(struct daemon *d)
+{
+	return d->ups->capab;
+}
+
 /* --- notices --- */
 
 static const struct capab_view *seen_of(const struct upstreams *u,
@@ -100,7 +115,75 @@ static const struct capab_view *seen_of(const struct upstreams *u,
 	return NULL;
 }
 
-/* A notice for each server whose verdict or reason changed. */
+static const struct up_server judgement_subject; /* zeroed */
+
+/* "N verdict changes of ADDR not logged in the last M s; now ..." */
+static void log_held(struct upstreams *u, const struct up_server *s,
+		     unsigned held, unsigned secs)
+{
+	struct capab_view v[DT_UP_MAXNS];
+	size_t n = capab_list(u->capab, v, DT_UP_MAXNS);
+	const char *reason;
+	char a[80];
+
+	if (s->addr.ss_family == AF_UNSPEC) {
+		enum capab_mode m = capab_mode(u->capab, &reason);
+		log_notice("%u upstream judgement changes not logged in the "
+			   "last %u s; now %s",
+			   held, secs,
+			   m == CAPAB_MODE_RECURSIVE ? "recursive"
+			   : m == CAPAB_MODE_FORWARD ? "forward"
+						     : "undecided");
+		return;
+	}
+	up_server_str(s, a, sizeof(a));
+	for (size_t i = 0; i < n; i++)
+		if (up_server_equal(&v[i].server, s)) {
+			log_notice("%u verdict changes of upstream %s not "
+				   "logged in the last %u s; now dnssec %s "
+				   "(%s)",
+				   held, a, secs, capab_tri_name(v[i].dnssec),
+				   v[i].reason);
+			return;
+		}
+	log_notice("%u verdict changes of upstream %s not logged in the "
+		   "last %u s",
+		   held, a, secs);
+}
+
+/* Whether a notice about s may be logged now (after the summary of
+ * those held back, when due); the timer is set for the next summary. */
+static bool may_log(struct upstreams *u, const struct up_server *s)
+{
+	struct loop *loop = u->d->loop;
+	unsigned held, secs;
+	bool ok = noticelimit_take(&u->lim, s, loop_now_ms(loop), &held, &secs);
+	int64_t due = noticelimit_due(&u->lim);
+
+	if (held)
+		log_held(u, s, held, secs);
+	if (due >= 0)
+		loop_timer_start(loop, &u->lim_timer, due - loop_now_ms(loop));
+	return ok;
+}
+
+/* A window holding notices back ended: their summaries. */
+static void on_lim_timer(struct loop_timer *t)
+{
+	struct upstreams *u = t->arg;
+	struct loop *loop = u->d->loop;
+	struct up_server s;
+	unsigned held, secs;
+	int64_t due;
+
+	while (noticelimit_flush(&u->lim, loop_now_ms(loop), &s, &held, &secs))
+		log_held(u, &s, held, secs);
+	if ((due = noticelimit_due(&u->lim)) >= 0)
+		loop_timer_start(loop, t, due - loop_now_ms(loop));
+}
+
+/* A notice for each server whose verdict or reason changed (as many as
+ * noticelimit allows; u->seen follows every change). */
 static void log_changes(struct upstreams *u)
 {
 	struct capab_view v[DT_UP_MAXNS];
@@ -110,8 +193,9 @@ static void log_changes(struct upstreams *u)
 		const struct capab_view *o = seen_of(u, &v[i].server);
 		char a[80];
 
-		if (o && o->dnssec == v[i].dnssec &&
-		    strcmp(o->reason, v[i].reason) == 0)
+		if ((o && o->dnssec == v[i].dnssec &&
+		     strcmp(o->reason, v[i].reason) == 0) ||
+		    !may_log(u, &v[i].server))
 			continue;
 		up_server_str(&v[i].server, a, sizeof(a));
 		log_notice("upstream %s: dnssec %s (%s)%s%s", a,
@@ -146,23 +230,24 @@ void upstreams_changed_verdict(struct daemon *d)
 	struct upstreams *u = d->ups;
 	const char *reason;
 	enum capab_mode m = capab_mode(u->capab, &reason);
-	bool rec = u->recursive;
+	bool rec = u->recursive, told;
 	char why[400];
 
-	if (m == CAPAB_MODE_RECURSIVE && !rec) {
+	if ((m == CAPAB_MODE_RECURSIVE) == rec || m == CAPAB_MODE_UNDECIDED)
+		return;
+	if ((told = may_log(u, &judgement_subject)) && !rec) {
 		why_not(u, why, sizeof(why));
 		log_notice("upstream judgement: recursive: %s (%s)", reason,
 			   why);
-	} else if (m == CAPAB_MODE_FORWARD && rec) {
+	} else if (told) {
 		snprintf(why, sizeof(why), "%s", reason);
 		log_notice("upstream judgement: forward: %s", why);
-	} else {
-		return;
 	}
 	__atomic_store_n(&u->recursive, m == CAPAB_MODE_RECURSIVE,
 			 __ATOMIC_RELAXED);
 	if (d->set_recursing)
-		d->set_recursing(d, m == CAPAB_MODE_RECURSIVE, why);
+		d->set_recursing(d, m == CAPAB_MODE_RECURSIVE,
+				 told ? why : NULL);
 }
 
 static void on_events(void *arg)

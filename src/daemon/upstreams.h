@@ -3,11 +3,12 @@
  * What dnstrustd knows of its resolv.conf servers and what it makes of
  * it: the capability table (upstream/capab.h) the workers' clients feed,
  * the probes (upstream/probe.h) on the main thread, the notices when a
- * server's verdict changes, and the auto-mode judgement: resolve from
- * the root when every server with a verdict cannot do DNSSEC (and one
- * has a verdict), forward again as soon as one can. The judgement is
- * handed to daemon.set_recursing (resolve_set_recursing, which follows
- * it with resolution auto only).
+ * server's verdict changes (at most DT_UP_NOTICE_BURST per server and
+ * window, the rest summed up in one line: noticelimit.h), and the auto-mode
+ * judgement: resolve from the root when every server with a verdict cannot do
+ * DNSSEC (and one has a verdict), forward again as soon as one can. The
+ * judgement is handed to daemon.set_recursing (resolve_set_recursing, which
+ * follows it with resolution auto only).
  *
  * Roaming: when the servers change, everything learnt of the old ones
  * is forgotten; when every server was unreachable and one answers again,
@@ -20,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct capab;
 struct capab_view;
 struct daemon;
 struct worker;
@@ -50,5 +52,8 @@ size_t upstreams_list(struct daemon *d, struct capab_view *out, size_t cap);
 
 /* The judgement in force: resolve from the root (any thread). */
 bool upstreams_recursive(struct daemon *d);
+
+/* The capability table (tests feed it observations). */
+struct capab *upstreams_capab(struct daemon *d);
 
 #endif

@@ -20,6 +20,7 @@
 #include "common/errcode.h"
 #include "common/loop.h"
 #include "upstream/iter_msg.h"
+#include "upstream/iter_prime.h"
 #include "upstream/iterate.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
@@ -52,6 +53,7 @@ struct iterator {
 	struct loop *loop;
 	struct up_client *up;
 	struct it_hints hints;
+	struct it_prime *prime; /* the root's servers (RFC 8109) */
 	uint16_t port;	     /* tests: every server's port (it_set_port) */
 	struct it_req *reqs; /* pending, top-level and nested */
 	struct it_lookup lookup; /* NS addresses, validated (optional) */
@@ -112,6 +114,7 @@ struct it_req {
 	struct loop_timer timer;
 	int err;
 	bool in_cb;
+	bool prime_wait; /* held until the root is primed */
 };
 
 #define STAT(it, f) __atomic_fetch_add(&(it)->stats.f, 1, __ATOMIC_RELAXED)
@@ -223,14 +226,15 @@ static int choose(struct it_req *r)
 
 static void zone_root(struct iterator *it, struct zone *z)
 {
+	const struct it_hints *h = it_prime_servers(it->prime, &it->hints);
+
 	memset(z, 0, sizeof(*z));
 	z->name[0] = 0;
-	z->naddr =
-		it->hints.n < DT_IT_ADDRS_MAX ? it->hints.n : DT_IT_ADDRS_MAX;
-	/* More hints than a zone holds: start at a random one. */
-	size_t off = it->hints.n ? rnd(it) % it->hints.n : 0;
+	z->naddr = h->n < DT_IT_ADDRS_MAX ? h->n : DT_IT_ADDRS_MAX;
+	/* More addresses than a zone holds: start at a random one. */
+	size_t off = h->n ? rnd(it) % h->n : 0;
 	for (size_t i = 0; i < z->naddr; i++)
-		z->addr[i] = it->hints.addr[(off + i) % it->hints.n];
+		z->addr[i] = h->addr[(off + i) % h->n];
 }
 
 static struct zone_ent *zone_lookup(struct iterator *it, const uint8_t *name)
@@ -562,6 +566,13 @@ static void set_port(struct up_server *s, uint16_t port)
 		((struct sockaddr_in6 *)&s->addr)->sin6_port = htons(port);
 }
 
+/* Whether r is about to ask the root's servers for the first time. */
+static bool root_unasked(const struct it_req *r)
+{
+	return wire_dname_is_root(r->z.name) && r->tried == 0 &&
+	       !r->z_answered && r->z_timeouts == 0 && r->rounds == 1;
+}
+
 static void step(struct it_req *r)
 {
 	struct iterator *it = r->it;
@@ -571,6 +582,10 @@ static void step(struct it_req *r)
 
 	if (r->top->queries >= DT_IT_QUERIES_MAX) {
 		end(r, DT_EUPSTREAM);
+		return;
+	}
+	if (root_unasked(r) && it_prime_hold(it->prime, &it->hints)) {
+		r->prime_wait = true; /* on_primed() goes on */
 		return;
 	}
 	int64_t waited = loop_now_ms(it->loop) - r->z_start;
@@ -770,6 +785,32 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 	on_response(r, s, ans);
 }
 
+/* The priming exchange ended: the questions it held go on, from the
+ * primed servers or the hints; when no hint address answered, with the
+ * time it took counted against the root's DT_IT_ZONE_WAIT_MS. */
+static void on_primed(void *arg, int err, int64_t started)
+{
+	struct iterator *it = arg;
+
+	if (err != -ENOMEM)
+		STAT(it, queries);
+	if (err == DT_ETIMEOUT)
+		STAT(it, timeouts);
+	else if (err != -ENOMEM)
+		__atomic_store_n(&it->root_ok, true, __ATOMIC_RELAXED);
+	for (struct it_req *r = it->reqs; r; r = r->next) {
+		if (!r->prime_wait)
+			continue;
+		r->prime_wait = false;
+		zone_start(r);
+		if (err == DT_ETIMEOUT) {
+			r->z_start = started;
+			r->z_timeouts = 1;
+		}
+		step(r);
+	}
+}
+
 /* --- the interface --- */
 
 struct iterator *it_new(struct loop *loop, struct up_client *up,
@@ -781,7 +822,8 @@ struct iterator *it_new(struct loop *loop, struct up_client *up,
 		return NULL;
 	it->zones = calloc(DT_IT_ZONES_MAX, sizeof(*it->zones));
 	it->srvs = calloc(DT_IT_SERVERS_MAX, sizeof(*it->srvs));
-	if (!it->zones || !it->srvs) {
+	it->prime = it_prime_new(loop, up, on_primed, it);
+	if (!it->zones || !it->srvs || !it->prime) {
 		it_free(it);
 		return NULL;
 	}
@@ -802,6 +844,7 @@ void it_free(struct iterator *it)
 			r = r->parent;
 		it_cancel(r);
 	}
+	it_prime_free(it->prime);
 	free(it->zones);
 	free(it->srvs);
 	free(it);
@@ -810,12 +853,19 @@ void it_free(struct iterator *it)
 void it_set_port(struct iterator *it, uint16_t port)
 {
 	it->port = port;
+	it_prime_set_port(it->prime, port);
+}
+
+void it_set_notice(struct iterator *it, it_notice_fn *fn, void *arg)
+{
+	it_prime_set_notice(it->prime, fn, arg);
 }
 
 void it_set_hints(struct iterator *it, const struct it_hints *hints)
 {
 	it->hints = *hints;
 	memset(it->zones, 0, DT_IT_ZONES_MAX * sizeof(*it->zones));
+	it_prime_forget(it->prime, hints);
 }
 
 void it_set_lookup(struct iterator *it, const struct it_lookup *lookup)
@@ -885,4 +935,9 @@ void it_get_stats(const struct iterator *it, struct it_stats *ret)
 bool it_root_reachable(const struct iterator *it)
 {
 	return __atomic_load_n(&it->root_ok, __ATOMIC_RELAXED);
+}
+
+bool it_root_primed(const struct iterator *it)
+{
+	return it_prime_primed(it->prime);
 }

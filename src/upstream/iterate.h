@@ -17,6 +17,10 @@
  * with bounded nesting.
  * DS questions go to the parent side of the cut.
  *
+ * The root's servers are primed (RFC 8109, iter_prime.h): a `. NS` query
+ * to a hint address on the first question, again when its TTL runs out;
+ * questions wait for it; the hints stay in use when it fails.
+ *
  * One iterator per event loop (thread), with its own cache of zone cuts
  * (NS names and addresses, TTL-bounded) and of servers (smoothed RTT,
  * lameness), chosen by RTT with some exploration. Every limit is in
@@ -74,8 +78,17 @@ struct iterator *it_new(struct loop *loop, struct up_client *up,
 void it_free(struct iterator *it);
 
 /* Replaces the hints of later questions (the cache of zones is
- * emptied: it was learnt from the old root). */
+ * emptied and the primed root servers forgotten: they were learnt from
+ * the old root). */
 void it_set_hints(struct iterator *it, const struct it_hints *hints);
+
+/* Text for the log (info level) about root priming: its failure (once
+ * until it works again) and its first success after start or a failure. */
+typedef void it_notice_fn(void *arg, const char *text);
+
+/* Where the iterator's notices go (NULL: nowhere); fn runs on the
+ * loop's thread. */
+void it_set_notice(struct iterator *it, it_notice_fn *fn, void *arg);
 
 /* Tests: every server the iterator asks (hints, glue, looked-up NS
  * addresses) is asked on this port instead of 53, so that fake
@@ -153,5 +166,11 @@ void it_get_stats(const struct iterator *it, struct it_stats *ret);
  * answers again; true otherwise (also before any attempt). Another
  * thread may call this. */
 bool it_root_reachable(const struct iterator *it);
+
+/* Whether the root's servers in use are those of a priming response
+ * (RFC 8109: the root's NS RRset and their addresses, asked of a hint
+ * address), rather than the hints themselves. Another thread may call
+ * this. */
+bool it_root_primed(const struct iterator *it);
 
 #endif

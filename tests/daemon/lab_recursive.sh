@@ -181,6 +181,9 @@ check "status: root reachable, $(counter iterator-queries) queries, $(counter it
 		 [ '$(counter iterator-queries)' -gt 0 ] &&
 		 [ '$(counter iterator-referrals)' -gt 0 ] &&
 		 [ '$(counter iterator-root-unreachable)' = 0 ]"
+check "root primed (RFC 8109): the lab root's NS address, status root-primed=yes" \
+	bash -c "[ '$(counter root-primed)' = yes ] &&
+		 grep -q \"root primed: 1 address of the root's servers\" '$dlog'"
 check "stops on SIGTERM" stop_daemon
 
 # --- a network where no root server answers ---
@@ -202,6 +205,9 @@ out=$(q -c CH status.dnstrust. TXT)
 check "status: root-reachable=no, the network blocks it; iterator-root-unreachable counted" \
 	bash -c "[ '$(counter root-reachable | cut -c1-36)' = 'no (the network blocks queries to au' ] &&
 		 [ '$(counter iterator-root-unreachable)' -ge 1 ]"
+check "priming failed: status root-primed=no, logged once" \
+	bash -c "[ '$(counter root-primed)' = no ] &&
+		 [ \$(grep -c 'root priming failed: no hint address answered' '$dlog') = 1 ]"
 # A reload to a hints file that does not load is refused; one to the
 # lab's hints takes effect at once.
 write_conf "$work/missing.hints" 3

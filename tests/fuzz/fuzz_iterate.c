@@ -22,6 +22,10 @@
  *   - a child apex is strictly below the zone and at or above qname;
  *   - it_addr_from_rr accepts exactly A and AAAA of class IN with
  *     RDATA of 4 and 16 octets;
+ *   - a priming response read (it_prime_read, iter_prime.c) gives 1 to
+ *     DT_IT_HINTS_MAX addresses on port 53 and a TTL within
+ *     DT_IT_PRIME_TTL_MIN..MAX; one refused leaves its outputs alone and
+ *     says why;
  *   - the response assembled from the messages that parse either does
  *     not fit or parses again, asks qname/qtype, carries the last
  *     step's RCODE, RA, every answer record of every step and an OPT
@@ -41,6 +45,7 @@
 
 #include "common/errcode.h"
 #include "upstream/iter_msg.h"
+#include "upstream/iter_prime.h"
 #include "upstream/iterate.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
@@ -107,6 +112,26 @@ static void check_addrs(const struct wire_msg *m)
 		}
 }
 
+static void check_prime(const struct wire_msg *m)
+{
+	static struct it_hints h;
+	const char *why = NULL;
+	uint32_t ttl = 7;
+	int r;
+
+	memset(&h, 0, sizeof(h));
+	r = it_prime_read(m, &h, &ttl, &why);
+	if (r == 0) {
+		if (why || h.n == 0 || h.n > DT_IT_HINTS_MAX ||
+		    ttl < DT_IT_PRIME_TTL_MIN || ttl > DT_IT_PRIME_TTL_MAX)
+			fail("priming response read out of range");
+		for (size_t i = 0; i < h.n; i++)
+			check_server(&h.addr[i]);
+	} else if (r != DT_EUPSTREAM || !why || h.n != 0 || ttl != 7) {
+		fail("priming response refused without a reason, or written");
+	}
+}
+
 static void check_step(const struct wire_msg *m, const uint8_t *zone,
 		       const uint8_t *qname, uint16_t qtype)
 {
@@ -149,6 +174,7 @@ static void check_step(const struct wire_msg *m, const uint8_t *zone,
 	    (!below(apex, zone) || !wire_dname_is_subdomain(qname, apex)))
 		fail("child apex outside the zone or not above qname");
 	check_addrs(m);
+	check_prime(m);
 }
 
 static void check_assembled(const struct wire_msg *const *steps, size_t n,

@@ -5,7 +5,8 @@
  * reading of authoritative responses (referrals within bailiwick, glue
  * only in the sending zone and only for the referral's NS names, DS at
  * the parent, CNAMEs, final and lame responses); the response assembled
- * from the steps of a question.
+ * from the steps of a question; the reading of a priming response (the
+ * root's NS RRset and only its names' addresses, the TTL bounded).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -15,6 +16,7 @@
 
 #include "common/errcode.h"
 #include "upstream/iter_msg.h"
+#include "upstream/iter_prime.h"
 #include "upstream/iterate.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
@@ -361,6 +363,77 @@ static void test_assemble(void)
 	wire_msg_free(steps[1]);
 }
 
+/* --- priming (RFC 8109) --- */
+
+static const char *ROOT_NS = ". 518400 NS a.root-servers.net.\n"
+			     ". 518400 NS b.root-servers.net.\n";
+
+static void test_prime_read(void)
+{
+	struct it_hints h = {0};
+	const char *why = NULL;
+	uint32_t ttl = 0;
+	struct wire_msg *m;
+
+	m = resp(".", WIRE_TYPE_NS, WIRE_FLAG_AA, ROOT_NS, NULL,
+		 "a.root-servers.net. 518400 A 198.41.0.4\n"
+		 "a.root-servers.net. 518400 AAAA 2001:503:ba3e::2:30\n"
+		 "b.root-servers.net. 3600000 A 170.247.170.2\n"
+		 "evil.example. 518400 A 192.0.2.66\n"
+		 "A.ROOT-SERVERS.NET. 518400 A 198.41.0.4\n");
+	ok(it_prime_read(m, &h, &ttl, &why) == 0 && why == NULL,
+	   "a priming response is read");
+	is_int(h.n, 3,
+	       "three addresses: the NS names' (a duplicate once), "
+	       "not another name's");
+	is_str(addr_str(&h.addr[0]), "198.41.0.4", "a.root-servers.net. A");
+	is_str(addr_str(&h.addr[1]), "2001:503:ba3e::2:30", "its AAAA");
+	is_str(addr_str(&h.addr[2]), "170.247.170.2", "b.root-servers.net. A");
+	is_int(ttl, DT_IT_PRIME_TTL_MAX, "the 6-day TTL capped at a day");
+	wire_msg_free(m);
+
+	m = resp(".", WIRE_TYPE_NS, WIRE_FLAG_AA, ". 5 NS a.root.\n", NULL,
+		 "a.root. 5 A 192.0.2.1\n");
+	ok(it_prime_read(m, &h, &ttl, &why) == 0 &&
+		   ttl == DT_IT_PRIME_TTL_MIN && h.n == 1,
+	   "a TTL of 5 s raised to %u s", DT_IT_PRIME_TTL_MIN);
+	wire_msg_free(m);
+
+	m = resp(".", WIRE_TYPE_NS, WIRE_FLAG_AA, ". 7200 NS a.root.\n", NULL,
+		 "a.root. 600 A 192.0.2.1\n");
+	ok(it_prime_read(m, &h, &ttl, &why) == 0 && ttl == 600,
+	   "the smallest TTL of the records used: the address's");
+	wire_msg_free(m);
+
+	struct {
+		uint16_t flags;
+		const char *an, *ar, *what;
+	} bad[] = {
+		{0, ROOT_NS, "a.root-servers.net. A 198.41.0.4\n",
+		 "not authoritative (AA=0)"},
+		{WIRE_FLAG_AA | WIRE_RCODE_NXDOMAIN, NULL, NULL, "NXDOMAIN"},
+		{WIRE_FLAG_AA, NULL, "a.root-servers.net. A 198.41.0.4\n",
+		 "no NS RRset in the answer"},
+		{WIRE_FLAG_AA, "com. NS a.gtld-servers.net.\n",
+		 "a.gtld-servers.net. A 192.5.6.30\n",
+		 "an NS RRset of another name"},
+		{WIRE_FLAG_AA, ROOT_NS, NULL, "no additional section"},
+		{WIRE_FLAG_AA, ROOT_NS, "evil.example. A 192.0.2.66\n",
+		 "addresses of other names only"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct it_hints keep = {.n = 7};
+
+		m = resp(".", WIRE_TYPE_NS, bad[i].flags, bad[i].an, NULL,
+			 bad[i].ar);
+		why = NULL;
+		ok(it_prime_read(m, &keep, &ttl, &why) == DT_EUPSTREAM && why &&
+			   keep.n == 7,
+		   "refused: %s (%s)", bad[i].what, why ? why : "-");
+		wire_msg_free(m);
+	}
+}
+
 int main(void)
 {
 	test_hints();
@@ -368,5 +441,6 @@ int main(void)
 	test_answers();
 	test_child_apex();
 	test_assemble();
+	test_prime_read();
 	return done_testing();
 }

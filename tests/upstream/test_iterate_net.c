@@ -1,15 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * src/upstream/iterate.c over real sockets: fake authoritative servers on
- * 127.6.53.1-6 (one port, chosen by the kernel; it_set_port sends every
+ * 127.6.53.1-7 (one port, chosen by the kernel; it_set_port sends every
  * query there), run by a thread of this test from a table of canned
  * responses, each logging what it was asked. Checked: referrals followed
  * from the hints, QNAME minimisation and its fallback after NXDOMAIN, an
  * NS name without glue looked up through another zone (A, then AAAA
  * when there is no A), DS asked of the parent, a CNAME to another zone
- * assembled with its target, a dropped query asked again, a REFUSED server left for the zone's other one, EDE
- * 23's verdict when no root server answers, cancel and free with
- * questions under way.
+ * assembled with its target, a dropped query asked again, a REFUSED server left
+ * for the zone's other one, EDE 23's verdict when no root server answers,
+ * cancel and free with questions under way. Root priming (RFC 8109,
+ * iter_prime.c): one `. NS` to the hint for questions asked together, the
+ * primed address then asked (the hint, 127.6.53.7, answers nothing else) and an
+ * address of a name outside the root's NS RRset never; a hint that refuses
+ * priming (127.6.53.1) or does not answer (127.6.53.8 drops everything) leaves
+ * the hints in use, priming not asked again within its back-off, one
+ * notice for the failure; the verdict that no root server answers
+ * still comes within DT_IT_ZONE_WAIT_MS.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -33,7 +40,7 @@
 #include "wire/zone.h"
 #include "tap.h"
 
-enum { NFAKE = 6 };
+enum { NFAKE = 7 };
 
 /* A canned response: to server srv, for qname (or any name below it when
  * below), qtype (0: any). Default: REFUSED. */
@@ -96,6 +103,10 @@ static const struct rule rules[] = {
 	 "www.retry. A 192.0.2.5\n", NULL, NULL, true},
 	{6, "www.lame.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
 	 "www.lame. A 192.0.2.3\n", NULL, NULL},
+	/* 7: a hint that answers priming only: the root is 127.6.53.1 */
+	{7, ".", false, WIRE_TYPE_NS, WIRE_FLAG_AA, 0,
+	 ". NS a.root.\n. NS b.root.\n", NULL,
+	 "a.root. A 127.6.53.1\nevil. A 127.6.53.5\n"},
 };
 
 struct fake {
@@ -243,6 +254,18 @@ static bool asked(int srv, const char *what)
 	return yes;
 }
 
+/* How many times server srv was asked "name TYPE"; all with NULL. */
+static int count(int srv, const char *what)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&fakes[srv].mu);
+	for (int i = 0; i < fakes[srv].nlog; i++)
+		n += !what || strcmp(fakes[srv].log[i], what) == 0;
+	pthread_mutex_unlock(&fakes[srv].mu);
+	return n;
+}
+
 /* --- questions --- */
 
 static struct loop *L;
@@ -305,12 +328,27 @@ static const char *answer_rr(size_t n)
 	return buf;
 }
 
+/* Notices of the iterator (root priming). */
+static int notices;
+static char notice_last[256];
+
+static void on_notice(void *arg, const char *text)
+{
+	(void)arg;
+	notices++;
+	snprintf(notice_last, sizeof(notice_last), "%s", text);
+}
+
 static void test_walks(struct iterator *it)
 {
 	struct it_stats st;
 
 	ok(ask(it, "www.sub.example.", WIRE_TYPE_A) && got_err == 0,
 	   "www.sub.example. A resolved from the hints");
+	ok(count(1, ". NS") == 1 && !it_root_primed(it),
+	   "the hint refused the priming query: the hints are used");
+	ok(notices == 1 && strstr(notice_last, "root priming failed"),
+	   "a notice: %s", notice_last);
 	is_str(answer_rr(0), "www.sub.example. 3600 IN A 192.0.2.1",
 	       "its address");
 	ok(asked(1, "example. A") && !asked(1, "www.sub.example. A") &&
@@ -380,6 +418,71 @@ static void test_walks(struct iterator *it)
 	   "a name the root refuses: DT_EUPSTREAM, not the network's fault "
 	   "(%s)",
 	   dt_strerror(got_err));
+	ok(count(1, ". NS") == 1 && notices == 1,
+	   "priming not asked again within its back-off, nor told again");
+}
+
+/* Questions asked together, each answered once. */
+static int pending;
+static int errs[3];
+
+static void done_n(void *arg, int err, const struct up_answer *ans,
+		   int last_rcode)
+{
+	(void)ans;
+	(void)last_rcode;
+	errs[(size_t)arg] = err;
+	if (--pending == 0)
+		loop_stop(L);
+}
+
+static void test_prime(struct up_client *up)
+{
+	static const char *const qs[] = {"www.sub.example.", "a.b.example.",
+					 "www.v6only."};
+	struct it_hints h = {0};
+	struct iterator *it;
+	int evil = count(5, NULL), root = count(1, NULL);
+
+	up_server_parse("127.6.53.7", &h.addr[h.n++]);
+	it = it_new(L, up, &h);
+	it_set_port(it, port);
+	it_set_notice(it, on_notice, NULL);
+	notices = 0;
+	pending = 3;
+	for (size_t i = 0; i < 3; i++)
+		errs[i] = 1;
+	for (size_t i = 0; i < 3; i++)
+		it_query(it, name(qs[i]), WIRE_TYPE_A, done_n, (void *)i);
+	ok(!it_root_primed(it), "priming under way: not primed yet");
+	loop_run(L);
+	ok(pending == 0 && errs[0] == 0 && errs[1] == 0 && errs[2] == 0,
+	   "three questions asked together, answered");
+	is_int(count(7, ". NS"), 1, "one priming query for the three");
+	ok(count(7, NULL) == 1 && count(1, NULL) > root,
+	   "the hint was asked nothing else: the primed address was");
+	ok(it_root_primed(it), "the root's servers are primed");
+	ok(notices == 1 && strstr(notice_last, "root primed: 1 address"),
+	   "one notice: %s", notice_last);
+	root = count(1, NULL);
+	ok(ask(it, "www.glueless.", WIRE_TYPE_A) && got_err == 0 &&
+		   count(1, NULL) > root,
+	   "a later question: the primed root asked");
+	ok(count(7, NULL) == 1, "no priming again within the TTL");
+	is_int(count(5, NULL), evil,
+	       "the address of a name outside the root's NS RRset unused");
+
+	/* New hints: the primed servers are forgotten, priming asked of
+	 * them (127.6.53.1 refuses it: the hints are used). */
+	memset(&h, 0, sizeof(h));
+	up_server_parse("127.6.53.1", &h.addr[h.n++]);
+	int refused = count(1, ". NS");
+	it_set_hints(it, &h);
+	ok(!it_root_primed(it), "new hints: not primed");
+	ok(ask(it, "www.sub.example.", WIRE_TYPE_A) && got_err == 0 &&
+		   count(1, ". NS") == refused + 1 && !it_root_primed(it),
+	   "primed again on the new hints, refused, answered from them");
+	it_free(it);
 }
 
 static void test_unreachable(struct up_client *up)
@@ -406,6 +509,32 @@ static void test_unreachable(struct up_client *up)
 		   it_root_reachable(it),
 	   "new hints that answer: resolved, the root reachable again");
 	it_free(it);
+
+	/* A hint that drops everything (a socket never read): priming
+	 * times out, then the hint is asked as the root until the root's
+	 * wait is over, counted from the priming query. */
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	inet_pton(AF_INET, "127.6.53.8", &a.sin_addr);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+		abort();
+	memset(&h, 0, sizeof(h));
+	up_server_parse("127.6.53.8", &h.addr[h.n++]);
+	it = it_new(L, up, &h);
+	it_set_port(it, port);
+	int64_t t0 = loop_now_ms(L);
+	asked_ok = ask(it, "www.example.", WIRE_TYPE_A);
+	int64_t took = loop_now_ms(L) - t0;
+	it_get_stats(it, &st);
+	ok(asked_ok && got_err == DT_ENETBLOCKED && st.timeouts >= 2,
+	   "a silent hint: priming and the walk time out (%llu), %s",
+	   (unsigned long long)st.timeouts, dt_strerror(got_err));
+	ok(took >= DT_IT_ZONE_WAIT_MS - 100 &&
+		   took < DT_IT_ZONE_WAIT_MS + DT_IT_PRIME_TIMEOUT_MS,
+	   "within the root's wait, priming included (%lld ms)",
+	   (long long)took);
+	it_free(it);
+	close(fd);
 }
 
 static void test_cancel(struct iterator *it)
@@ -567,12 +696,14 @@ int main(void)
 	up_server_parse("127.6.53.1", &h.addr[h.n++]);
 	it = it_new(L, up, &h);
 	it_set_port(it, port);
+	it_set_notice(it, on_notice, NULL);
 	test_walks(it);
 	test_cancel(it);
 	it_free(it); /* two questions still under way */
 	ok(1, "freed with questions under way");
 	test_lookup_hook(up, &h);
 	test_unreachable(up);
+	test_prime(up);
 	wire_msg_free(got);
 	up_client_free(up);
 	loop_free(L);
