@@ -14,6 +14,8 @@
 #include "daemon/hotspot.h"
 #include "daemon/policy.h"
 #include "daemon/resolve.h"
+#include "daemon/upstreams.h"
+#include "upstream/capab.h"
 #include "resolver/render.h"
 #include "daemon/log.h"
 #include "upstream/iter_msg.h"
@@ -92,6 +94,10 @@ struct wfetch {
 	struct up_req *req;
 	struct it_req *ireq;		/* iterated instead */
 	struct xfetch *x;		/* on the table, when shared */
+	uint8_t name[DT_NAME_MAXLEN];
+	uint16_t type;
+	bool network;			/* to resolv.conf's servers, and not
+					   a private name: may be iterated */
 };
 
 static struct xfetch **xslot(struct xtable *t, const uint8_t *name,
@@ -175,6 +181,34 @@ static void end_shared(struct worker *w, struct xfetch *x, bool posting,
 	}
 }
 
+/*
+ * With resolution auto, a forwarded response may be the one that shows
+ * every resolv.conf server unable to do DNSSEC (transport.c feeds capab
+ * before this callback; the main loop hands the judgement to
+ * set_recursing a moment later). Validated, it would make good data
+ * bogus (stripped RRSIGs, an answer asked without EDNS): it is asked
+ * again from the root instead, so that the first questions on such a
+ * network get the same verdicts as the later ones. True when it was.
+ */
+static void fetch_done(void *arg, int err, const struct up_answer *ans,
+		       int last_rcode);
+
+static bool refetch_iterated(struct wfetch *wf)
+{
+	struct worker *w = wf->w;
+
+	if (!wf->network || !w->it || !w->d->ups ||
+	    __atomic_load_n(&w->d->resolution, __ATOMIC_RELAXED) !=
+		    CFG_RES_AUTO ||
+	    capab_mode(upstreams_capab(w->d), NULL) != CAPAB_MODE_RECURSIVE)
+		return false;
+	wf->network = false;
+	wf->req = NULL;
+	wf->ireq = it_query_nest(w->it, wf->name, wf->type,
+				 rsv_fetch_nest(wf->f), fetch_done, wf);
+	return wf->ireq != NULL;
+}
+
 static void fetch_done(void *arg, int err, const struct up_answer *ans,
 		       int last_rcode)
 {
@@ -183,6 +217,8 @@ static void fetch_done(void *arg, int err, const struct up_answer *ans,
 	char from[DT_FETCH_FROM_LEN] = "upstream";
 
 	(void)last_rcode;
+	if (wf->req && refetch_iterated(wf))
+		return;
 	clock_of(wf->w, &now);
 	if (!err && ans && ans->server)
 		up_server_str(ans->server, from, sizeof(from));
@@ -290,6 +326,9 @@ static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 		wf->x = x;
 		wf->req = NULL;
 		wf->ireq = NULL;
+		wire_dname_copy(wf->name, name);
+		wf->type = type;
+		wf->network = !servers && !resolve_to_network(w, name, type);
 		if (iterated(w, name, type, servers))
 			wf->ireq = it_query_nest(w->it, name, type,
 						 rsv_fetch_nest(f), fetch_done,
