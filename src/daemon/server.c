@@ -58,6 +58,8 @@ struct conn {
 					   limit (until freed) */
 	bool throttled;			/* over its rate: not read until
 					   throttle fires */
+	bool corked;			/* in conn_frames: replies queued,
+					   sent together at its end */
 	bool closed;
 	unsigned refs;			/* 1 while open + 1 per waiter + 1
 					   while an event is handled */
@@ -296,7 +298,8 @@ static void conn_reply(struct conn *c, const uint8_t *msg, size_t len)
 		conn_close(c);
 		return;
 	}
-	conn_flush(c);
+	if (!c->corked)
+		conn_flush(c);
 }
 
 static int64_t conn_wait_ms(enum conn_wait wait)
@@ -736,6 +739,10 @@ static void conn_frames(struct conn *c)
 	struct origin o = {.conn = c, .udp_fd = -1, .remote = c->remote};
 
 	c->refs++;
+	/* The answers found at once (cache hits: a client's A and AAAA
+	 * sent together) leave in one send, so that the client wakes once
+	 * for them, not once per answer. */
+	c->corked = true;
 	while (!c->closed && c->inlen - off >= 2 && conn_may_take(c)) {
 		size_t len = wire_get16(c->in + off);
 		if (len < DT_MSG_HDRLEN) {
@@ -755,6 +762,9 @@ static void conn_frames(struct conn *c)
 		if (c->wait == CONN_WAIT_FRAME)
 			c->wait = CONN_WAIT_NONE; /* a new frame: its own time */
 	}
+	c->corked = false;
+	if (!c->closed && c->outoff < c->outlen)
+		conn_flush(c);
 	conn_update(c);
 	conn_unref(c);
 }
