@@ -138,6 +138,15 @@
 /* NSEC3 hashes for one answer and its chain of trust, as above: eight
  * worst-case closest-encloser proofs. */
 #define DT_VAL_NSEC3_HASHES_PER_ANSWER 1200
+/* DS responses the chain-of-trust walk takes up (validated inside it)
+ * for one answer, across every run of its question: a real chain takes
+ * one per zone cut and name probed, each once (the verdicts are kept),
+ * so ~10 for five cuts and at most 127 for a name of one-octet labels.
+ * Crafted DS denials whose proofs need the keys of other names, each of
+ * many labels, nest DT_VAL_DS_PROOF_NEST_MAX deep with a fan-out of up
+ * to 127 at every level and need no signature check to do so: 493
+ * octets took 0.66 s of CPU before this bound. */
+#define DT_VAL_DS_CHECKS_PER_ANSWER 1024
 /* Keys tried for one RRSIG that share its key tag and algorithm. Real
  * collisions are rare and involve two keys; 4 covers a roll coinciding. */
 #define DT_VAL_KEYS_PER_TAG 4

@@ -59,6 +59,8 @@ void val_work_init(struct val_work *w)
 	w->crypto_max = DT_VAL_CRYPTO_PER_ANSWER;
 	w->hashes = 0;
 	w->hashes_max = DT_VAL_NSEC3_HASHES_PER_ANSWER;
+	w->ds_checks = 0;
+	w->ds_checks_max = DT_VAL_DS_CHECKS_PER_ANSWER;
 }
 
 void val_limits_default(struct val_limits *lim)

@@ -114,9 +114,12 @@ struct val_ctx {
 struct val_work {
 	unsigned crypto, crypto_max;	/* signature verifications */
 	unsigned hashes, hashes_max;	/* NSEC3 hash computations */
+	unsigned ds_checks, ds_checks_max; /* DS responses taken up by the
+					      chain-of-trust walk */
 };
 
-/* A budget of DT_VAL_CRYPTO_PER_ANSWER and DT_VAL_NSEC3_HASHES_PER_ANSWER. */
+/* A budget of DT_VAL_CRYPTO_PER_ANSWER, DT_VAL_NSEC3_HASHES_PER_ANSWER
+ * and DT_VAL_DS_CHECKS_PER_ANSWER. */
 void val_work_init(struct val_work *w);
 
 /* Sends a printf-formatted line to ctx->trace, if set. */

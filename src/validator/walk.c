@@ -123,6 +123,20 @@ static const struct val_keyset *walk_limit(struct walk *w,
 	return verdict_keys(w, zone, &v, 0, false, "limit");
 }
 
+/* Whether the answer's budget of DS responses (val_work.ds_checks) is
+ * spent; one more is charged when it is not. */
+static bool ds_budget_spent(struct walk *w)
+{
+	struct val_work *wk = w->tmpl.work;
+
+	if (!wk)
+		return false;
+	if (wk->ds_checks >= wk->ds_checks_max)
+		return true;
+	wk->ds_checks++;
+	return false;
+}
+
 static enum walk_got get(struct walk *w, const uint8_t *name, uint16_t type,
 			 struct val_response *resp, bool *tentative, int *err)
 {
@@ -386,6 +400,9 @@ static const struct val_keyset *from_parent(struct walk *w,
 	if (w->nprobing == DT_VAL_DS_PROOF_NEST_MAX)
 		return walk_limit(w, zone, "keys-proof-depth-limit",
 				  "nested too deep");
+	if (ds_budget_spent(w))
+		return walk_limit(w, zone, "keys-work-limit",
+				  "past the answer's budget of DS responses");
 	enum walk_got got = ds_response(w, zone, &res, &tentative, &err);
 	if (got == WALK_PENDING)
 		return NULL;
@@ -516,6 +533,9 @@ static const struct val_keyset *step(struct walk *w, const uint8_t *a,
 	if (w->nprobing == DT_VAL_DS_PROOF_NEST_MAX)
 		return walk_limit(w, a, "keys-proof-depth-limit",
 				  "nested too deep");
+	if (ds_budget_spent(w))
+		return walk_limit(w, a, "keys-work-limit",
+				  "past the answer's budget of DS responses");
 	enum walk_got got = ds_response(w, a, &res, &tentative, &err);
 	if (got == WALK_PENDING)
 		return NULL;

@@ -304,6 +304,41 @@ static void test_budget(void)
 	src_free(&r.s);
 }
 
+/* The answer's budget of DS responses (val_work.ds_checks): one left
+ * lets the walk take up www's, and x.www's is then refused. */
+static void test_ds_budget(void)
+{
+	struct run r = {.s = {.dnskey = WALK_GOT}};
+	struct val_work work;
+	struct val_ctx ctx;
+	struct walk_source src = {
+		.arg = &r.s,
+		.response = response,
+		.keys_get = keys_get,
+		.keys_put = keys_put,
+		.probe_put = probe_put,
+		.validated = validated,
+		.exempt = exempt,
+	};
+
+	val_work_init(&work);
+	work.ds_checks_max = 1;
+	val_ctx_init(&ctx, FIXTURE_NOW, NULL);
+	ctx.work = &work;
+	walk_init(&r.w, &src, anchors, &ctx);
+	walk_keysource(&r.w, &r.ks);
+	const struct val_keyset *ks =
+		r.ks.name_keys(r.ks.arg, dn("x.www.secure.test."));
+	ok(ks && ks->verdict.status == VAL_INDETERMINATE &&
+		   ks->verdict.budget,
+	   "past the DS budget: indeterminate, from the budget");
+	is_str(ks ? ks->verdict.tag : "", "keys-work-limit",
+	       "tag keys-work-limit");
+	is_int(r.s.asked_ds, 1, "only www's DS response was taken up");
+	is_int((int)work.ds_checks, 1, "one charged");
+	src_free(&r.s);
+}
+
 int main(void)
 {
 	struct fx_rrs a = {0};
@@ -319,6 +354,7 @@ int main(void)
 	test_walk_down();
 	test_exempt();
 	test_budget();
+	test_ds_budget();
 	fx_free(&a);
 	fx_free(&zone);
 	val_anchors_free(anchors);
