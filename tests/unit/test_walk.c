@@ -156,7 +156,9 @@ struct run {
 	struct val_keysource ks;
 };
 
-static void start(struct run *r, const struct val_limits *lim)
+/* start() with an answer's work budget (NULL: none). */
+static void start_work(struct run *r, const struct val_limits *lim,
+		       struct val_work *work)
 {
 	struct walk_source src = {
 		.arg = &r->s,
@@ -170,8 +172,14 @@ static void start(struct run *r, const struct val_limits *lim)
 	struct val_ctx ctx;
 
 	val_ctx_init(&ctx, FIXTURE_NOW, lim);
+	ctx.work = work;
 	walk_init(&r->w, &src, anchors, &ctx);
 	walk_keysource(&r->w, &r->ks);
+}
+
+static void start(struct run *r, const struct val_limits *lim)
+{
+	start_work(r, lim, NULL);
 }
 
 static const uint8_t *dn(const char *s)
@@ -310,23 +318,10 @@ static void test_ds_budget(void)
 {
 	struct run r = {.s = {.dnskey = WALK_GOT}};
 	struct val_work work;
-	struct val_ctx ctx;
-	struct walk_source src = {
-		.arg = &r.s,
-		.response = response,
-		.keys_get = keys_get,
-		.keys_put = keys_put,
-		.probe_put = probe_put,
-		.validated = validated,
-		.exempt = exempt,
-	};
 
 	val_work_init(&work);
 	work.ds_checks_max = 1;
-	val_ctx_init(&ctx, FIXTURE_NOW, NULL);
-	ctx.work = &work;
-	walk_init(&r.w, &src, anchors, &ctx);
-	walk_keysource(&r.w, &r.ks);
+	start_work(&r, NULL, &work);
 	const struct val_keyset *ks =
 		r.ks.name_keys(r.ks.arg, dn("x.www.secure.test."));
 	ok(ks && ks->verdict.status == VAL_INDETERMINATE &&
