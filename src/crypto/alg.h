@@ -89,4 +89,15 @@ bool crypto_ds_digest_supported(uint8_t type);
  * type is not supported. */
 unsigned crypto_ds_digest_len(uint8_t type);
 
+/*
+ * Goes once through OpenSSL's key import and verification for every
+ * supported algorithm, with keys of well-known values (no signature
+ * verifies), so that OpenSSL's one-time set-up (the provider's algorithm
+ * tables, the methods of each key type and digest) is done now, at a
+ * daemon's start, rather than during its first questions. Returns the
+ * number of algorithms it went through (every key refused a signature,
+ * as it must); nothing is kept.
+ */
+unsigned crypto_warm_up(void);
+
 #endif

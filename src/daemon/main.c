@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "cache/cache.h"
+#include "crypto/alg.h"
 #include "common/errcode.h"
 #include "daemon/autotrust.h"
 #include "daemon/check.h"
@@ -455,6 +456,8 @@ static int open_listeners(struct daemon *d)
 
 static int start_workers(struct daemon *d)
 {
+	/* OpenSSL's one-time set-up now, not in the first questions. */
+	log_debug("crypto: %u algorithms warmed up", crypto_warm_up());
 	d->workers = calloc(d->nworkers, sizeof(*d->workers));
 	if (!d->workers || resolve_daemon_init(d) < 0 || hotspot_init(d) < 0)
 		return -1;

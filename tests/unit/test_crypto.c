@@ -1147,8 +1147,24 @@ static void test_threads(void)
 	}
 }
 
+/* crypto_warm_up(): a key of every supported algorithm imports (the
+ * curve generators are points on their curves) and refuses a junk
+ * signature. */
+static void test_warm_up(void)
+{
+	unsigned supported = 0;
+
+	for (unsigned alg = 1; alg < 256; alg++)
+		supported += crypto_alg_supported((uint8_t)alg);
+	is_int(crypto_warm_up(), supported,
+	       "warm-up: every supported algorithm's key imported, and its "
+	       "junk signature refused");
+	is_int(supported, 8, "eight algorithms supported");
+}
+
 int main(void)
 {
+	test_warm_up();
 	test_algorithms();
 	test_vectors();
 	test_rfc4034_ds();
