@@ -169,6 +169,15 @@
 /* Seconds of clock skew allowed on each side of an RRSIG's validity
  * period: hosts without a synchronised clock still validate. */
 #define DT_VAL_SKEW 300
+/* Successful signature verifications remembered per resolver (one per
+ * daemon worker; src/validator/sigcache.h), 2 to a set: 4096 digests of 32
+ * octets, 132 KiB. What is verified again is small: the RRsets a
+ * question's validation verifies again after each fetch, and the RRSIGs
+ * that every name under a popular wildcard shares (the expanded RRset's
+ * and the NSEC or NSEC3 record's); an entry pushed out costs one
+ * verification more, never a verdict. */
+#define DT_VAL_SIGCACHE_SETS 2048
+#define DT_VAL_SIGCACHE_WAYS 2
 
 /* --- RFC 5011 trust-anchor state (src/validator/autotrust.c) --- */
 

@@ -57,4 +57,17 @@ __attribute__((warn_unused_result)) int
 crypto_verifyv(const struct crypto_key *key, const struct crypto_chunk *chunks,
 	       size_t n, const uint8_t *sig, size_t siglen);
 
+/* SHA-256's output length. */
+#define CRYPTO_SHA256_LEN 32
+
+/*
+ * Writes SHA-256 of the concatenation of n chunks to out (for the
+ * validator's cache of verifications, src/validator/sigcache.h). Returns
+ * 0, -ENOMEM or DT_ECRYPTO; out is written only on success. Allocates
+ * only OpenSSL's per-call digest context.
+ */
+__attribute__((warn_unused_result)) int
+crypto_sha256v(const struct crypto_chunk *chunks, size_t n,
+	       uint8_t out[CRYPTO_SHA256_LEN]);
+
 #endif

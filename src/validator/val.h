@@ -20,6 +20,7 @@
 
 struct arena;
 struct crypto_key;
+struct val_sigcache;
 
 /*
  * Ordered from weakest to strongest, so that the status of a chain is the
@@ -108,6 +109,10 @@ struct val_ctx {
 	 * and each key set and DS denial of its chain of trust), charged on
 	 * top of the per-context budgets above; NULL for none. */
 	struct val_work *work;
+	/* Optional: successful signature verifications remembered across
+	 * questions (sigcache.h), used by this thread only while the
+	 * context is; NULL for none. */
+	struct val_sigcache *sigcache;
 };
 
 /* Work of one answer across contexts (see val_ctx.work). */
