@@ -18,6 +18,7 @@
 #include "resolver/task.h"
 #include "validator/keyset.h"
 #include "validator/sig.h"
+#include "validator/sigcache.h"
 #include "validator/anchor.h"
 #include "validator/walk.h"
 #include "wire/bytes.h"
@@ -79,9 +80,11 @@ struct resolver *rsv_new(struct cache *c, const struct rsv_env *env)
 	r->bytes_max = DT_DMN_BYTES_PER_TASK;
 	r->tasks = calloc(TABLE_SIZE, sizeof(*r->tasks));
 	r->fetches = calloc(TABLE_SIZE, sizeof(*r->fetches));
-	if (!r->tasks || !r->fetches) {
+	r->sigcache = val_sigcache_new();
+	if (!r->tasks || !r->fetches || !r->sigcache) {
 		free(r->tasks);
 		free(r->fetches);
+		val_sigcache_free(r->sigcache);
 		free(r);
 		return NULL;
 	}
@@ -938,6 +941,7 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 	t->mono = now->mono_ms / 1000;
 	val_ctx_init(&t->tmpl, t->now, &t->st->lim);
 	t->tmpl.work = &t->work;
+	t->tmpl.sigcache = t->r->sigcache;
 	const struct wire_msg *m = task_fetched(t, t->qname, t->qtype, &err);
 	if (!m && !err && !t->synth_tried)
 		m = try_synthesize(t);
@@ -1129,6 +1133,7 @@ void rsv_free(struct resolver *r)
 				     "dnstrustd is stopping");
 	free(r->tasks);
 	free(r->fetches);
+	val_sigcache_free(r->sigcache);
 	dstate_put(r->st);
 	free(r);
 }

@@ -25,6 +25,7 @@ struct resolver {
 	unsigned fetches_max;		/* per task */
 	size_t bytes_max;		/* per task */
 	struct rsv_stats stats;
+	struct val_sigcache *sigcache;	/* verifications that succeeded */
 };
 
 #define RSV_STAT_INC(r, field) \
