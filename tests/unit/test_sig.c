@@ -8,7 +8,9 @@
  * bogus once a bit of a signature or of the data flips, and still secure
  * when the owner's case changes. Then the RFC 4035 B.6 wildcard
  * expansion, every failure path with its tag and EDE, TTL clamping, the
- * work limits (KeyTrap, CVE-2023-50387) and the formatting helpers.
+ * work limits (KeyTrap, CVE-2023-50387), the cache of verifications
+ * (sigcache.c: a repeated verification costs no crypto, anything changed
+ * never hits, the limits charge hits alike) and the formatting helpers.
  *
  * Key sets are made by hand here (every DNSKEY of a file, parsed), so
  * that these tests do not depend on keyset.c.
@@ -19,7 +21,9 @@
 #include "common/arena.h"
 #include "common/errcode.h"
 #include "crypto/key.h"
+#include "crypto/verify.h"
 #include "validator/sig.h"
+#include "validator/sigcache.h"
 #include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
@@ -251,18 +255,27 @@ struct outcome {
 	unsigned crypto_used;
 };
 
-static struct outcome verify_lim(const struct val_rrset *set,
-				 const struct val_keyset *ks, int64_t now,
-				 const struct val_limits *lim)
+static struct outcome verify_in(struct val_sigcache *cache,
+				const struct val_rrset *set,
+				const struct val_keyset *ks, int64_t now,
+				const struct val_limits *lim)
 {
 	struct outcome o;
 	struct val_ctx ctx;
 
 	memset(&o, 0, sizeof(o));
 	val_ctx_init(&ctx, now, lim);
+	ctx.sigcache = cache;
 	o.ret = val_rrset_verify(&ctx, set, ks, &o.info, &o.v);
 	o.crypto_used = ctx.crypto_used;
 	return o;
+}
+
+static struct outcome verify_lim(const struct val_rrset *set,
+				 const struct val_keyset *ks, int64_t now,
+				 const struct val_limits *lim)
+{
+	return verify_in(NULL, set, ks, now, lim);
 }
 
 static struct outcome verify(const struct val_rrset *set,
@@ -1101,6 +1114,347 @@ static void test_keytrap(struct p256 *p)
 	val_keyset_free(&ks);
 }
 
+/* --- the cache of verifications (sigcache.c) --- */
+
+/* Cryptographic operations c made (misses) and spared (hits) since the
+ * last call. */
+struct cstat {
+	uint64_t hits, misses;
+};
+
+static struct cstat cache_delta(const struct val_sigcache *c,
+				struct val_sigcache_stats *last)
+{
+	struct val_sigcache_stats now;
+	struct cstat d;
+
+	val_sigcache_stats(c, &now);
+	d.hits = now.hits - last->hits;
+	d.misses = now.misses - last->misses;
+	*last = now;
+	return d;
+}
+
+/* The RRset through the cache at verdict level: repeated, tampered,
+ * renamed, out of time. */
+static void test_cache_rrset(struct p256 *p, struct val_sigcache *c)
+{
+	struct val_sigcache_stats last = {0, 0};
+	struct outcome o;
+	struct cstat d;
+	struct hset h;
+
+	o = verify_in(c, p->a, &p->ks, p->now, NULL);
+	d = cache_delta(c, &last);
+	ok(is_secure(&o) && o.crypto_used == 1 && d.misses == 1 && d.hits == 0,
+	   "cache: first verification made (1 miss, 0 hits)");
+	o = verify_in(c, p->a, &p->ks, p->now, NULL);
+	d = cache_delta(c, &last);
+	ok(is_secure(&o) && d.misses == 0 && d.hits == 1,
+	   "cache: the same RRSIG, RRset and key again: secure, no crypto "
+	   "(0 misses, 1 hit)");
+	is_int(o.crypto_used, 1, "cache: a hit is charged to the budget");
+
+	hset_copy(&h, p->a, &p->arena);
+	tamper_sigs(&h);
+	for (int i = 0; i < 2; i++) {
+		o = verify_in(c, &h.set, &p->ks, p->now, NULL);
+		d = cache_delta(c, &last);
+		ok(is_bogus(&o, WIRE_EDE_DNSSEC_BOGUS, "sig-bad") &&
+			   d.misses == 1 && d.hits == 0,
+		   "cache: one bit of the signature flipped: bogus, verified "
+		   "(%s time; failures are not kept)",
+		   i ? "second" : "first");
+	}
+
+	hset_copy(&h, p->a, &p->arena);
+	ok(tamper_rdata(&h), "cache: a bit of the A record flipped");
+	o = verify_in(c, &h.set, &p->ks, p->now, NULL);
+	d = cache_delta(c, &last);
+	ok(is_bogus(&o, WIRE_EDE_DNSSEC_BOGUS, "sig-bad") && d.misses == 1 &&
+		   d.hits == 0,
+	   "cache: changed RRset, same RRSIG: bogus, no hit");
+
+	/* Other fields of the RRSIG are signed data too: the original TTL. */
+	struct wire_rr sig = rr_copy(&p->arena, p->a->sigs[0]);
+	edit_orig_ttl(wr(&sig), sig.rdlen);
+	hset_init(&h, p->a);
+	h.rrs[h.set.n++] = p->a->rrs[0];
+	hset_add_sig(&h, &p->arena, &sig);
+	o = verify_in(c, &h.set, &p->ks, p->now, NULL);
+	d = cache_delta(c, &last);
+	ok(is_bogus(&o, WIRE_EDE_DNSSEC_BOGUS, "sig-bad") && d.hits == 0,
+	   "cache: original TTL changed in the RRSIG: bogus, no hit");
+
+	/* Canonical form: the owner's case does not change the signed
+	 * data, so the upper-cased copy is the same verification. */
+	hset_copy(&h, p->a, &p->arena);
+	upper_owner(&h);
+	o = verify_in(c, &h.set, &p->ks, p->now, NULL);
+	d = cache_delta(c, &last);
+	ok(is_secure(&o) && d.hits == 1 && d.misses == 0,
+	   "cache: WWW.EXAMPLE.NET/A (canonical data unchanged): a hit");
+
+	/* Time is checked before the cache is asked. */
+	o = verify_in(c, p->a, &p->ks, sig_exp(p->a->sigs[0]) + SKEW + 1,
+		      NULL);
+	d = cache_delta(c, &last);
+	ok(is_bogus(&o, WIRE_EDE_SIGNATURE_EXPIRED, "sig-expired") &&
+		   d.hits == 0 && d.misses == 0 && o.crypto_used == 0,
+	   "cache: a cached signature past its expiration: expired, the "
+	   "cache not asked");
+	o = verify_in(c, p->a, &p->ks, sig_inc(p->a->sigs[0]) - SKEW - 1,
+		      NULL);
+	ok(is_bogus(&o, WIRE_EDE_SIGNATURE_NOT_YET_VALID, "sig-not-yet-valid"),
+	   "cache: a cached signature before its inception: not yet valid");
+}
+
+/* The signed data of the A RRset (RFC 4034 §3.1.8.1) in two chunks. */
+static bool a_signed_data(struct p256 *p, uint8_t *buf, size_t cap,
+			  struct crypto_chunk chunks[2])
+{
+	const struct wire_rr *sig = p->a->sigs[0];
+	int r = wire_rr_canon_write(p->a->rrs[0], NULL,
+				    wire_get32(sig->rdata + 4), buf, cap);
+
+	chunks[0] = (struct crypto_chunk){sig->rdata, sig_off(sig)};
+	chunks[1] = (struct crypto_chunk){buf, r > 0 ? (size_t)r : 0};
+	return r > 0 && p->a->n == 1;
+}
+
+/* The cache's own interface: the key is part of what is remembered. */
+static void test_cache_key(struct p256 *p, struct val_sigcache *c)
+{
+	struct val_sigcache_stats last;
+	struct crypto_chunk chunks[2];
+	struct crypto_key *other = NULL, *p384 = NULL;
+	const struct wire_rr *sig = p->a->sigs[0];
+	const uint8_t *sigb = sig->rdata + sig_off(sig);
+	size_t siglen = sig->rdlen - sig_off(sig);
+	uint8_t buf[512], rd[512];
+	struct cstat d;
+	struct recs z;
+
+	val_sigcache_stats(c, &last);
+	if (!a_signed_data(p, buf, sizeof(buf), chunks) ||
+	    p->key->rdlen > sizeof(rd)) {
+		ok(0, "cache: the A RRset's signed data made");
+		return;
+	}
+	ok(val_sigcache_verify(c, p->ks.keys[0], chunks, 2, sigb, siglen) ==
+			   0 &&
+		   cache_delta(c, &last).hits == 1,
+	   "cache interface: the A RRset's verification is a hit");
+
+	/* The same public key with other flags (REVOKE set): the
+	 * cryptography says yes, but it is another DNSKEY RDATA, so it is
+	 * verified, not found. */
+	memcpy(rd, p->key->rdata, p->key->rdlen);
+	rd[1] |= 0x80;
+	ok(crypto_key_new(rd, p->key->rdlen, &other) == 0,
+	   "cache interface: the key with REVOKE set parsed");
+	if (other) {
+		int r = val_sigcache_verify(c, other, chunks, 2, sigb, siglen);
+		d = cache_delta(c, &last);
+		ok(r == 0 && d.misses == 1 && d.hits == 0,
+		   "cache interface: same public key, other DNSKEY RDATA: "
+		   "verified (miss), valid");
+	}
+	crypto_key_free(other);
+
+	/* Another key altogether (RFC 6605's P-384 key). */
+	if (recs_file(&z, "rfc6605-section6.2-ecdsap384sha384.zone") == 0) {
+		for (size_t i = 0; i < z.v.n && !p384; i++)
+			if (z.v.rr[i].type == WIRE_TYPE_DNSKEY &&
+			    crypto_key_new(z.v.rr[i].rdata, z.v.rr[i].rdlen,
+					   &p384) < 0)
+				p384 = NULL;
+		recs_free(&z);
+	}
+	ok(p384, "cache interface: the P-384 key parsed");
+	if (p384) {
+		int r = val_sigcache_verify(c, p384, chunks, 2, sigb, siglen);
+		d = cache_delta(c, &last);
+		ok(r == DT_EBADSIG && d.misses == 1 && d.hits == 0,
+		   "cache interface: another key over the same data and "
+		   "signature: verified and bad");
+	}
+	crypto_key_free(p384);
+
+	/* Where the signed data is cut into chunks does not matter (it is
+	 * one message), but a different message never hits. */
+	struct crypto_chunk one[2] = {
+		{chunks[0].data, chunks[0].len - 1},
+		{NULL, 0},
+	};
+	int r = val_sigcache_verify(c, p->ks.keys[0], one, 1, sigb, siglen);
+	d = cache_delta(c, &last);
+	ok(r == DT_EBADSIG && d.hits == 0,
+	   "cache interface: signed data one octet short: bad, no hit");
+	ok(val_sigcache_verify(NULL, p->ks.keys[0], chunks, 2, sigb, siglen) ==
+		   0,
+	   "cache interface: no cache is plain crypto_verifyv()");
+	val_sigcache_stats(NULL, &last);
+	ok(last.hits == 0 && last.misses == 0,
+	   "cache interface: no cache, no counters");
+}
+
+/* The limits bound the same work with the cache as without. */
+static void test_cache_limits(struct p256 *p, struct val_sigcache *c)
+{
+	struct val_sigcache_stats last;
+	struct val_keyset ks;
+	struct val_limits lim;
+	struct outcome o, plain;
+	bool bad[20];
+	struct hset h;
+
+	keyset_of(&ks, "example.net.", p->key->rdata, p->key->rdlen, 20);
+	for (size_t i = 0; i < 20; i++)
+		bad[i] = true;
+	keytrap_set(p, &h, bad, 20);
+	val_limits_default(&lim);
+	lim.rrsigs_per_rrset = 20;
+	val_sigcache_stats(c, &last);
+	for (int i = 0; i < 2; i++) {
+		o = verify_in(c, &h.set, &ks, p->now, &lim);
+		struct cstat d = cache_delta(c, &last);
+		ok(is_bogus(&o, WIRE_EDE_DNSSEC_BOGUS, "sig-limit-rrset") &&
+			   o.crypto_used == DT_VAL_SIGS_PER_RRSET &&
+			   d.misses == DT_VAL_SIGS_PER_RRSET && d.hits == 0,
+		   "cache: KeyTrap %s: %u verifications made, none kept",
+		   i ? "again" : "once", DT_VAL_SIGS_PER_RRSET);
+	}
+
+	/* Two bad RRSIGs then the good one (cached by now): the RRset
+	 * budget of 8 is spent before it, as without a cache; 9 reach it,
+	 * the hit charged as the ninth. */
+	bad[2] = false;
+	keytrap_set(p, &h, bad, 3);
+	val_limits_default(&lim);
+	o = verify_in(c, &h.set, &ks, p->now, &lim);
+	plain = verify_lim(&h.set, &ks, p->now, &lim);
+	ok(is_bogus(&o, WIRE_EDE_DNSSEC_BOGUS, "sig-limit-rrset") &&
+		   o.crypto_used == 8 && plain.crypto_used == 8 &&
+		   !strcmp(o.v.reason, plain.v.reason),
+	   "cache: a cached good RRSIG behind 8 failures: the same limit "
+	   "verdict as without the cache");
+	lim.sigs_per_rrset = 9;
+	val_sigcache_stats(c, &last);
+	o = verify_in(c, &h.set, &ks, p->now, &lim);
+	struct cstat d = cache_delta(c, &last);
+	ok(is_secure(&o) && o.crypto_used == 9 && d.hits == 1 && d.misses == 8,
+	   "cache: budget 9: secure, 9 charged (8 made, 1 hit)");
+	val_keyset_free(&ks);
+
+	struct val_ctx ctx;
+	struct val_verdict v;
+	val_ctx_init(&ctx, p->now, NULL);
+	ctx.sigcache = c;
+	ctx.crypto_used = ctx.lim.crypto_per_query;
+	int r = val_rrset_verify(&ctx, p->a, &p->ks, NULL, &v);
+	ok(r == 0 && v.status == VAL_BOGUS && !strcmp(v.tag, "sig-limit-query"),
+	   "cache: spent question budget: a cached RRset is not verified "
+	   "either");
+	struct val_work w;
+	val_work_init(&w);
+	val_ctx_init(&ctx, p->now, NULL);
+	ctx.sigcache = c;
+	ctx.work = &w;
+	w.crypto = w.crypto_max;
+	r = val_rrset_verify(&ctx, p->a, &p->ks, NULL, &v);
+	ok(r == 0 && v.status == VAL_BOGUS &&
+		   !strcmp(v.tag, "sig-limit-answer"),
+	   "cache: spent answer budget: bogus [sig-limit-answer]");
+}
+
+/* A key with p's public key and the given flags (its own DNSKEY RDATA,
+ * so its own entries), or NULL. */
+static struct crypto_key *key_with_flags(struct p256 *p, uint16_t flags)
+{
+	struct crypto_key *k = NULL;
+	uint8_t rd[512];
+
+	if (p->key->rdlen > sizeof(rd))
+		return NULL;
+	memcpy(rd, p->key->rdata, p->key->rdlen);
+	wire_put16(rd, flags);
+	return crypto_key_new(rd, p->key->rdlen, &k) == 0 ? k : NULL;
+}
+
+/* Failures take no room; successes past the table's size push older
+ * entries out (bounded memory), which are then verified again. */
+static void test_cache_evict(struct p256 *p, struct val_sigcache *c)
+{
+	size_t n = DT_VAL_SIGCACHE_SETS * DT_VAL_SIGCACHE_WAYS * 4, i;
+	struct val_sigcache_stats last;
+	struct crypto_chunk chunks[2];
+	const struct wire_rr *sig = p->a->sigs[0];
+	const uint8_t *sigb = sig->rdata + sig_off(sig);
+	size_t siglen = sig->rdlen - sig_off(sig);
+	uint8_t buf[512];
+	struct cstat d;
+	int r = 0;
+
+	if (!a_signed_data(p, buf, sizeof(buf), chunks)) {
+		ok(0, "cache: the A RRset's signed data made");
+		return;
+	}
+	val_sigcache_stats(c, &last);
+	for (i = 0; i < n; i++) {
+		uint64_t extra = i;
+		struct crypto_chunk ch[2] = {chunks[0], {&extra, sizeof(extra)}};
+		if (val_sigcache_verify(c, p->ks.keys[0], ch, 2, sigb,
+					siglen) != DT_EBADSIG)
+			break;
+	}
+	d = cache_delta(c, &last);
+	ok(d.misses == n && d.hits == 0,
+	   "cache: %zu bad verifications all made, none found", n);
+	ok(val_sigcache_verify(c, p->ks.keys[0], chunks, 2, sigb, siglen) == 0 &&
+		   cache_delta(c, &last).hits == 1,
+	   "cache: failures take no room: the good entry is still there");
+
+	/* Good verifications of other entries: the same public key under
+	 * other flags (another DNSKEY RDATA each), a table's worth at a
+	 * time, until the A RRset's entry is pushed out (each look that
+	 * finds it makes it the newest of its set again). */
+	size_t batch = DT_VAL_SIGCACHE_SETS * DT_VAL_SIGCACHE_WAYS;
+	for (i = 0; i < n && r == 0; i++) {
+		struct crypto_key *k = key_with_flags(p, (uint16_t)(0x0100 + i));
+		r = k ? val_sigcache_verify(c, k, chunks, 2, sigb, siglen) : -1;
+		crypto_key_free(k);
+		if (r == 0 && i % batch == batch - 1) {
+			val_sigcache_stats(c, &last);
+			r = val_sigcache_verify(c, p->ks.keys[0], chunks, 2,
+						sigb, siglen);
+			if (r == 0 && cache_delta(c, &last).misses == 1)
+				break;
+		}
+	}
+	ok(r == 0 && i < n,
+	   "cache: after %zu other good entries the first was pushed out, "
+	   "and verified again: valid",
+	   i + 1);
+	r = val_sigcache_verify(c, p->ks.keys[0], chunks, 2, sigb, siglen);
+	ok(r == 0 && cache_delta(c, &last).hits == 1,
+	   "cache: verified again, it is kept again");
+}
+
+static void test_cache(struct p256 *p)
+{
+	struct val_sigcache *c = val_sigcache_new();
+
+	ok(c, "cache: made");
+	if (!c)
+		return;
+	test_cache_rrset(p, c);
+	test_cache_key(p, c);
+	test_cache_limits(p, c);
+	test_cache_evict(p, c);
+	val_sigcache_free(c);
+}
+
 /* --- helpers for reasons --- */
 
 static void test_format(void)
@@ -1147,6 +1501,7 @@ int main(void)
 		test_fields(&p);
 		test_set_checks(&p);
 		test_keytrap(&p);
+		test_cache(&p);
 		p256_free(&p);
 	} else {
 		ok(0, "RFC 6605 P-256 example loaded");
