@@ -302,6 +302,10 @@ static void status(struct txt *t, struct worker *w)
 	line(t, "timeouts=%llu", (unsigned long long)s.timeouts);
 	line(t, "formerr=%llu", (unsigned long long)s.formerr);
 	line(t, "refused=%llu", (unsigned long long)s.refused);
+	line(t, "signature-verifications=%llu",
+	     (unsigned long long)s.sig_verified);
+	line(t, "signature-verifications-cached=%llu",
+	     (unsigned long long)s.sig_cached);
 	line(t, "reloads=%u", __atomic_load_n(&d->reloads, __ATOMIC_RELAXED));
 	status_reload(t, d);
 	char hs[128], portal[256];

@@ -56,6 +56,9 @@ struct wstats {
 	uint64_t timeouts;		/* answered at query-timeout */
 	uint64_t formerr;		/* malformed client messages */
 	uint64_t refused;		/* admin queries refused, overload */
+	uint64_t sig_verified;		/* signature verifications made */
+	uint64_t sig_cached;		/* ... answered by the resolver's
+					   cache of verifications */
 };
 
 #define STAT_INC(w, field) \

@@ -3,6 +3,7 @@
 
 #include "daemon/daemon.h"
 #include "daemon/stats.h"
+#include "validator/sigcache.h"
 
 static void add_resolver(const struct worker *w, struct wstats *s)
 {
@@ -19,6 +20,10 @@ static void add_resolver(const struct worker *w, struct wstats *s)
 	ADD(servfail_upstream, servfail_upstream);
 	ADD(refused, overload);
 #undef ADD
+	struct val_sigcache_stats sc;
+	rsv_sigcache_stats(w->rsv, &sc);
+	s->sig_verified += sc.misses;
+	s->sig_cached += sc.hits;
 }
 
 void stats_sum(struct daemon *d, struct wstats *s)

@@ -120,6 +120,12 @@ const struct rsv_stats *rsv_stats(const struct resolver *r)
 	return &r->stats;
 }
 
+void rsv_sigcache_stats(const struct resolver *r,
+			struct val_sigcache_stats *ret)
+{
+	val_sigcache_stats(r->sigcache, ret);
+}
+
 /* --- upstream fetches shared between tasks --- */
 
 /* The fetch of (name, type) that a task of nesting nest may join (one of

@@ -30,6 +30,7 @@ struct dstate;
 struct resolver;
 struct rsv_fetch;
 struct rsv_task;
+struct val_sigcache_stats;
 struct up_conf;
 
 /* Room for an upstream's name in logs ("[addr%scope]:port"). */
@@ -183,6 +184,11 @@ size_t rsv_tasks(const struct resolver *r);
 size_t rsv_fetches(const struct resolver *r);
 
 const struct rsv_stats *rsv_stats(const struct resolver *r);
+
+/* The counters of r's cache of signature verifications (misses: made,
+ * hits: answered by it); safe from another thread. */
+void rsv_sigcache_stats(const struct resolver *r,
+			struct val_sigcache_stats *ret);
 
 /* Renders the reply to q from a, aged by age seconds, into buf (cap
  * octets, at least DT_MSG_MAXLEN). Returns the length. */
