@@ -147,6 +147,11 @@ out=$(q -c CH status.dnstrust. TXT)
 check "status names the upstream and the anchor" \
 	bash -c "echo '$out' | grep -q 'txt=upstream=$LAB_RESOLVER' &&
 		 echo '$out' | grep -q 'txt=trust-anchor=. DS:'"
+# Every cold answer above was validated again after each fetch of its
+# chain: the workers' caches of verifications answered some of them.
+check "status counts signature verifications, some found in the cache" \
+	bash -c "echo '$out' | grep -q 'txt=signature-verifications=[1-9]' &&
+		 echo '$out' | grep -q 'txt=signature-verifications-cached=[1-9]'"
 
 out=$(dig @"$listen" +tries=1 +time=5 +bufsize=512 +ignore CH TXT status.dnstrust. 2>&1)
 check "status over UDP within 512 octets: TC, no answer (no amplification)" \
