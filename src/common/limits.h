@@ -229,6 +229,14 @@
 /* Probes of what a server can do (src/upstream/probe.c): one try each,
  * at most this long (a probe must not outlast the network it tests). */
 #define DT_UP_PROBE_TIMEOUT_MS 2000
+/* With resolution auto, how long after the resolv.conf servers are set
+ * (start, a rewrite) fetches wait for the probe's first verdict rather
+ * than go to servers that may strip what validation needs (their answers
+ * would be bogus, and cached so for bogus-ttl): the probe's first
+ * answers decide within a few round trips on a usable network; past this
+ * wait, fetches go as they did, so a slow or silent network costs its
+ * first questions this once. */
+#define DT_UP_JUDGE_WAIT_MS 1000
 /* A server not known to do DNSSEC is probed again after 1 s, doubling up
  * to 5 min: a network's resolver is not fixed in seconds, and a broken
  * one costs at most a probe every 5 min. */

@@ -78,6 +78,9 @@ struct worker {
 	struct loop_io tcp_io[DT_CFG_MAX_LISTEN];
 	struct loop_io udp_io[DT_CFG_MAX_LISTEN];
 	struct resolver *rsv;		/* questions under way (resolve.h) */
+	struct wfetch *held;		/* fetches waiting for the upstream
+					   judgement (resolve.c) */
+	struct loop_timer held_timer;	/* its wait's end */
 	/* answers a waiting client (server.c's waiter_reply) */
 	void (*reply)(struct waiter *wt, const uint8_t *msg, size_t len);
 	size_t nwaiters;		/* client questions waiting (server.c) */
@@ -127,6 +130,9 @@ struct daemon {
 	 * the root; off, forward; why says so (NULL: acted on without a
 	 * notice, the notices being limited). NULL: nobody acts on it. */
 	void (*set_recursing)(struct daemon *d, bool on, const char *why);
+	/* The upstream judgement is in: the workers send the fetches that
+	 * waited for it (resolve_judged; NULL in tests) */
+	void (*judged)(struct daemon *d);
 	struct hotspot *hotspot;	/* sign-on and portal (hotspot.c) */
 	struct ratelimit *rate;		/* remote clients' rates, shared by
 					   the workers; made (atomically) at

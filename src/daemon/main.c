@@ -749,6 +749,7 @@ int main(int argc, char **argv)
 	read_resolv_conf(&d, &d.upconf);
 	log_upstreams(&d.upconf, cfg.resolv_conf);
 	d.set_recursing = resolve_set_recursing;
+	d.judged = resolve_judged;
 	if (upstreams_init(&d) < 0)
 		return 1;
 	if (load_hints(&cfg, &d.hints, err, sizeof(err)) < 0) {

@@ -98,6 +98,9 @@ struct wfetch {
 	uint16_t type;
 	bool network;			/* to resolv.conf's servers, and not
 					   a private name: may be iterated */
+	struct wfetch *hnext;		/* on w->held while waiting for the
+					   upstream judgement */
+	bool held;
 };
 
 static struct xfetch **xslot(struct xtable *t, const uint8_t *name,
@@ -303,6 +306,78 @@ static bool iterated(struct worker *w, const uint8_t *name, uint16_t type,
 	       !resolve_to_network(w, name, type);
 }
 
+/*
+ * With resolution auto, fetches for the resolv.conf servers wait, for at
+ * most DT_UP_JUDGE_WAIT_MS after those servers were set, for the probe's
+ * first verdict (upstreams.c): a network whose resolver strips what
+ * validation needs would otherwise give the first questions bogus
+ * answers, cached for bogus-ttl, before the judgement sends them to the
+ * root. Private names go to the network at once.
+ */
+static bool must_wait(struct worker *w, const uint8_t *name, uint16_t type,
+		      const struct up_conf *servers, int64_t *until)
+{
+	if (servers || !w->d->ups ||
+	    __atomic_load_n(&w->d->resolution, __ATOMIC_RELAXED) !=
+		    CFG_RES_AUTO ||
+	    __atomic_load_n(&w->d->recursing, __ATOMIC_RELAXED) ||
+	    resolve_to_network(w, name, type))
+		return false;
+	*until = upstreams_judging_until(w->d);
+	return *until && loop_now_ms(w->loop) < *until &&
+	       capab_mode(upstreams_capab(w->d), NULL) ==
+		       CAPAB_MODE_UNDECIDED;
+}
+
+/* Sends wf: to the iterator while recursing, else upstream. */
+static void dispatch(struct worker *w, struct wfetch *wf)
+{
+	if (iterated(w, wf->name, wf->type, NULL))
+		wf->ireq = it_query_nest(w->it, wf->name, wf->type,
+					 rsv_fetch_nest(wf->f), fetch_done, wf);
+	else
+		wf->req = up_query(w->up, wf->name, wf->type, WIRE_CLASS_IN,
+				   NULL, fetch_done, wf);
+	if (!wf->req && !wf->ireq)
+		fetch_done(wf, -ENOMEM, NULL, -1);
+}
+
+/* The judgement is in, or the wait is over: what waited is sent. */
+static void release(struct worker *w)
+{
+	struct wfetch *list = w->held;
+
+	w->held = NULL;
+	loop_timer_stop(w->loop, &w->held_timer);
+	while (list) {
+		struct wfetch *wf = list;
+		list = wf->hnext;
+		wf->held = false;
+		wf->hnext = NULL;
+		dispatch(w, wf);
+	}
+}
+
+static void held_expired(struct loop_timer *t)
+{
+	release(t->arg);
+}
+
+static void release_posted(void *arg)
+{
+	struct worker *w = arg;
+
+	if (w->rsv)
+		release(w);
+}
+
+void resolve_judged(struct daemon *d)
+{
+	for (unsigned i = 0; d->workers && i < d->nworkers; i++)
+		(void)loop_post(d->workers[i].loop, release_posted,
+				&d->workers[i]);
+}
+
 static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 		 uint16_t type, const struct up_conf *servers, void **handle)
 {
@@ -329,6 +404,20 @@ static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 		wire_dname_copy(wf->name, name);
 		wf->type = type;
 		wf->network = !servers && !resolve_to_network(w, name, type);
+		wf->hnext = NULL;
+		wf->held = false;
+		int64_t until;
+		if (must_wait(w, name, type, servers, &until)) {
+			wf->held = true;
+			wf->hnext = w->held;
+			w->held = wf;
+			if (!w->held_timer.heap_index)
+				loop_timer_start(w->loop, &w->held_timer,
+						 until - loop_now_ms(w->loop));
+			STAT_INC(w, upstream);
+			*handle = wf;
+			return 0;
+		}
 		if (iterated(w, name, type, servers))
 			wf->ireq = it_query_nest(w->it, name, type,
 						 rsv_fetch_nest(f), fetch_done,
@@ -382,6 +471,14 @@ static void fetch_cancel(void *arg, void *handle)
 		return;
 	}
 	struct wfetch *wf = handle;
+	if (wf->held) {
+		for (struct wfetch **p = &w->held; *p; p = &(*p)->hnext) {
+			if (*p == wf) {
+				*p = wf->hnext;
+				break;
+			}
+		}
+	}
 	up_cancel(wf->req);
 	it_cancel(wf->ireq);
 	if (wf->x) /* shutdown: its joiners are left to their own */
@@ -603,6 +700,8 @@ int resolve_init(struct worker *w)
 	if (!w->rsv)
 		return -ENOMEM;
 	rsv_set_state(w->rsv, w->st);
+	w->held_timer.cb = held_expired;
+	w->held_timer.arg = w;
 	if (w->it) {
 		struct it_lookup lk = {
 			.start = ns_start, .cancel = ns_cancel, .arg = w};
@@ -652,6 +751,7 @@ void resolve_shutdown(struct worker *w)
 {
 	if (!w->rsv)
 		return;
-	rsv_free(w->rsv);
+	rsv_free(w->rsv); /* cancels the held fetches too */
+	loop_timer_stop(w->loop, &w->held_timer);
 	w->rsv = NULL;
 }

@@ -55,6 +55,10 @@ void resolve_set_recursing(struct daemon *d, bool on, const char *why);
  * → off, recursive → on, auto → left as it is (off at start). */
 void resolve_set_mode(struct daemon *d, int resolution);
 
+/* Any thread: the upstream judgement is in (upstreams.c, through
+ * daemon.judged); every worker sends the fetches that waited for it. */
+void resolve_judged(struct daemon *d);
+
 /* Ends every question and fetch of the worker (shutdown). */
 void resolve_shutdown(struct worker *w);
 

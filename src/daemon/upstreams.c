@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/limits.h"
 #include "daemon/daemon.h"
 #include "daemon/log.h"
 #include "daemon/noticelimit.h"
@@ -28,6 +29,7 @@ struct upstreams {
 	struct daemon *d;
 	struct noticelimit lim;	     /* notices per server, judgement */
 	struct loop_timer lim_timer; /* the next summary of held ones */
+	int64_t judge_until;	     /* atomic: upstreams_judging_until */
 };
 
 static void on_events(void *arg);
@@ -40,6 +42,28 @@ static void capab_event(void *arg, unsigned events)
 
 	if (__atomic_fetch_or(&d->ups->events, events, __ATOMIC_ACQ_REL) == 0)
 		(void)loop_post(d->loop, on_events, d);
+}
+
+/* The servers were just set: fetches wait for a verdict a moment. */
+static void judge_from_now(struct upstreams *u)
+{
+	__atomic_store_n(&u->judge_until,
+			 loop_now_ms(u->d->loop) + DT_UP_JUDGE_WAIT_MS,
+			 __ATOMIC_RELAXED);
+}
+
+/* A verdict is in (or the wait is over): the workers send what waited. */
+static void judged(struct daemon *d)
+{
+	__atomic_store_n(&d->ups->judge_until, 0, __ATOMIC_RELAXED);
+	if (d->judged)
+		d->judged(d);
+}
+
+int64_t upstreams_judging_until(struct daemon *d)
+{
+	return d->ups ? __atomic_load_n(&d->ups->judge_until, __ATOMIC_RELAXED)
+		      : 0;
 }
 
 int upstreams_init(struct daemon *d)
@@ -58,6 +82,7 @@ int upstreams_init(struct daemon *d)
 		return -ENOMEM;
 	capab_set_servers(u->capab, &d->upconf);
 	up_probe_set_conf(u->probe, &d->upconf);
+	judge_from_now(u);
 	return 0;
 }
 
@@ -85,6 +110,7 @@ void upstreams_set_conf(struct daemon *d)
 
 	capab_set_servers(u->capab, &d->upconf);
 	up_probe_set_conf(u->probe, &d->upconf);
+	judge_from_now(u);
 	u->nseen = 0;
 	upstreams_changed_verdict(d);
 }
@@ -267,6 +293,9 @@ static void on_events(void *arg)
 		log_changes(u);
 		upstreams_changed_verdict(d);
 		up_probe_kick(u->probe);
+		if (u->judge_until &&
+		    capab_mode(u->capab, NULL) != CAPAB_MODE_UNDECIDED)
+			judged(d);
 	}
 }
 
