@@ -37,6 +37,7 @@ trust-anchor-file $LAB_ANCHOR
 root-hints $LAB_DIR/root.hints
 threads 4
 query-timeout 10
+log-level info
 EOF2
 
 upstream_queries() {
@@ -65,6 +66,11 @@ done
 wait_for 150 bash -c "[ \$(cat $work/ans.* 2>/dev/null | wc -l) -ge 16 ]"
 good=$(grep -c '^NOERROR, ad$' "$work"/ans.* | awk -F: '{ s += $2 } END { print s }')
 u16=$(upstream_queries)
+if [ "$good" != 16 ]; then
+	# What the others got, and what dnstrustd logged: a diagnosis.
+	grep -Hv '^NOERROR, ad$' "$work"/ans.* | sed 's/^/# answer: /'
+	tail -20 "$dlog" | sed 's/^/# log: /'
+fi
 check "sixteen clients at once: sixteen validated answers ($good)" \
 	[ "$good" = 16 ]
 check "sixteen clients at once: the upstream queries of one ($u16, one: $u1)" \
