@@ -297,13 +297,11 @@ static bool resolve_to_network(struct worker *w, const uint8_t *name,
 	return policy_private(&w->st->cfg, up_client_conf(w->up), name);
 }
 
-/* Whether a fetch of name goes to the iterator rather than upstream. */
-static bool iterated(struct worker *w, const uint8_t *name, uint16_t type,
-		     const struct up_conf *servers)
+/* Whether wf goes to the iterator rather than upstream. */
+static bool iterated(const struct worker *w, const struct wfetch *wf)
 {
-	return !servers && w->it &&
-	       __atomic_load_n(&w->d->recursing, __ATOMIC_RELAXED) &&
-	       !resolve_to_network(w, name, type);
+	return wf->network && w->it &&
+	       __atomic_load_n(&w->d->recursing, __ATOMIC_RELAXED);
 }
 
 /*
@@ -314,14 +312,13 @@ static bool iterated(struct worker *w, const uint8_t *name, uint16_t type,
  * answers, cached for bogus-ttl, before the judgement sends them to the
  * root. Private names go to the network at once.
  */
-static bool must_wait(struct worker *w, const uint8_t *name, uint16_t type,
-		      const struct up_conf *servers, int64_t *until)
+static bool must_wait(struct worker *w, const struct wfetch *wf,
+		      int64_t *until)
 {
-	if (servers || !w->d->ups ||
+	if (!wf->network || !w->d->ups ||
 	    __atomic_load_n(&w->d->resolution, __ATOMIC_RELAXED) !=
 		    CFG_RES_AUTO ||
-	    __atomic_load_n(&w->d->recursing, __ATOMIC_RELAXED) ||
-	    resolve_to_network(w, name, type))
+	    __atomic_load_n(&w->d->recursing, __ATOMIC_RELAXED))
 		return false;
 	*until = upstreams_judging_until(w->d);
 	return *until && loop_now_ms(w->loop) < *until &&
@@ -329,16 +326,24 @@ static bool must_wait(struct worker *w, const uint8_t *name, uint16_t type,
 		       CAPAB_MODE_UNDECIDED;
 }
 
-/* Sends wf: to the iterator while recursing, else upstream. */
-static void dispatch(struct worker *w, struct wfetch *wf)
+/* Sends wf: to the iterator while recursing, else upstream (servers: a
+ * domain rule's, NULL: resolv.conf's). False when out of memory. */
+static bool send_fetch(struct worker *w, struct wfetch *wf,
+		       const struct up_conf *servers)
 {
-	if (iterated(w, wf->name, wf->type, NULL))
+	if (iterated(w, wf))
 		wf->ireq = it_query_nest(w->it, wf->name, wf->type,
 					 rsv_fetch_nest(wf->f), fetch_done, wf);
 	else
 		wf->req = up_query(w->up, wf->name, wf->type, WIRE_CLASS_IN,
-				   NULL, fetch_done, wf);
-	if (!wf->req && !wf->ireq)
+				   servers, fetch_done, wf);
+	return wf->req || wf->ireq;
+}
+
+/* Sends a fetch that waited for the judgement (never a domain rule's). */
+static void dispatch(struct worker *w, struct wfetch *wf)
+{
+	if (!send_fetch(w, wf, NULL))
 		fetch_done(wf, -ENOMEM, NULL, -1);
 }
 
@@ -407,7 +412,7 @@ static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 		wf->hnext = NULL;
 		wf->held = false;
 		int64_t until;
-		if (must_wait(w, name, type, servers, &until)) {
+		if (must_wait(w, wf, &until)) {
 			wf->held = true;
 			wf->hnext = w->held;
 			w->held = wf;
@@ -418,13 +423,7 @@ static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 			*handle = wf;
 			return 0;
 		}
-		if (iterated(w, name, type, servers))
-			wf->ireq = it_query_nest(w->it, name, type,
-						 rsv_fetch_nest(f), fetch_done,
-						 wf);
-		else
-			wf->req = up_query(w->up, name, type, WIRE_CLASS_IN,
-					   servers, fetch_done, wf);
+		send_fetch(w, wf, servers);
 	}
 	if (!wf || (!wf->req && !wf->ireq)) {
 		if (x)
