@@ -290,6 +290,8 @@ static void status(struct txt *t, struct worker *w)
 	line(t, "queries=%llu", (unsigned long long)s.queries);
 	line(t, "cache-hits=%llu", (unsigned long long)s.cache_hits);
 	line(t, "joined=%llu", (unsigned long long)s.joined);
+	line(t, "joined-across-workers=%llu",
+	     (unsigned long long)s.joined_workers);
 	line(t, "questions-under-way=%llu",
 	     (unsigned long long)stats_under_way(d));
 	line(t, "upstream-queries=%llu", (unsigned long long)s.upstream);

@@ -353,6 +353,8 @@ static void statistics(struct worker *w, const struct qinfo *q,
 	admin_txt_line(b, q, "cache-hits=%llu",
 		       (unsigned long long)c.w.cache_hits);
 	admin_txt_line(b, q, "joined=%llu", (unsigned long long)c.w.joined);
+	admin_txt_line(b, q, "joined-across-workers=%llu",
+		       (unsigned long long)c.w.joined_workers);
 	admin_txt_line(b, q, "upstream-queries=%llu",
 		       (unsigned long long)c.w.upstream);
 	admin_txt_line(b, q, "secure=%llu", (unsigned long long)c.w.secure);

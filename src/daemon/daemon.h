@@ -43,6 +43,8 @@ struct conn;
 struct ratelimit;
 struct waiter;
 struct xtable;
+struct share;
+struct share_join;
 
 /* Counters, per worker, added with relaxed atomics so that a status
  * query on another worker reads them safely. */
@@ -50,6 +52,7 @@ struct wstats {
 	uint64_t queries;		/* client questions */
 	uint64_t cache_hits;		/* answered from the answer cache */
 	uint64_t joined;		/* joined a question under way */
+	uint64_t joined_workers;	/* ... of another worker (share.c) */
 	uint64_t upstream;		/* upstream queries started */
 	uint64_t secure, insecure, bogus, indeterminate;
 	uint64_t servfail_upstream;	/* no usable upstream answer */
@@ -103,6 +106,8 @@ struct daemon {
 	struct up_watch *watch;
 	struct worker *workers;
 	unsigned nworkers;
+	pthread_barrier_t loops_stopped;	/* every worker's loop ended:
+						   they may free their parts */
 	int unix_fd;
 	bool unix_inherited;		/* passed by systemd: never removed */
 	int tcp_fd[DT_CFG_MAX_LISTEN];
@@ -124,6 +129,8 @@ struct daemon {
 					   posted to its loop */
 	struct xtable *xfetch;		/* fetches shared between workers
 					   (resolve.c) */
+	struct share *share;		/* questions shared between workers
+					   (share.c) */
 	struct upstreams *ups;		/* what each upstream can do, and the
 					   auto judgement (upstreams.c) */
 	/* Where the auto judgement goes (main thread): on, resolve from
@@ -157,6 +164,8 @@ struct waiter {
 	struct sockaddr_storage peer;
 	socklen_t peerlen;
 	struct loop_timer deadline;
+	struct share_join *sj;		/* waiting for another worker's
+					   answer (share.c) */
 };
 
 /* Monotonic seconds of a worker's loop. */

@@ -352,6 +352,10 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 
 	loop_run(w->loop);
+	/* Nothing is freed while another worker may still read it (a
+	 * status query sums every worker's counters): each worker takes
+	 * its part down once every loop has stopped. */
+	pthread_barrier_wait(&w->d->loops_stopped);
 	server_detach(w);
 	return NULL;
 }
@@ -464,6 +468,8 @@ static int start_workers(struct daemon *d)
 	for (unsigned i = 0; i < d->nworkers; i++)
 		if (worker_init(d, &d->workers[i], i) < 0)
 			return -1;
+	if (pthread_barrier_init(&d->loops_stopped, NULL, d->nworkers) != 0)
+		return -1;
 	for (unsigned i = 0; i < d->nworkers; i++) {
 		struct worker *w = &d->workers[i];
 		if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
@@ -571,6 +577,7 @@ static void shutdown_all(struct daemon *d)
 		loop_post(d->workers[i].loop, stop_worker, &d->workers[i]);
 	for (unsigned i = 0; i < d->nworkers; i++)
 		pthread_join(d->workers[i].thread, NULL);
+	pthread_barrier_destroy(&d->loops_stopped);
 	for (unsigned i = 0; i < d->nworkers; i++) {
 		struct worker *w = &d->workers[i];
 		up_client_free(w->up);

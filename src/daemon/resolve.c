@@ -14,6 +14,7 @@
 #include "daemon/hotspot.h"
 #include "daemon/policy.h"
 #include "daemon/resolve.h"
+#include "daemon/share.h"
 #include "daemon/upstreams.h"
 #include "upstream/capab.h"
 #include "resolver/render.h"
@@ -498,13 +499,14 @@ int resolve_daemon_init(struct daemon *d)
 	t->k0 = seed[0];
 	t->k1 = seed[1];
 	d->xfetch = t;
-	return 0;
+	return share_init(d);
 }
 
 void resolve_daemon_free(struct daemon *d)
 {
 	struct xtable *t = d->xfetch;
 
+	share_free(d);
 	if (!t)
 		return;
 	/* The workers have stopped: what is left are fetches and
@@ -656,6 +658,7 @@ static void answered(void *arg, struct rsv_waiter *list,
 
 	admin_ops_finished(w, d->qname, d->qtype, d->a, d->elapsed_ms);
 	hotspot_note(w, d->qname, d->qtype, d->a);
+	share_answered(w, d);
 	while (list) {
 		struct rsv_waiter *rw = list;
 
@@ -728,21 +731,27 @@ void resolve_submit(struct worker *w, struct waiter *wt)
 {
 	struct rsv_clock now;
 
+	enum share_role role = share_join(w, wt);
+	if (role == SHARE_JOINED)
+		return;
 	clock_of(w, &now);
 	int r = rsv_submit(w->rsv, &wt->rw, &now);
 	if (r == 0)
 		return;
+	uint16_t ede = r == -ENOMEM ? WIRE_EDE_OTHER : WIRE_EDE_NOT_READY;
+	const char *text = r == -ENOMEM ? "out of memory"
+					: "too many questions under way";
+	if (role == SHARE_CLAIMED)
+		share_abort(w, &wt->rw.q, ede, text);
 	w->reply(wt, buf,
-		 reply_error(&wt->rw.q, WIRE_RCODE_SERVFAIL,
-			     r == -ENOMEM ? WIRE_EDE_OTHER : WIRE_EDE_NOT_READY,
-			     r == -ENOMEM ? "out of memory"
-					  : "too many questions under way",
-			     buf, sizeof(buf)));
+		 reply_error(&wt->rw.q, WIRE_RCODE_SERVFAIL, ede, text, buf,
+			     sizeof(buf)));
 }
 
 void resolve_detach(struct waiter *wt)
 {
-	rsv_detach(&wt->rw);
+	if (!share_detach(wt))
+		rsv_detach(&wt->rw);
 }
 
 /* Questions under way are answered SERVFAIL ("shutdown"). */
@@ -750,7 +759,9 @@ void resolve_shutdown(struct worker *w)
 {
 	if (!w->rsv)
 		return;
-	rsv_free(w->rsv); /* cancels the held fetches too */
+	rsv_free(w->rsv); /* cancels the held fetches too, and answers
+			     the questions w shares with other workers */
 	loop_timer_stop(w->loop, &w->held_timer);
 	w->rsv = NULL;
+	share_shutdown(w);
 }

@@ -1121,6 +1121,9 @@ void server_detach(struct worker *w)
 {
 	struct daemon *d = w->d;
 
+	/* First the questions under way, answered SERVFAIL while the UDP
+	 * sockets are still open to carry their replies. */
+	resolve_shutdown(w);
 	loop_timer_stop(w->loop, &w->accept_timer);
 	loop_io_del(w->loop, &w->unix_io);
 	for (size_t i = 0; i < d->ntcp; i++)
@@ -1131,7 +1134,6 @@ void server_detach(struct worker *w)
 	}
 	free(udp_batch);
 	udp_batch = NULL;
-	resolve_shutdown(w);
 	while (w->conns)
 		conn_close(w->conns);
 }

@@ -413,6 +413,7 @@ static void task_end(struct rsv_task *t, const struct answer *a)
 		.qclass = t->qclass,
 		.a = a,
 		.elapsed_ms = t->mono * 1000 - t->started_ms,
+		.nest = t->nest,
 	};
 	if (d.elapsed_ms < 0)
 		d.elapsed_ms = 0;

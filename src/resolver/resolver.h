@@ -70,6 +70,7 @@ struct rsv_done {
 	uint16_t qtype, qclass;
 	const struct answer *a;		/* valid during the call only */
 	int64_t elapsed_ms;		/* since the question was submitted */
+	unsigned nest;			/* its waiters' (rsv_waiter.nest) */
 };
 
 struct rsv_env {
