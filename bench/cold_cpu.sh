@@ -75,8 +75,18 @@
 # the signature verifications per answer. The shim costs a system call
 # per verification: take the CPU figures from a run without it.
 #
+# BENCH_CALLGRIND=1: instead, the fully cold cases once each under
+# valgrind's callgrind, where the noise of a shared machine does not
+# reach: the counters are zeroed once the resolver is up
+# (callgrind_control -z), the name is asked, and they are dumped 0.3 s
+# after the answer (-d); the table (bench/results/cold_instr.md) gives
+# the instructions executed (Ir) for the question, split by where they
+# ran: OpenSSL's libcrypto, libc (malloc, memcpy...), the resolver's own
+# code, the rest. Only user-space instructions: system calls and cache
+# misses are not in it. Needs valgrind.
+#
 # Environment: BENCH_REPS, BENCH_N, BENCH_CORE, BENCH_OUT, BENCH_KEEP=1,
-# BENCH_COUNT_VERIFY=1.
+# BENCH_COUNT_VERIFY=1, BENCH_CALLGRIND=1.
 set -eu
 set -o pipefail
 
@@ -103,6 +113,7 @@ N=${BENCH_N:-300}
 CORE=${BENCH_CORE:-$(($(nproc) - 1))}
 KEEP=${BENCH_KEEP:-0}
 COUNT_VERIFY=${BENCH_COUNT_VERIFY:-0}
+CALLGRIND=${BENCH_CALLGRIND:-0}
 FULL_NAMES="www.secure.lab. h1.d5.d4.d3.deep.lab."
 WILD_ZONES="secure.lab. nsec3.lab."
 out=${BENCH_OUT:-$top/bench/results}
@@ -182,6 +193,9 @@ write_configs() {
 		    name: "."
 		    forward-addr: $PROXY
 	EOF
+	# Under callgrind it stays root, so that valgrind can write its
+	# dumps (run as the daemon's user it could not).
+	[ "$CALLGRIND" = 1 ] && echo "user root" >>"$work/dnstrustd/dnstrust.conf"
 	"$DNSTRUSTD" -n -c "$work/dnstrustd/dnstrust.conf" >"$work/dnstrustd.check" 2>&1 ||
 		die "dnstrustd -n: $(cat "$work/dnstrustd.check")"
 	unbound-checkconf "$work/unbound/unbound.conf" >"$work/unbound.check" 2>&1 ||
@@ -195,12 +209,19 @@ start_resolver() { # NAME
 		pre=(env "LD_PRELOAD=$work/verify_count.so"
 			"VERIFY_COUNT_FILE=$work/$1.verify")
 	fi
+	local pin=(taskset -c "$CORE")
+	if [ "$CALLGRIND" = 1 ]; then
+		# valgrind runs the threads one at a time anyway: not pinned
+		pre=(valgrind -q --tool=callgrind --compress-strings=no --compress-pos=no
+			"--callgrind-out-file=$work/$1.cg")
+		pin=()
+	fi
 	case $1 in
 	dnstrustd)
-		launch dnstrustd "${pre[@]}" taskset -c "$CORE" "$DNSTRUSTD" -f \
+		launch dnstrustd "${pre[@]}" "${pin[@]}" "$DNSTRUSTD" -f \
 			-c "$work/dnstrustd/dnstrust.conf" ;;
 	unbound)
-		launch unbound "${pre[@]}" taskset -c "$CORE" "$UNBOUND" -d \
+		launch unbound "${pre[@]}" "${pin[@]}" "$UNBOUND" -d \
 			-c "$work/unbound/unbound.conf" ;;
 	esac
 	wait_listening "$1" "${ADDR[$1]}"
@@ -267,6 +288,47 @@ full() {
 	line "$1" "full:${3}" "$2" 1 "$c0" "$c1"
 }
 
+# instr RESOLVER NAME|-: case (a) under callgrind ("-": no question, the
+# idle row); prints "RESOLVER NAME
+# TOTAL LIBCRYPTO LIBC OWN OTHER" (instructions) from the dump.
+instr() {
+	local pid k
+	rm -f "$work/$1.cg"*
+	start_resolver "$1"
+	sleep 2
+	pid=$(cat "$work/run/$1.pid")
+	callgrind_control -z "$pid" >/dev/null 2>&1
+	if [ "$2" != - ]; then
+		echo "$2 A" >"$work/one"
+		k=$(ask_file "${ADDR[$1]}" "$work/one")
+		[ "$k" = 1 ] || die "$1: $2 A is not NOERROR with AD=1"
+	fi
+	sleep 0.3
+	callgrind_control -d "$pid" >/dev/null 2>&1
+	stop "$1"
+	# The dump made by -d is part 1 (the one written at exit, which has
+	# the shutdown too, is not read). Each cost line is an instruction
+	# count of the function and object named above it, but the line
+	# after a calls= line, which is the callee's (inclusive) cost.
+	[ -s "$work/$1.cg.1" ] || die "$1: no callgrind dump"
+	awk -v r="$1" -v n="$2" '
+		/^ob=/ { ob = substr($0, 4); next }
+		/^calls=/ { call = 1; next }
+		/^totals: / { tot = $2 }
+		/^[0-9]/ {
+			if (call) { call = 0; next }
+			if (ob ~ /libcrypto/) c += $2
+			else if (ob ~ /\/libc\.so/) l += $2
+			else if (ob ~ /(dnstrustd|unbound)$/) o += $2
+			else x += $2
+			t += $2
+		}
+		END {
+			if (t != tot) { print r ": parsed " t " of " tot > "/dev/stderr"; exit 1 }
+			print r, n, t, c, l, o, x
+		}' "$work/$1.cg.1" || die "$1: cannot read the callgrind dump"
+}
+
 # warm REP RESOLVER ZONE: case (b).
 warm() {
 	local c0 c1 k
@@ -310,6 +372,22 @@ for name in $FULL_NAMES; do
 	dig +tries=1 +time=10 @"$LAB_RESOLVER" "$name" A >/dev/null ||
 		die "the lab's resolver does not answer $name"
 done
+
+if [ "$CALLGRIND" = 1 ]; then
+	command -v callgrind_control >/dev/null || die "valgrind missing"
+	{
+		echo "Command: \`BENCH_CALLGRIND=1 bench/cold_cpu.sh $build\`, $(date -u +%Y-%m-%dT%H:%M:%SZ), source $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$top" diff --quiet HEAD -- src 2>/dev/null || echo ' (src modified)'), $($UNBOUND -V | head -1)"
+		echo
+		echo "| name | resolver | instructions | libcrypto | libc | its own code | other libraries |"
+		echo "|---|---|---:|---:|---:|---:|---:|"
+		for name in - $FULL_NAMES; do
+			for r in $RESOLVERS; do
+				instr "$r" "$name"
+			done
+		done | sed 's/ - / idle /' | awk '{ printf "| %s | %s | %.2f M | %.2f M | %.2f M | %.2f M | %.2f M |\n", $2, $1, $3 / 1e6, $4 / 1e6, $5 / 1e6, $6 / 1e6, $7 / 1e6 }'
+	} | tee "$out/cold_instr.md"
+	exit 0
+fi
 
 {
 	echo "# bench/cold_cpu.sh $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -r) $(nproc) cores, resolvers on core $CORE, load $(cut -d' ' -f1-3 /proc/loadavg)"
