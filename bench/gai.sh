@@ -9,6 +9,9 @@
 # /etc/nsswitch.conf says "hosts: files dns". Not a test: nothing here
 # asserts a time. As root (the lab binds port 53).
 #
+# After the lookups, bench/rtt_floor prints the same round trips with no
+# DNS work, pinned alike: the floor under each kind of lookup.
+#
 # usage: bench/gai.sh [BUILD_DIR [NAME [CALLS]]]
 #        (default build, www.secure.lab., 20000 calls per function;
 #        LAB_NET=127.X.Y moves the lab off 127.0.2)
@@ -75,3 +78,13 @@ unshare -m bash -c 'mount --bind "$1" /etc/resolv.conf &&
 	mount --bind "$2" /etc/nsswitch.conf && shift 2 && exec "$@"' \
 	_ "$LAB_RESOLV_CONF" "$work/nsswitch.conf" $pin "$bench" "$sock" \
 	"$name" "$calls"
+# The same placement without DNS work at either end (bench/rtt_floor.c):
+# the round trip each kind of lookup cannot go below.
+if [ -x "$build/bench/rtt_floor" ]; then
+	echo "# floor: the same round trips with no DNS work (bench/rtt_floor.c)"
+	if [ -n "${BENCH_CPUS:-}" ]; then
+		"$build/bench/rtt_floor" "${BENCH_CPUS%%,*}" "${BENCH_CPUS##*,}" "$calls"
+	else
+		"$build/bench/rtt_floor" -1 -1 "$calls"
+	fi
+fi
