@@ -39,6 +39,8 @@
 /* Words on one line, key included: the longest policy line (a domain,
  * "upstream" and a few servers) needs far fewer. */
 #define CFG_LINE_MAXWORDS 32
+/* allow-remote networks on one formatted line (cfg_format). */
+#define ALLOW_PER_LINE 16
 /* threads: past 256 workers only contend for the cache's locks. */
 #define CFG_THREADS_MAX 256
 /* query-timeout: applications give up on their own within a minute
@@ -652,8 +654,13 @@ static void format_allow(const struct cfg_key *k, const struct cfg *c,
 		out_unset(o, k);
 		return;
 	}
-	out_printf(o, "%s", k->name);
+	/* DT_CFG_MAX_ALLOW networks and the key are more words than a
+	 * line may hold (CFG_LINE_MAXWORDS): a line of ALLOW_PER_LINE at
+	 * most, as the key is repeatable, so that what is printed reads
+	 * back. */
 	for (size_t i = 0; i < c->nallow; i++) {
+		if (i % ALLOW_PER_LINE == 0)
+			out_printf(o, "%s%s", i ? "\n" : "", k->name);
 		inet_ntop(c->allow[i].family, c->allow[i].addr, text,
 			  sizeof(text));
 		out_printf(o, " %s/%u", text, c->allow[i].prefix);

@@ -260,6 +260,21 @@ static void test_listen(void)
 		   "::ffff:127.0.0.1 is loopback");
 		round_trip(&c, "allow-remote");
 	}
+	/* DT_CFG_MAX_ALLOW networks, more than one line holds: formatted
+	 * on several lines, they read back (fuzz_config found the text
+	 * once printed on one line of 33 words, which cfg_parse refuses). */
+	n = 0;
+	for (int i = 0; i < DT_CFG_MAX_ALLOW; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "%sallow-remote 10.%d.0.0/16\n",
+				      i ? "" : "listen 192.0.2.53\n", i);
+	if (good(text, &c, "DT_CFG_MAX_ALLOW networks")) {
+		is_int(c.nallow, DT_CFG_MAX_ALLOW, "all kept");
+		round_trip(&c, "DT_CFG_MAX_ALLOW networks");
+	}
+	snprintf(text + n, sizeof(text) - n, "allow-remote 10.99.0.0/16\n");
+	bad(text, "t.conf:34: allow-remote: more than 32 networks");
+	n = 0;
 	for (int i = 0; i < DT_CFG_MAX_LISTEN; i++)
 		n += (size_t)snprintf(text + n, sizeof(text) - n,
 				      "listen 127.0.0.1@%d\n", 1000 + i);
