@@ -17,19 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 
+#include "bench_time.h"
 #include "dnstrust.h"
 
 #define ROUND 1000
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
 
 static const struct addrinfo hints = {.ai_family = AF_UNSPEC,
 				      .ai_socktype = SOCK_STREAM};
@@ -61,13 +53,6 @@ static double round_glibc(const char *name, int n)
 	return now_us() - t0;
 }
 
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Microseconds per call: median round, fastest round, mean. */
 static void report(const char *what, double *rounds, int n, double *median)
 {
@@ -75,7 +60,7 @@ static void report(const char *what, double *rounds, int n, double *median)
 
 	for (int i = 0; i < n; i++)
 		sum += rounds[i];
-	qsort(rounds, (size_t)n, sizeof(*rounds), cmp);
+	qsort(rounds, (size_t)n, sizeof(*rounds), cmp_double);
 	*median = rounds[n / 2] / ROUND;
 	printf("%-44s median %6.1f  min %6.1f  mean %6.1f us/call\n", what,
 	       *median, rounds[0] / ROUND, sum / n / ROUND);

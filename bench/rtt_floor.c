@@ -32,8 +32,9 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "bench_time.h"
 
 #define WARMUP 1000
 
@@ -51,24 +52,9 @@ static void pin(int cpu)
 	}
 }
 
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void report(const char *kind, double *t, int n)
 {
-	qsort(t, n, sizeof(*t), cmp);
+	qsort(t, n, sizeof(*t), cmp_double);
 	printf("%-5s calls=%d median_us=%.1f p10_us=%.1f p90_us=%.1f\n", kind,
 	       n, t[n / 2], t[n / 10], t[n * 9 / 10]);
 }
@@ -178,7 +164,8 @@ static void run_udp(int scpu, int ccpu, int calls, double *t)
 	struct sockaddr_in a = {.sin_family = AF_INET,
 				.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	socklen_t alen = sizeof(a);
-	int s = socket(AF_INET, SOCK_DGRAM, 0), c = socket(AF_INET, SOCK_DGRAM, 0);
+	int s = socket(AF_INET, SOCK_DGRAM, 0),
+	    c = socket(AF_INET, SOCK_DGRAM, 0);
 	char q[2][40], in[256];
 
 	if (s < 0 || c < 0 || bind(s, (struct sockaddr *)&a, sizeof(a)) < 0 ||
@@ -192,10 +179,9 @@ static void run_udp(int scpu, int ccpu, int calls, double *t)
 	close(s);
 	pin(ccpu);
 	struct iovec iov[2] = {{q[0], 40}, {q[1], 40}};
-	struct mmsghdr mm[2] = {{.msg_hdr = {.msg_iov = &iov[0],
-					     .msg_iovlen = 1}},
-				{.msg_hdr = {.msg_iov = &iov[1],
-					     .msg_iovlen = 1}}};
+	struct mmsghdr mm[2] = {
+		{.msg_hdr = {.msg_iov = &iov[0], .msg_iovlen = 1}},
+		{.msg_hdr = {.msg_iov = &iov[1], .msg_iovlen = 1}}};
 	for (int i = -WARMUP; i < calls; i++) {
 		double t0 = now_us();
 		if (sendmmsg(c, mm, 2, 0) != 2)
@@ -216,7 +202,8 @@ static void run_udp(int scpu, int ccpu, int calls, double *t)
 int main(int argc, char **argv)
 {
 	if (argc != 4) {
-		fprintf(stderr, "usage: rtt_floor SERVER_CPU CLIENT_CPU CALLS\n");
+		fprintf(stderr,
+			"usage: rtt_floor SERVER_CPU CLIENT_CPU CALLS\n");
 		return 2;
 	}
 	int scpu = atoi(argv[1]), ccpu = atoi(argv[2]), calls = atoi(argv[3]);
