@@ -41,6 +41,8 @@
 #define CFG_LINE_MAXWORDS 32
 /* allow-remote networks on one formatted line (cfg_format). */
 #define ALLOW_PER_LINE 16
+_Static_assert(ALLOW_PER_LINE < CFG_LINE_MAXWORDS,
+	       "a formatted allow-remote line must read back");
 /* threads: past 256 workers only contend for the cache's locks. */
 #define CFG_THREADS_MAX 256
 /* query-timeout: applications give up on their own within a minute
