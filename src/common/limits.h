@@ -230,10 +230,11 @@
  * at most this long (a probe must not outlast the network it tests). */
 #define DT_UP_PROBE_TIMEOUT_MS 2000
 /* With resolution auto, how long after the resolv.conf servers are set
- * (start, a rewrite) fetches wait for the probe's first verdict rather
- * than go to servers that may strip what validation needs (their answers
- * would be bogus, and cached so for bogus-ttl): the probe's first
- * answers decide within a few round trips on a usable network; past this
+ * (start, a rewrite) fetches wait for the probe's judgement to settle
+ * (capab_settled) rather than go to servers that may strip what
+ * validation needs (their answers would be bogus, and cached so for
+ * bogus-ttl): the probe's three steps decide within a few round trips
+ * on a usable network; past this
  * wait, fetches go as they did, so a slow or silent network costs its
  * first questions this once. */
 #define DT_UP_JUDGE_WAIT_MS 1000

@@ -308,10 +308,13 @@ static bool iterated(const struct worker *w, const struct wfetch *wf)
 /*
  * With resolution auto, fetches for the resolv.conf servers wait, for at
  * most DT_UP_JUDGE_WAIT_MS after those servers were set, for the probe's
- * first verdict (upstreams.c): a network whose resolver strips what
- * validation needs would otherwise give the first questions bogus
- * answers, cached for bogus-ttl, before the judgement sends them to the
- * root. Private names go to the network at once.
+ * judgement to settle (capab_settled: recursive, or a "yes" the probe
+ * has finished checking, its DS step included): a network whose
+ * resolver strips what validation needs would otherwise give the first
+ * questions bogus answers, cached for bogus-ttl, before the judgement
+ * sends them to the root; a "yes" that the DS step is about to take back
+ * would let a fetch meet that failure first. Private names go to the
+ * network at once.
  */
 static bool must_wait(struct worker *w, const struct wfetch *wf,
 		      int64_t *until)
@@ -323,8 +326,7 @@ static bool must_wait(struct worker *w, const struct wfetch *wf,
 		return false;
 	*until = upstreams_judging_until(w->d);
 	return *until && loop_now_ms(w->loop) < *until &&
-	       capab_mode(upstreams_capab(w->d), NULL) ==
-		       CAPAB_MODE_UNDECIDED;
+	       !capab_settled(upstreams_capab(w->d));
 }
 
 /* Sends wf: to the iterator while recursing, else upstream (servers: a

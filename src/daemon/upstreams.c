@@ -293,10 +293,10 @@ static void on_events(void *arg)
 		log_changes(u);
 		upstreams_changed_verdict(d);
 		up_probe_kick(u->probe);
-		if (u->judge_until &&
-		    capab_mode(u->capab, NULL) != CAPAB_MODE_UNDECIDED)
-			judged(d);
 	}
+	if ((ev & (CAPAB_EV_VERDICT | CAPAB_EV_SETTLED)) && u->judge_until &&
+	    capab_settled(u->capab))
+		judged(d);
 }
 
 void upstreams_apply(struct daemon *d)

@@ -56,9 +56,9 @@ bool upstreams_recursive(struct daemon *d);
 /* The capability table (tests feed it observations). */
 struct capab *upstreams_capab(struct daemon *d);
 
-/* Any thread: the monotonic ms until which fetches wait for the first
- * verdict on the servers set last (DT_UP_JUDGE_WAIT_MS after they were
- * set), or 0 once a server has a verdict. */
+/* Any thread: the monotonic ms until which fetches wait for the
+ * judgement on the servers set last to settle (capab_settled;
+ * DT_UP_JUDGE_WAIT_MS after they were set), or 0 once it has. */
 int64_t upstreams_judging_until(struct daemon *d);
 
 #endif

@@ -22,6 +22,7 @@ struct entry {
 	bool ever_answered;
 	bool ad_strip;	       /* the last RRSIG_STRIPPED had AD=1 */
 	bool edns_ignored;     /* edns NO: answered without OPT */
+	bool probed;	       /* CAPAB_PROBED seen */
 	enum capab_obs ds_obs; /* the last DS failure */
 	unsigned fails;	       /* tries unanswered since the last answer */
 	unsigned truncs;       /* TC=1 since the last big UDP answer */
@@ -161,6 +162,22 @@ static bool all_unreachable(const struct capab *c)
 	return c->n > 0;
 }
 
+/* capab_settled under the mutex. */
+static bool settled(const struct capab *c)
+{
+	size_t yes = 0, no = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		enum capab_tri v = verdict(&c->e[i]);
+
+		if (v == CAPAB_YES && c->e[i].probed)
+			return true;
+		yes += v == CAPAB_YES;
+		no += v == CAPAB_NO;
+	}
+	return !yes && no;
+}
+
 /* --- observations --- */
 
 static void apply(struct entry *e, enum capab_obs obs)
@@ -202,6 +219,7 @@ static void apply(struct entry *e, enum capab_obs obs)
 		break;
 	case CAPAB_TCP_OK: e->tcp = CAPAB_YES; break;
 	case CAPAB_TCP_FAIL: e->tcp = CAPAB_NO; break;
+	case CAPAB_PROBED: e->probed = true; break;
 	}
 }
 
@@ -215,12 +233,14 @@ static void observe_many(struct capab *c, const struct up_server *s,
 	struct entry *e = find(c, s);
 	if (e) {
 		enum capab_tri before = verdict(e);
-		bool down = all_unreachable(c);
+		bool down = all_unreachable(c), was_settled = settled(c);
 
 		for (size_t i = 0; i < n; i++)
 			apply(e, obs[i]);
 		if (verdict(e) != before)
 			ev |= CAPAB_EV_VERDICT;
+		if (!was_settled && settled(c))
+			ev |= CAPAB_EV_SETTLED;
 		if (down && !all_unreachable(c))
 			ev |= CAPAB_EV_RECOVERED;
 	}
@@ -343,6 +363,7 @@ static void view_of(const struct entry *e, struct capab_view *v)
 	v->big = e->big;
 	v->edns_off = e->edns == CAPAB_NO;
 	v->tcp_first = tcp_first(e);
+	v->probed = e->probed;
 }
 
 size_t capab_list(struct capab *c, struct capab_view *out, size_t cap)
@@ -379,4 +400,12 @@ enum capab_mode capab_mode(struct capab *c, const char **ret_reason)
 	if (yes)
 		return CAPAB_MODE_FORWARD;
 	return no ? CAPAB_MODE_RECURSIVE : CAPAB_MODE_UNDECIDED;
+}
+
+bool capab_settled(struct capab *c)
+{
+	pthread_mutex_lock(&c->mu);
+	bool s = settled(c);
+	pthread_mutex_unlock(&c->mu);
+	return s;
 }

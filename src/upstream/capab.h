@@ -52,6 +52,8 @@ enum capab_obs {
 	CAPAB_BIG_OK,	      /* a response above 512 octets over UDP */
 	CAPAB_TCP_OK,	      /* answered over TCP */
 	CAPAB_TCP_FAIL,	      /* TCP to it failed (after TC=1) */
+	CAPAB_PROBED,	      /* the probe (probe.c) went through all its
+				 steps with it, whatever they showed */
 };
 
 /* Events for the change callback (a mask). */
@@ -59,6 +61,7 @@ enum {
 	CAPAB_EV_VERDICT = 1 << 0,   /* a server's verdict changed */
 	CAPAB_EV_RECOVERED = 1 << 1, /* every server was unreachable, and
 					one answered */
+	CAPAB_EV_SETTLED = 1 << 2,   /* capab_settled turned true */
 };
 
 typedef void capab_event_fn(void *arg, unsigned events);
@@ -72,6 +75,7 @@ struct capab_view {
 	enum capab_tri edns, rrsig, ds, tcp, big;
 	bool edns_off;	/* queries go without EDNS */
 	bool tcp_first; /* queries go over TCP at once */
+	bool probed;	/* the probe went through all its steps */
 };
 
 /* What every server's verdict says about where to resolve. */
@@ -122,6 +126,16 @@ size_t capab_list(struct capab *c, struct capab_view *out, size_t cap);
 /* The auto-mode judgement over the table; *ret_reason (when not NULL) gets
  * a static string saying why. */
 enum capab_mode capab_mode(struct capab *c, const char **ret_reason);
+
+/*
+ * Whether the judgement is one a fetch may follow without racing the
+ * probe: recursive, or forward through a server whose "yes" the probe
+ * has finished checking. A "yes" comes from the first step (DNSKEY with
+ * its RRSIG); the DS step that may still turn it into "no" follows, and
+ * a fetch forwarded in between can meet the failure the probe is about
+ * to report (the start-up hold, resolve.c's must_wait, waits for this).
+ */
+bool capab_settled(struct capab *c);
 
 /* "yes", "no", "unknown". */
 const char *capab_tri_name(enum capab_tri t);

@@ -152,6 +152,7 @@ static void plan(struct target *t)
 
 static void finish(struct target *t)
 {
+	capab_observe(t->p->capab, &t->one.ns[0], CAPAB_PROBED);
 	t->step = STEP_IDLE;
 	t->req = NULL;
 	plan(t);

@@ -8,7 +8,7 @@
  * Input: octet 0 gives the number of servers (1 + octet % 3), then
  * operations. An operation octet op with the top bit set is an
  * observation: server op & 3 (3 is a server not in the table), the
- * observation the next octet % 16. Otherwise it is a response: server
+ * observation the next octet % 17. Otherwise it is a response: server
  * op & 3, question type (op >> 2) & 7 of a table, EDNS sent when op &
  * 0x20, over TCP when op & 0x40, then a 16-bit big-endian length and
  * the message.
@@ -21,7 +21,10 @@
  *   - capab_edns_off and capab_tcp_first agree with the list;
  *   - the change callback says CAPAB_EV_VERDICT exactly when a verdict
  *     changed, and nothing changes for a server not in the table;
- *   - capab_mode agrees with the verdicts.
+ *   - capab_mode agrees with the verdicts;
+ *   - capab_settled agrees with them too (recursive, or a "yes" the
+ *     probe went through), and CAPAB_EV_SETTLED comes exactly when it
+ *     turned true.
  *
  * The seeds (corpus/capab/) are small messages written octet by octet
  * for the behaviours judged: a validating server, RRSIGs stripped, AD
@@ -96,7 +99,7 @@ static bool str_ok(const char *s)
 static size_t read_table(struct capab *c, const struct up_server *srv,
 			 size_t nns, struct capab_view *v)
 {
-	size_t n = capab_list(c, v, DT_UP_MAXNS), yes = 0, no = 0;
+	size_t n = capab_list(c, v, DT_UP_MAXNS), yes = 0, no = 0, probed = 0;
 	const char *reason = NULL, *name;
 	enum capab_mode mode;
 
@@ -125,6 +128,7 @@ static size_t read_table(struct capab *c, const struct up_server *srv,
 			fail("edns_off or tcp_first differ from the list");
 		yes += v[i].dnssec == CAPAB_YES;
 		no += v[i].dnssec == CAPAB_NO;
+		probed += v[i].dnssec == CAPAB_YES && v[i].probed;
 	}
 	if (capab_edns_off(c, &srv[3]) || capab_tcp_first(c, &srv[3]))
 		fail("behaviour remembered for a server not in the table");
@@ -134,6 +138,8 @@ static size_t read_table(struct capab *c, const struct up_server *srv,
 		     : no ? CAPAB_MODE_RECURSIVE
 			  : CAPAB_MODE_UNDECIDED))
 		fail("mode differs from the verdicts");
+	if (capab_settled(c) != (probed > 0 || (!yes && no > 0)))
+		fail("settled differs from the verdicts");
 	return n;
 }
 
@@ -146,6 +152,7 @@ static bool same(const struct capab_view *a, const struct capab_view *b,
 		    a[i].ds != b[i].ds || a[i].tcp != b[i].tcp ||
 		    a[i].big != b[i].big || a[i].edns_off != b[i].edns_off ||
 		    a[i].tcp_first != b[i].tcp_first ||
+		    a[i].probed != b[i].probed ||
 		    strcmp(a[i].reason, b[i].reason) != 0)
 			return false;
 	return true;
@@ -158,6 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct up_conf conf;
 	struct capab *c;
 	size_t pos = 1, nns;
+	bool was_settled, now_settled;
 
 	if (size < 1)
 		return 0;
@@ -172,6 +180,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	conf.nns = nns;
 	capab_set_servers(c, &conf);
 	read_table(c, srv, nns, before);
+	was_settled = capab_settled(c);
 	for (int ops = 0; ops < MAX_OPS && pos < size; ops++) {
 		uint8_t op = data[pos++];
 		unsigned who = op & 3;
@@ -182,7 +191,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (pos >= size)
 				break;
 			capab_observe(c, &srv[who],
-				      (enum capab_obs)(data[pos++] % 16));
+				      (enum capab_obs)(data[pos++] % 17));
 		} else {
 			size_t len;
 
@@ -202,6 +211,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			changed |= after[i].dnssec != before[i].dnssec;
 		if (changed != !!(events & CAPAB_EV_VERDICT))
 			fail("verdict change and callback disagree");
+		now_settled = capab_settled(c);
+		if ((!was_settled && now_settled) !=
+		    !!(events & CAPAB_EV_SETTLED))
+			fail("settling and callback disagree");
+		was_settled = now_settled;
 		if (who == 3 && (calls || !same(before, after, nns)))
 			fail("a server not in the table changed the table");
 		memcpy(before, after, sizeof(before));

@@ -25,6 +25,12 @@ after -m say for the whole run:
   ad-strip       sets AD and drops every RRSIG (keeps the rest)
   ds-servfail    SERVFAIL to every DS question, the rest forwarded
   ds-nxdomain    NXDOMAIN to every DS question, the rest forwarded
+  ds-servfail-slownx [MS]
+                 as ds-servfail, and every NXDOMAIN answer comes after MS
+                 milliseconds (300): a resolver whose misses take long,
+                 so that a validator's questions for existing names meet
+                 the DS failure before its probe (whose second step asks
+                 for a name that does not exist) does
   portal ADDR [NAME]
                  a hotspot before sign-on: every A question answered with
                  ADDR (TTL 0..60, AA=0, unsigned), every AAAA with NOERROR
@@ -91,7 +97,7 @@ ROUTER_ADDR = {"router.lan.": "192.168.1.1", "fritz.box.": "192.168.1.1"}
 HOME_ADDR = "192.168.1.2"
 SEARCH_ADDR = "192.168.1.3"
 
-PASSED = ("forwarded", "slow")
+PASSED = ("forwarded", "slow", "forwarded+slow")
 
 out_lock = threading.Lock()
 
@@ -371,6 +377,19 @@ def m_ds(rcode):
     return imitation
 
 
+def m_ds_slownx(args):
+    ms = float(args[0]) if args else 300.0
+    ds = m_ds(2)
+
+    def imitation(q, up, tcp):
+        r, action = ds(q, up, tcp)
+        if r is not None and r.rcode() == 3:
+            time.sleep(ms / 1000.0)
+            action += "+slow"
+        return r, action
+    return imitation
+
+
 def m_portal(args):
     addr = socket.inet_aton(args[0] if args else "10.77.0.1")
 
@@ -433,7 +452,8 @@ def imitation(words):
     simple = {"pass": m_pass, "strip": m_strip, "formerr-edns": m_formerr,
               "trunc512": m_trunc, "ad-strip": m_adstrip,
               "ds-servfail": m_ds(2), "ds-nxdomain": m_ds(3)}
-    made = {"portal": m_portal, "slow": m_slow, "router": m_router}
+    made = {"portal": m_portal, "slow": m_slow, "router": m_router,
+            "ds-servfail-slownx": m_ds_slownx}
     if words[0] in simple:
         return simple[words[0]]
     if words[0] in made:

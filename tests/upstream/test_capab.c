@@ -5,7 +5,9 @@
  * validator has its reason; what is remembered (EDNS off, TCP first)
  * follows the observations; responses teach what they show; a new list
  * of servers forgets everything; events say when a verdict changed and
- * when a network that failed everything answers again.
+ * when a network that failed everything answers again; the judgement is
+ * settled only when recursive or when a "yes" has been through the
+ * probe's every step.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -170,6 +172,57 @@ static void judgement(struct capab *c)
 		   "a server not in the table (split DNS) is ignored");
 }
 
+/* The start-up hold waits for capab_settled: a "yes" from the first
+ * step (DNSKEY with RRSIG) is not settled until the probe has gone
+ * through the DS step too, which may take it back. */
+static void settling(struct capab *c)
+{
+	set(c, 2);
+	ok(!capab_settled(c), "fresh: not settled");
+	obs(c, &A, 2, CAPAB_ANSWER, CAPAB_RRSIG_OK);
+	is_int(capab_mode(c, NULL), CAPAB_MODE_FORWARD,
+	       "a first-step yes: forward");
+	ok(!capab_settled(c), "but not settled while the probe goes on");
+	ok(!(events & CAPAB_EV_SETTLED), "no settled event yet");
+	events = 0;
+	obs(c, &A, 1, CAPAB_DS_SERVFAIL);
+	ok(capab_settled(c) && capab_mode(c, NULL) == CAPAB_MODE_RECURSIVE,
+	   "the DS step takes the yes back: recursive, settled");
+	ok(events & CAPAB_EV_SETTLED, "with a settled event");
+	ok(events & CAPAB_EV_VERDICT, "and a verdict event");
+	obs(c, &A, 1, CAPAB_PROBED);
+	ok(capab_settled(c), "the probe's end changes nothing then");
+
+	set(c, 2);
+	obs(c, &A, 3, CAPAB_ANSWER, CAPAB_RRSIG_OK, CAPAB_DS_OK);
+	ok(!capab_settled(c), "yes, DS answered, the probe not over");
+	events = nevents = 0;
+	obs(c, &A, 1, CAPAB_PROBED);
+	ok(capab_settled(c), "the probe over: settled");
+	is_int(events, CAPAB_EV_SETTLED,
+	       "the settled event alone (no verdict changed)");
+	ok(view(c, &A).probed, "the list shows it probed");
+	events = 0;
+	obs(c, &A, 1, CAPAB_PROBED);
+	is_int(events, 0, "probed again: no new event");
+
+	set(c, 2);
+	obs(c, &A, 2, CAPAB_ANSWER, CAPAB_RRSIG_STRIPPED);
+	obs(c, &B, 2, CAPAB_ANSWER, CAPAB_RRSIG_OK);
+	ok(!capab_settled(c),
+	   "a no beside an unprobed yes: forward, not settled");
+	obs(c, &B, 1, CAPAB_PROBED);
+	ok(capab_settled(c), "the yes probed: settled");
+	set(c, 2);
+	ok(!capab_settled(c) && !view(c, &A).probed,
+	   "new servers: probed forgotten, not settled");
+
+	set(c, 1);
+	obs(c, &A, 2, CAPAB_UNREACHABLE, CAPAB_PROBED);
+	ok(!capab_settled(c),
+	   "silent to the probe: not settled (the hold's time decides)");
+}
+
 static void remembered(struct capab *c)
 {
 	set(c, 2);
@@ -309,6 +362,7 @@ int main(void)
 	silence_is_not_no(c);
 	reasons(c);
 	judgement(c);
+	settling(c);
 	remembered(c);
 	learning(c);
 	capab_free(c);
