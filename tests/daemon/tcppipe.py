@@ -19,12 +19,7 @@ import struct
 import sys
 import time
 
-
-def question(qid, name):
-    wire = b"".join(bytes([len(p)]) + p.encode()
-                    for p in name.rstrip(".").split(".")) + b"\0"
-    return struct.pack("!HHHHHH", qid, 0x0100, 1, 0, 0, 0) + wire + \
-        struct.pack("!HH", 1, 1)
+from dnstally import Tally
 
 
 def read_frames(sock, buf):
@@ -58,43 +53,28 @@ def main():
     if source:
         sock.bind((source, 0))
     sock.connect((server, port))
-    sent = {}
+    tally = Tally()
     out = b""
     for i in range(count):
-        qid = (i * 7919 + 1) & 0xffff
-        msg = question(qid, name)
-        sent[qid] = msg[12:]
+        msg = tally.question(i, name)
+        tally.sent_one(msg)
         out += struct.pack("!H", len(msg)) + msg
     start = time.monotonic()
     last = start
     sock.sendall(out)
-    answered = 0
-    rcodes = {}
-    seen = set()
     buf = b""
-    while answered < len(sent):
+    while tally.answered < len(tally.sent):
         got = read_frames(sock, buf)
         if got is None:
             break
         buf, frames = got
         for pkt in frames:
-            if len(pkt) < 12:
-                continue
-            qid, flags = struct.unpack("!HH", pkt[:4])
-            if qid not in sent or qid in seen or \
-                    not pkt[12:].startswith(sent[qid]):
-                continue
-            seen.add(qid)
-            answered += 1
-            last = time.monotonic()
-            rc = flags & 0xf
-            rcodes[rc] = rcodes.get(rc, 0) + 1
+            if tally.count(pkt) is not None:
+                last = time.monotonic()
     sock.close()
-    names = {0: "NOERROR", 2: "SERVFAIL", 3: "NXDOMAIN", 5: "REFUSED"}
-    rc_text = ",".join("%s:%d" % (names.get(k, str(k)), v)
-                       for k, v in sorted(rcodes.items())) or "-"
     print("sent=%d answered=%d rcodes=%s elapsed_ms=%.0f" %
-          (len(sent), answered, rc_text, (last - start) * 1000))
+          (len(tally.sent), tally.answered, tally.rcodes_text(),
+           (last - start) * 1000))
 
 
 main()

@@ -19,16 +19,10 @@ of them with TC set.
 """
 import select
 import socket
-import struct
 import sys
 import time
 
-
-def question(qid, name):
-    wire = b"".join(bytes([len(p)]) + p.encode()
-                    for p in name.rstrip(".").split(".")) + b"\0"
-    return struct.pack("!HHHHHH", qid, 0x0100, 1, 0, 0, 0) + wire + \
-        struct.pack("!HH", 1, 1)
+from dnstally import Tally
 
 
 def main():
@@ -49,23 +43,20 @@ def main():
         if source:
             s.bind((source, 0))
         socks.append(s)
-    sent = {}
+    tally = Tally()
     start = time.monotonic()
     for i in range(count):
         due = start + spread * i / count
         while time.monotonic() < due:
             time.sleep(max(0.0, min(0.001, due - time.monotonic())))
-        qid = (i * 7919 + 1) & 0xffff
-        msg = question(qid, name)
+        msg = tally.question(i, name)
         try:
             socks[i % nsocks].sendto(msg, (server, port))
-            sent[qid] = msg[12:]
+            tally.sent_one(msg)
         except BlockingIOError:
             pass
     send_ms = (time.monotonic() - start) * 1000
-    answered = tc = 0
-    rcodes = {}
-    seen = set()
+    tc = 0
     end = time.monotonic() + wait
     while True:
         left = end - time.monotonic()
@@ -78,23 +69,12 @@ def main():
                     pkt = s.recv(65535)
                 except BlockingIOError:
                     break
-                if len(pkt) < 12:
-                    continue
-                qid, flags = struct.unpack("!HH", pkt[:4])
-                if qid not in sent or qid in seen or \
-                        not pkt[12:].startswith(sent[qid]):
-                    continue
-                seen.add(qid)
-                answered += 1
-                if flags & 0x0200:
+                flags = tally.count(pkt)
+                if flags is not None and flags & 0x0200:
                     tc += 1
-                rc = flags & 0xf
-                rcodes[rc] = rcodes.get(rc, 0) + 1
-    names = {0: "NOERROR", 2: "SERVFAIL", 3: "NXDOMAIN", 5: "REFUSED"}
-    rc_text = ",".join("%s:%d" % (names.get(k, str(k)), v)
-                       for k, v in sorted(rcodes.items())) or "-"
     print("sent=%d answered=%d tc=%d rcodes=%s send_ms=%.1f" %
-          (len(sent), answered, tc, rc_text, send_ms))
+          (len(tally.sent), tally.answered, tc, tally.rcodes_text(),
+           send_ms))
 
 
 main()
