@@ -42,8 +42,7 @@ struct wire_msg;
 struct conn;
 struct ratelimit;
 struct waiter;
-struct xtable;
-struct share;
+struct xw_table;
 struct share_join;
 
 /* Counters, per worker, added with relaxed atomics so that a status
@@ -127,9 +126,9 @@ struct daemon {
 	char reload_error[512];		/* why it was refused; "" if taken */
 	void (*reload)(void *d);	/* the main thread's reload (main.c),
 					   posted to its loop */
-	struct xtable *xfetch;		/* fetches shared between workers
+	struct xw_table *xfetch;		/* fetches shared between workers
 					   (resolve.c) */
-	struct share *share;		/* questions shared between workers
+	struct xw_table *share;		/* questions shared between workers
 					   (share.c) */
 	struct upstreams *ups;		/* what each upstream can do, and the
 					   auto judgement (upstreams.c) */

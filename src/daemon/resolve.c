@@ -5,9 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
-#include "cache/siphash.h"
 #include "common/errcode.h"
 #include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
@@ -16,13 +14,13 @@
 #include "daemon/resolve.h"
 #include "daemon/share.h"
 #include "daemon/upstreams.h"
+#include "daemon/xwait.h"
 #include "upstream/capab.h"
 #include "resolver/render.h"
 #include "daemon/log.h"
 #include "upstream/iter_msg.h"
 #include "upstream/iterate.h"
 #include "upstream/transport.h"
-#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
@@ -50,43 +48,22 @@ static void clock_of(const struct worker *w, struct rsv_clock *c)
  * (before it was handed a response, or once the owner gave up), or by
  * resolve_daemon_free() for a delivery that a stopped loop never ran.
  */
-#define XF_BUCKETS 1024
-
 enum {
-	XF_WAITING,	/* on its fetch's list */
-	XF_POSTED,	/* its delivery is posted to its worker's loop */
-	XF_CANCELLED,	/* posted, then cancelled: the delivery frees it */
-	XF_ORPHAN,	/* the owner gave up (shutdown): its cancel frees it */
+	XF_WAITING,   /* on its fetch's list */
+	XF_POSTED,    /* its delivery is posted to its worker's loop */
+	XF_CANCELLED, /* posted, then cancelled: the delivery frees it */
+	XF_ORPHAN,    /* the owner gave up (shutdown): its cancel frees it */
 };
 
-struct xfetch;
-
+/* A joiner (xwait.h); the table's entries are bare struct xw_entry (the
+ * class is always IN). */
 struct xjoin {
-	struct xjoin *next;		/* on its fetch's list */
-	struct xjoin *all_prev, *all_next; /* on the table's list */
-	struct xfetch *x;		/* while XF_WAITING */
+	struct xw_join j; /* first: the table's */
 	struct worker *w;
 	struct rsv_fetch *f;
 	int state;
-	/* the delivery */
-	int err;
-	uint8_t *msg;
-	size_t len;
+	int err; /* the delivery, with j.msg */
 	char from[DT_FETCH_FROM_LEN];
-};
-
-struct xfetch {
-	struct xfetch *next;
-	uint8_t name[DT_NAME_MAXLEN];	/* lower case */
-	uint16_t type;
-	struct xjoin *joiners;
-};
-
-struct xtable {
-	pthread_mutex_t mu;
-	uint64_t k0, k1;
-	struct xfetch *b[XF_BUCKETS];
-	struct xjoin *all;
 };
 
 struct wfetch {
@@ -94,7 +71,7 @@ struct wfetch {
 	struct rsv_fetch *f;
 	struct up_req *req;
 	struct it_req *ireq;		/* iterated instead */
-	struct xfetch *x;		/* on the table, when shared */
+	struct xw_entry *x;		/* on the table, when shared */
 	uint8_t name[DT_NAME_MAXLEN];
 	uint16_t type;
 	bool network;			/* to resolv.conf's servers, and not
@@ -104,46 +81,26 @@ struct wfetch {
 	bool held;
 };
 
-static struct xfetch **xslot(struct xtable *t, const uint8_t *name,
-			     uint16_t type)
+/* The table's slot for (name, type) IN: name in lower case. */
+static struct xw_entry **xslot(struct xw_table *t, const uint8_t *name,
+			       uint16_t type)
 {
-	uint8_t key[2 + DT_NAME_MAXLEN];
-	size_t len = wire_dname_len(name);
-
-	wire_put16(key, type);
-	memcpy(key + 2, name, len);
-	struct xfetch **p = &t->b[cache_siphash13(t->k0, t->k1, key, 2 + len) %
-				  XF_BUCKETS];
-	while (*p && !((*p)->type == type && wire_dname_equal((*p)->name, name)))
-		p = &(*p)->next;
-	return p;
-}
-
-/* Frees a joiner (the table's mutex held). */
-static void xjoin_free(struct xtable *t, struct xjoin *j)
-{
-	if (j->all_prev)
-		j->all_prev->all_next = j->all_next;
-	else
-		t->all = j->all_next;
-	if (j->all_next)
-		j->all_next->all_prev = j->all_prev;
-	free(j->msg);
-	free(j);
+	return xw_slot(t, name, type, WIRE_CLASS_IN);
 }
 
 static void deliver(void *arg)
 {
 	struct xjoin *j = arg;
-	struct xtable *t = j->w->d->xfetch;
+	struct xw_table *t = j->w->d->xfetch;
 	struct rsv_clock now;
 
 	if (j->state == XF_POSTED) {
 		clock_of(j->w, &now);
-		rsv_fetch_done(j->f, j->err, j->msg, j->len, j->from, &now);
+		rsv_fetch_done(j->f, j->err, j->j.msg, j->j.len, j->from,
+			       &now);
 	}
 	pthread_mutex_lock(&t->mu);
-	xjoin_free(t, j);
+	xw_join_free(t, &j->j);
 	pthread_mutex_unlock(&t->mu);
 }
 
@@ -152,24 +109,24 @@ static void deliver(void *arg)
  * posting false (the owner gives up at shutdown), none is answered and
  * each is left to its own cancel. x is taken off the table and freed.
  */
-static void end_shared(struct worker *w, struct xfetch *x, bool posting,
+static void end_shared(struct worker *w, struct xw_entry *x, bool posting,
 		       int err, const uint8_t *msg, size_t len,
 		       const char *from)
 {
-	struct xtable *t = w->d->xfetch;
-	struct xjoin *list;
+	struct xw_table *t = w->d->xfetch;
+	struct xw_join *list;
 
 	pthread_mutex_lock(&t->mu);
-	*xslot(t, x->name, x->type) = x->next;
-	list = x->joiners;
-	for (struct xjoin *j = list; j; j = j->next) {
+	list = xw_take(xslot(t, x->name, x->type));
+	for (struct xw_join *xj = list; xj; xj = xj->next) {
+		struct xjoin *j = (struct xjoin *)xj;
+
 		j->state = posting ? XF_POSTED : XF_ORPHAN;
-		j->x = NULL;
 		j->err = err;
-		j->len = 0;
-		if (posting && !err && (j->msg = malloc(len ? len : 1))) {
-			memcpy(j->msg, msg, len);
-			j->len = len;
+		xj->len = 0;
+		if (posting && !err && (xj->msg = malloc(len ? len : 1))) {
+			memcpy(xj->msg, msg, len);
+			xj->len = len;
 		} else if (posting && !err) {
 			j->err = -ENOMEM;
 		}
@@ -178,8 +135,8 @@ static void end_shared(struct worker *w, struct xfetch *x, bool posting,
 	pthread_mutex_unlock(&t->mu);
 	free(x);
 	while (posting && list) {
-		struct xjoin *j = list;
-		list = j->next;
+		struct xjoin *j = (struct xjoin *)list;
+		list = list->next;
 		/* A loop that stopped leaves it to resolve_daemon_free(). */
 		(void)loop_post(j->w->loop, deliver, j);
 	}
@@ -240,9 +197,9 @@ static void fetch_done(void *arg, int err, const struct up_answer *ans,
  * memory). */
 static struct xjoin *join_or_own(struct worker *w, struct rsv_fetch *f,
 				 const uint8_t *name, uint16_t type,
-				 struct xfetch **x)
+				 struct xw_entry **x)
 {
-	struct xtable *t = w->d->xfetch;
+	struct xw_table *t = w->d->xfetch;
 	uint8_t lname[DT_NAME_MAXLEN];
 	struct xjoin *j = NULL;
 
@@ -250,24 +207,15 @@ static struct xjoin *join_or_own(struct worker *w, struct rsv_fetch *f,
 	wire_dname_copy(lname, name);
 	wire_dname_tolower(lname);
 	pthread_mutex_lock(&t->mu);
-	struct xfetch **slot = xslot(t, lname, type);
+	struct xw_entry **slot = xslot(t, lname, type);
 	if (*slot) {
-		if ((j = calloc(1, sizeof(*j)))) {
+		if ((j = xw_join(t, *slot, sizeof(*j)))) {
 			j->w = w;
 			j->f = f;
 			j->state = XF_WAITING;
-			j->x = *slot;
-			j->next = (*slot)->joiners;
-			(*slot)->joiners = j;
-			j->all_next = t->all;
-			if (t->all)
-				t->all->all_prev = j;
-			t->all = j;
 		}
-	} else if ((*x = calloc(1, sizeof(**x)))) {
-		wire_dname_copy((*x)->name, lname);
-		(*x)->type = type;
-		*slot = *x;
+	} else {
+		*x = xw_own(slot, sizeof(**x), lname, type, WIRE_CLASS_IN);
 	}
 	pthread_mutex_unlock(&t->mu);
 	return j;
@@ -390,7 +338,7 @@ static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 		 uint16_t type, const struct up_conf *servers, void **handle)
 {
 	struct worker *w = arg;
-	struct xfetch *x = NULL;
+	struct xw_entry *x = NULL;
 
 	/* Only client questions' fetches are shared between workers: a
 	 * nested question's (an NS address) is joined only within its
@@ -441,24 +389,16 @@ static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 
 static void cancel_joiner(struct worker *w, struct xjoin *j)
 {
-	struct xtable *t = w->d->xfetch;
+	struct xw_table *t = w->d->xfetch;
 
 	pthread_mutex_lock(&t->mu);
 	switch (j->state) {
 	case XF_WAITING:
-		for (struct xjoin **p = &j->x->joiners; *p; p = &(*p)->next) {
-			if (*p == j) {
-				*p = j->next;
-				break;
-			}
-		}
-		xjoin_free(t, j);
+		xw_unwait(&j->j);
+		xw_join_free(t, &j->j);
 		break;
-	case XF_ORPHAN:
-		xjoin_free(t, j);
-		break;
-	default:
-		j->state = XF_CANCELLED; /* its delivery frees it */
+	case XF_ORPHAN: xw_join_free(t, &j->j); break;
+	default: j->state = XF_CANCELLED; /* its delivery frees it */
 	}
 	pthread_mutex_unlock(&t->mu);
 }
@@ -490,40 +430,17 @@ static void fetch_cancel(void *arg, void *handle)
 
 int resolve_daemon_init(struct daemon *d)
 {
-	struct xtable *t = calloc(1, sizeof(*t));
-	uint64_t seed[2];
-
-	if (!t || getrandom(seed, sizeof(seed), 0) != sizeof(seed)) {
-		free(t);
+	if (!(d->xfetch = xw_new()))
 		return -ENOMEM;
-	}
-	pthread_mutex_init(&t->mu, NULL);
-	t->k0 = seed[0];
-	t->k1 = seed[1];
-	d->xfetch = t;
 	return share_init(d);
 }
 
 void resolve_daemon_free(struct daemon *d)
 {
-	struct xtable *t = d->xfetch;
-
 	share_free(d);
-	if (!t)
-		return;
 	/* The workers have stopped: what is left are fetches and
 	 * deliveries that never ended. */
-	while (t->all)
-		xjoin_free(t, t->all);
-	for (size_t b = 0; b < XF_BUCKETS; b++) {
-		while (t->b[b]) {
-			struct xfetch *x = t->b[b];
-			t->b[b] = x->next;
-			free(x);
-		}
-	}
-	pthread_mutex_destroy(&t->mu);
-	free(t);
+	xw_free(d->xfetch);
 	d->xfetch = NULL;
 }
 
