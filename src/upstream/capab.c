@@ -162,20 +162,32 @@ static bool all_unreachable(const struct capab *c)
 	return c->n > 0;
 }
 
-/* capab_settled under the mutex. */
-static bool settled(const struct capab *c)
+/* The servers judged yes, judged no, and judged yes with the probe
+ * through (the mutex held): what capab_mode and capab_settled read. */
+struct counts {
+	size_t yes, no, probed_yes;
+};
+
+static struct counts count(const struct capab *c)
 {
-	size_t yes = 0, no = 0;
+	struct counts k = {0, 0, 0};
 
 	for (size_t i = 0; i < c->n; i++) {
 		enum capab_tri v = verdict(&c->e[i]);
 
-		if (v == CAPAB_YES && c->e[i].probed)
-			return true;
-		yes += v == CAPAB_YES;
-		no += v == CAPAB_NO;
+		k.yes += v == CAPAB_YES;
+		k.no += v == CAPAB_NO;
+		k.probed_yes += v == CAPAB_YES && c->e[i].probed;
 	}
-	return !yes && no;
+	return k;
+}
+
+/* capab_settled under the mutex. */
+static bool settled(const struct capab *c)
+{
+	struct counts k = count(c);
+
+	return k.probed_yes || (!k.yes && k.no);
 }
 
 /* --- observations --- */
@@ -380,26 +392,20 @@ size_t capab_list(struct capab *c, struct capab_view *out, size_t cap)
 
 enum capab_mode capab_mode(struct capab *c, const char **ret_reason)
 {
-	size_t yes = 0, no = 0;
 	const char *reason = "no upstream has a verdict yet";
 
 	pthread_mutex_lock(&c->mu);
-	for (size_t i = 0; i < c->n; i++) {
-		enum capab_tri v = verdict(&c->e[i]);
-
-		yes += v == CAPAB_YES;
-		no += v == CAPAB_NO;
-	}
+	struct counts k = count(c);
 	pthread_mutex_unlock(&c->mu);
-	if (yes)
+	if (k.yes)
 		reason = "an upstream can do DNSSEC";
-	else if (no)
+	else if (k.no)
 		reason = "no upstream can do DNSSEC";
 	if (ret_reason)
 		*ret_reason = reason;
-	if (yes)
+	if (k.yes)
 		return CAPAB_MODE_FORWARD;
-	return no ? CAPAB_MODE_RECURSIVE : CAPAB_MODE_UNDECIDED;
+	return k.no ? CAPAB_MODE_RECURSIVE : CAPAB_MODE_UNDECIDED;
 }
 
 bool capab_settled(struct capab *c)
