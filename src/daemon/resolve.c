@@ -123,13 +123,8 @@ static void end_shared(struct worker *w, struct xw_entry *x, bool posting,
 
 		j->state = posting ? XF_POSTED : XF_ORPHAN;
 		j->err = err;
-		xj->len = 0;
-		if (posting && !err && (xj->msg = malloc(len ? len : 1))) {
-			memcpy(xj->msg, msg, len);
-			xj->len = len;
-		} else if (posting && !err) {
+		if (posting && !err && !xw_set_msg(xj, msg, len))
 			j->err = -ENOMEM;
-		}
 		snprintf(j->from, sizeof(j->from), "%s", from);
 	}
 	pthread_mutex_unlock(&t->mu);

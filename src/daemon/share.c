@@ -19,7 +19,6 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "common/limits.h"
 #include "daemon/daemon.h"
@@ -156,10 +155,8 @@ static void end_claim(struct worker *w, const uint8_t *lname, uint16_t type,
 			struct share_join *j = (struct share_join *)xj;
 			size_t len = render(arg, &j->q, rbuf, sizeof(rbuf));
 			j->state = SJ_POSTED;
-			xj->msg = malloc(len ? len : 1);
-			xj->len = xj->msg ? len : 0;
-			if (xj->msg)
-				memcpy(xj->msg, rbuf, len);
+			/* Without memory, deliver() says so. */
+			(void)xw_set_msg(xj, rbuf, len);
 		}
 		free(sq);
 	}

@@ -102,6 +102,15 @@ struct xw_join *xw_take(struct xw_entry **slot)
 	return list;
 }
 
+bool xw_set_msg(struct xw_join *j, const uint8_t *msg, size_t len)
+{
+	j->msg = malloc(len ? len : 1);
+	j->len = j->msg ? len : 0;
+	if (j->msg)
+		memcpy(j->msg, msg, len);
+	return j->msg != NULL;
+}
+
 void xw_unwait(struct xw_join *j)
 {
 	for (struct xw_join **p = &j->e->joiners; *p; p = &(*p)->next) {

@@ -17,6 +17,7 @@
 #define DT_DAEMON_XWAIT_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -70,6 +71,9 @@ void *xw_join(struct xw_table *t, struct xw_entry *e, size_t size);
  * longer waiting (on the table's list still); the entry is the caller's
  * to free. */
 struct xw_join *xw_take(struct xw_entry **slot);
+/* Gives j (taken) a copy of the len octets at msg as its delivery.
+ * False when out of memory: then j has none. */
+bool xw_set_msg(struct xw_join *j, const uint8_t *msg, size_t len);
 /* Takes j, still waiting, off its entry's list. */
 void xw_unwait(struct xw_join *j);
 /* Frees j and its delivery, off the table's list. */
