@@ -126,7 +126,7 @@ struct daemon {
 	char reload_error[512];		/* why it was refused; "" if taken */
 	void (*reload)(void *d);	/* the main thread's reload (main.c),
 					   posted to its loop */
-	struct xw_table *xfetch;		/* fetches shared between workers
+	struct xw_table *xfetch;	/* fetches shared between workers
 					   (resolve.c) */
 	struct xw_table *share;		/* questions shared between workers
 					   (share.c) */
