@@ -22,17 +22,22 @@ struct walk {
 	struct arena arena;
 	struct val_rrset *ans, *auth;
 	size_t nans, nauth;
-	/* Denial records of the authority section that verified, found once. */
+	/* Denial records of the authority section that verified, for one
+	 * zone at a time (docs/DESIGN.md, "Every proof from its own zone"):
+	 * gathered again when a name of the chain lies in another zone. */
 	bool denial_done;
-	const uint8_t *denial_zone;
+	const uint8_t *denial_zone;	/* the signer they were gathered for */
 	struct val_rrset *nsec, *nsec3;
 	size_t nnsec, nnsec3;
-	struct val_verdict denial_fail; /* weakest failed denial RRset */
+	struct val_verdict denial_fail; /* weakest failed candidate proof */
+	bool denial_fail_signed;	/* it is bogus, and signed by a zone
+					   whose keys are secure */
 	bool proofs_used;		/* nsec/nsec3 are in the used list */
 	struct soa_seen {		/* SOA RRsets verified, with status */
 		const struct val_rrset *set;
 		enum val_status status;
 		uint32_t ttl;
+		struct val_verdict v;
 	} soa[SOA_SEEN_MAX];
 	size_t nsoa;
 	bool need;			/* stopped for want of keys */
@@ -180,6 +185,7 @@ static void remember_soa(struct walk *w, const struct val_rrset *s,
 		.set = s,
 		.status = v->status,
 		.ttl = v->status == VAL_SECURE ? info->ttl : s->ttl,
+		.v = *v,
 	};
 }
 
@@ -213,44 +219,145 @@ static const uint8_t *denial_zone_for(const struct walk *w,
 	return best;
 }
 
-/* Verifies the authority section's SOA RRsets and the NSEC and NSEC3
- * RRsets of the zone that speaks for name, once. */
+/*
+ * Whether the SOA RRset s can be the SOA of a negative answer about
+ * name: owned at name or above it (above it only for name's DS, which
+ * the parent holds). Any other SOA is another zone's and is not looked
+ * at: it is not verified (no keys are fetched for it) and its status
+ * never reaches the verdict.
+ */
+static bool soa_for(const struct walk *w, const struct val_rrset *s,
+		    const uint8_t *name)
+{
+	bool ds = w->resp->qtype == WIRE_TYPE_DS &&
+		  wire_dname_equal(name, w->resp->qname);
+
+	return wire_dname_is_subdomain(name, s->owner) &&
+	       !(ds && wire_dname_equal(name, s->owner));
+}
+
+static bool soa_seen(const struct walk *w, const struct val_rrset *s)
+{
+	for (size_t i = 0; i < w->nsoa; i++)
+		if (w->soa[i].set == s)
+			return true;
+	return false;
+}
+
+/* Verifies the SOA RRsets that can speak for name and were not verified
+ * for an earlier name of the chain: they are shown and bound the TTL
+ * (use_soa), they prove nothing. */
+static int gather_soa(struct walk *w, const uint8_t *name)
+{
+	struct val_sig_info info;
+	struct val_verdict v;
+	int r;
+
+	for (size_t i = 0; i < w->nauth && !w->need; i++) {
+		const struct val_rrset *s = &w->auth[i];
+		if (s->n == 0 || s->type != WIRE_TYPE_SOA ||
+		    !soa_for(w, s, name) || soa_seen(w, s))
+			continue;
+		if ((r = verify_set(w, s, &info, &v)) < 0)
+			return r;
+		if (!w->need)
+			remember_soa(w, s, &v, &info);
+	}
+	return 0;
+}
+
+/* A candidate proof that verified, but as a wildcard expansion: an NSEC
+ * or NSEC3 synthesised from a wildcard proves nothing about the names it
+ * seems to span (RFC 4035 §5.3.4 and §5.4, RFC 5155 §8.1; CVE-2017-15105). */
+static void wildcard_proof(struct walk *w, const struct val_rrset *s)
+{
+	char name[DT_NAME_TEXT_MAXLEN + 16];
+	struct val_verdict v;
+
+	val_verdict_set(&v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS,
+			"resp-denial-wildcard",
+			"%s is expanded from a wildcard: it proves nothing",
+			val_rrset_name(s->owner, s->type, name, sizeof(name)));
+	val_verdict_weakest(&w->denial_fail, &v);
+	w->denial_fail_signed = true;
+}
+
+/* An NSEC or NSEC3 without RRSIGs is never a proof; in a signed zone its
+ * absence of signatures is the reason given (EDE 10). */
+static void unsigned_proof(struct walk *w, const struct val_rrset *s)
+{
+	char name[DT_NAME_TEXT_MAXLEN + 16];
+	struct val_verdict v;
+
+	val_verdict_set(&v, VAL_BOGUS, WIRE_EDE_RRSIGS_MISSING,
+			"resp-denial-unsigned", "no RRSIG over %s",
+			val_rrset_name(s->owner, s->type, name, sizeof(name)));
+	if (w->denial_fail.status == VAL_SECURE)
+		w->denial_fail = v;
+}
+
+/* Starts the denial records afresh for the zone that speaks for name. */
+static void denial_reset(struct walk *w, const uint8_t *zone)
+{
+	w->denial_done = true;
+	w->denial_zone = zone;
+	w->nsec = w->nsec3 = NULL;
+	w->nnsec = w->nnsec3 = 0;
+	w->proofs_used = false;
+	w->denial_fail_signed = false;
+	val_verdict_secure(&w->denial_fail);
+}
+
+/*
+ * Verifies the NSEC and NSEC3 RRsets of the zone that speaks for name:
+ * signed by that zone's keys, not expanded from a wildcard. Unsigned ones
+ * and other zones' are never candidates: no record moves a verdict
+ * towards insecure by being unsigned (the zone of name decides that,
+ * denial_missing). Once per zone along the chain.
+ */
 static int gather_denial(struct walk *w, const uint8_t *name)
 {
 	struct val_sig_info info;
 	struct val_verdict v;
 	int r;
 
-	if (w->denial_done)
-		return 0;
-	w->denial_done = true;
-	val_verdict_secure(&w->denial_fail);
+	if ((r = gather_soa(w, name)) < 0 || w->need)
+		return r;
 	const uint8_t *zone = denial_zone_for(w, name);
+	if (w->denial_done &&
+	    (zone == w->denial_zone ||
+	     (zone && w->denial_zone && wire_dname_equal(zone, w->denial_zone))))
+		return 0;
+	denial_reset(w, zone);
 	for (size_t i = 0; i < w->nauth && !w->need; i++) {
 		const struct val_rrset *s = &w->auth[i];
-		if (s->n == 0 || (s->type != WIRE_TYPE_NSEC &&
-				  s->type != WIRE_TYPE_NSEC3 &&
-				  s->type != WIRE_TYPE_SOA))
+		if (s->n == 0 ||
+		    (s->type != WIRE_TYPE_NSEC && s->type != WIRE_TYPE_NSEC3))
 			continue;
-		if (s->type != WIRE_TYPE_SOA && s->nsigs &&
-		    (!zone ||
-		     !wire_dname_equal(zone, val_rrsig_signer(s->sigs[0]))))
-			continue; /* another zone's proof: not usable here */
+		if (!s->nsigs) {
+			unsigned_proof(w, s);
+			continue;
+		}
+		if (!zone ||
+		    !wire_dname_equal(zone, val_rrsig_signer(s->sigs[0])))
+			continue; /* not this zone's proof */
 		if ((r = verify_set(w, s, &info, &v)) < 0)
 			return r;
 		if (w->need)
 			return 0;
-		if (s->type == WIRE_TYPE_SOA)
-			remember_soa(w, s, &v, &info);
-		if (v.status != VAL_SECURE || s->type == WIRE_TYPE_SOA) {
+		if (v.status != VAL_SECURE) {
 			val_verdict_weakest(&w->denial_fail, &v);
+			const struct val_keyset *ks = w->src->zone_keys(
+				w->src->arg, zone);
+			w->denial_fail_signed |= v.status == VAL_BOGUS && ks &&
+						 ks->verdict.status ==
+							 VAL_SECURE;
 			continue;
 		}
-		if (!w->denial_zone)
-			w->denial_zone = val_rrsig_signer(s->sigs[0]);
-		else if (!wire_dname_equal(w->denial_zone,
-					   val_rrsig_signer(s->sigs[0])))
-			continue; /* another zone's proof: not usable here */
+		if (info.wildcard) {
+			wildcard_proof(w, s);
+			continue;
+		}
 		struct val_rrset copy = *s;
 		copy.ttl = info.ttl;
 		r = s->type == WIRE_TYPE_NSEC
@@ -296,8 +403,8 @@ static void use_soa(struct walk *w, const uint8_t *name)
 
 	for (size_t i = 0; i < w->nsoa; i++) {
 		const struct soa_seen *s = &w->soa[i];
-		if (!wire_dname_is_subdomain(name, s->set->owner) ||
-		    s->set->n != 1 || s->status < w->res->verdict.status)
+		if (!soa_for(w, s->set, name) || s->set->n != 1 ||
+		    s->status < w->res->verdict.status)
 			continue;
 		if (!best || wire_dname_labels(s->set->owner) >
 				     wire_dname_labels(best->set->owner))
@@ -325,14 +432,22 @@ static uint32_t denial_ttl(const struct walk *w)
 	return ttl;
 }
 
-/* No usable signed denial: the zone of name decides. */
+/*
+ * No usable signed denial: the zone of name decides, never the records
+ * that failed. Not secure: the zone's own verdict (an insecure zone's
+ * denial needs no proof). Secure: bogus, with the reason of the best
+ * candidate proof that failed (a bad signature, a wildcard expansion)
+ * when there was one.
+ */
 static void denial_missing(struct walk *w, const uint8_t *name,
 			   const char *what)
 {
 	char txt[DT_NAME_TEXT_MAXLEN], zone[DT_NAME_TEXT_MAXLEN];
 	struct val_verdict v;
 
-	if (w->denial_fail.status != VAL_SECURE) {
+	if (w->denial_fail.status == VAL_BOGUS && w->denial_fail_signed) {
+		/* A proof of the right zone, checked with its secure keys,
+		 * failed: bogus, whatever lies below. */
 		fold(w, &w->denial_fail, 0);
 		return;
 	}
@@ -344,6 +459,19 @@ static void denial_missing(struct walk *w, const uint8_t *name,
 	if (ks->verdict.status != VAL_SECURE) {
 		fold(w, &ks->verdict, ks->ttl);
 		return;
+	}
+	if (w->denial_fail.status < VAL_INSECURE) {
+		fold(w, &w->denial_fail, 0);
+		return;
+	}
+	for (size_t i = 0; i < w->nsoa; i++) {
+		/* The SOA of name's zone without a valid signature says why
+		 * (EDE 10 when unsigned). */
+		if (w->soa[i].status == VAL_BOGUS &&
+		    soa_for(w, w->soa[i].set, name)) {
+			fold(w, &w->soa[i].v, 0);
+			return;
+		}
 	}
 	wire_dname_to_str(name, txt, sizeof(txt));
 	wire_dname_to_str(ks->zone, zone, sizeof(zone));
@@ -608,25 +736,39 @@ static void chain_too_long(struct walk *w)
 	fold(w, &v, 0);
 }
 
-/* The CNAME at cur beside a DNAME must be the one synthesised from it
- * (RFC 6672 §5.3.1: unsigned, so it is checked against the DNAME, which
- * is what was validated); it is shown with the DNAME's TTL. A missing one
- * is not invented: the DNAME alone carries the link. */
+static void dname_bogus(struct walk *w, const char *tag, const char *why)
+{
+	struct val_verdict v;
+
+	val_verdict_set(&v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS, tag, "%s", why);
+	fold(w, &v, 0);
+}
+
+/*
+ * The CNAME at cur beside a DNAME must be there and be the one
+ * synthesised from it (RFC 6672 §2.2, §3.4: a server answering through a
+ * DNAME includes it; §5.3.1: unsigned, so it is checked against the
+ * DNAME, which is what was validated). It is shown with the DNAME's TTL.
+ * A missing one is bogus rather than invented: a client that follows
+ * CNAMEs (the library, a stub) would otherwise read the answer as "no
+ * data" at the question's name, signed.
+ */
 static bool check_synth(struct walk *w, const struct cand *dn,
 			const uint8_t *cur, const uint8_t *next)
 {
 	const struct val_rrset *cn =
 		val_rrset_find(w->ans, w->nans, cur, WIRE_TYPE_CNAME);
-	struct val_verdict v;
 
-	if (!cn)
-		return true;
+	if (!cn) {
+		dname_bogus(w, "resp-dname-no-cname",
+			    "a DNAME answer without the CNAME synthesised "
+			    "from it");
+		return false;
+	}
 	if (cn->n != 1 || !wire_dname_equal(cn->rrs[0]->rdata, next)) {
-		val_verdict_set(&v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS,
-				"resp-dname-cname-mismatch",
-				"CNAME synthesised from a DNAME points elsewhere "
-				"than the DNAME says");
-		fold(w, &v, 0);
+		dname_bogus(w, "resp-dname-cname-mismatch",
+			    "CNAME synthesised from a DNAME points elsewhere "
+			    "than the DNAME says");
 		return false;
 	}
 	use(w, cn, VAL_ROLE_SYNTH, cand_ttl(dn));
@@ -638,22 +780,27 @@ static int follow_dname(struct walk *w, const struct cand *dn,
 			uint8_t cur[DT_NAME_MAXLEN])
 {
 	uint8_t next[DT_NAME_MAXLEN];
-	struct val_verdict v;
 	int r;
 
+	if (dn->v.status == VAL_SECURE && dn->info.wildcard) {
+		/* RFC 4592 §4.4, RFC 6672 §3.3: a DNAME at a wildcard is
+		 * not expanded; a "wildcard-expanded" one is forged. */
+		dname_bogus(w, "resp-dname-wildcard",
+			    "a DNAME expanded from a wildcard");
+		return 0;
+	}
 	if ((r = take(w, dn, VAL_ROLE_LINK)) < 0 || w->need)
 		return r;
 	if (dname_substitute(cur, dn->set, next) < 0) {
-		val_verdict_set(&v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS,
-				"resp-dname-too-long",
-				"DNAME substitution exceeds 255 octets");
-		fold(w, &v, 0);
+		dname_bogus(w, "resp-dname-too-long",
+			    "DNAME substitution exceeds 255 octets");
 		return 0;
 	}
 	if (!check_synth(w, dn, cur, next))
 		return 0;
 	wire_dname_copy(cur, next);
-	return 1;
+	/* With qtype CNAME the synthesised CNAME is the answer. */
+	return w->resp->qtype == WIRE_TYPE_CNAME ? 0 : 1;
 }
 
 /* Validates the RRsets at cur for qtype ANY: each is part of the answer.
@@ -712,8 +859,7 @@ static int chain_step(struct walk *w, uint8_t cur[DT_NAME_MAXLEN])
 	} else {
 		c[0].set = val_rrset_find(w->ans, w->nans, cur, qt);
 	}
-	if (qt != WIRE_TYPE_DNAME)
-		c[1].set = find_dname(w, cur);
+	c[1].set = find_dname(w, cur);
 	if (qt != WIRE_TYPE_CNAME)
 		c[2].set = val_rrset_find(w->ans, w->nans, cur, WIRE_TYPE_CNAME);
 	if ((r = pick(w, c, 3, &k)) < 0 || w->need)

@@ -52,7 +52,8 @@
 #   expired     bogus, EDE 7 (Signature Expired) [sig-expired]
 #   notyet      bogus, EDE 8 (Signature Not Yet Valid) [sig-not-yet-valid]
 #   wrongds     bogus, EDE 9 (DNSKEY Missing) [ks-no-match]
-#   nosig       bogus, EDE 10 (RRSIGs Missing) [resp-unsigned]
+#   nosig       bogus, EDE 10 (RRSIGs Missing) [resp-unsigned; for a
+#               denial resp-denial-unsigned]
 #   ksunsigned  bogus, EDE 9 [ks-not-signed-by-trusted]
 #   unknownalg  insecure, EDE 1 (Unsupported DNSKEY Algorithm)
 #               [ks-ds-alg-unsupported] (RFC 6840 §5.2)
@@ -388,7 +389,12 @@ want() {
 	expired) w_status=bogus w_ede=7 w_tag=sig-expired ;;
 	notyet) w_status=bogus w_ede=8 w_tag=sig-not-yet-valid ;;
 	wrongds) w_status=bogus w_ede=9 w_tag=ks-no-match ;;
-	nosig) w_status=bogus w_ede=10 w_tag=resp-unsigned ;;
+	nosig)
+		w_status=bogus w_ede=10 w_tag=resp-unsigned
+		# a denial's unsigned NSEC/NSEC3 is never a proof; it names
+		# the reason (docs/DESIGN.md, "Every proof from its own zone")
+		case $4 in nxd | nod) w_tag=resp-denial-unsigned ;; esac
+		;;
 	ksunsigned) w_status=bogus w_ede=9 w_tag=ks-not-signed-by-trusted ;;
 	unknownalg) w_status=insecure w_ede=1 w_tag=ks-ds-alg-unsupported ;;
 	esac

@@ -206,12 +206,18 @@ static void test_dname(void)
 	      "sub.secure.test./DNAME link, www.sub.secure.test./CNAME "
 	      "synth, www.other.secure.test./A final",
 	      NULL);
+	/* A client following CNAMEs would read "no data", signed. */
 	check("DNAME without its CNAME", "www.sub.secure.test.", WIRE_TYPE_A,
 	      0,
 	      text("", "sub.secure.test.", "DNAME", "www.other.secure.test.",
 		   "A", NULL),
-	      text("", NULL), VAL_SECURE, NULL, 0,
-	      "sub.secure.test./DNAME link, www.other.secure.test./A final",
+	      text("", NULL), VAL_BOGUS, "resp-dname-no-cname", 0,
+	      "sub.secure.test./DNAME link", NULL);
+	check("qtype CNAME through a DNAME: the synthesised CNAME",
+	      "www.sub.secure.test.", WIRE_TYPE_CNAME, 0,
+	      text(SYNTH, "sub.secure.test.", "DNAME", NULL), text("", NULL),
+	      VAL_SECURE, NULL, 0,
+	      "sub.secure.test./DNAME link, www.sub.secure.test./CNAME synth",
 	      NULL);
 	check("DNAME whose CNAME points elsewhere", "www.sub.secure.test.",
 	      WIRE_TYPE_A, 0,

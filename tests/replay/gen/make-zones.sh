@@ -63,6 +63,9 @@ soa() { echo "$1 3600 IN SOA ns.$1 host.$1 1 3600 900 604800 300"; echo "$1 3600
 	echo "short.example. 30 IN A 192.0.2.30"
 	echo "long.example. 604800 IN A 192.0.2.31"
 	echo "*.wild.example. 3600 IN TXT \"wild\""
+	# a wildcard CNAME into the signed child: a chain whose proofs come
+	# from two zones (dt_cname_wildcard_to_nx)
+	echo "*.zwc.example. 3600 IN CNAME nx.secure.example."
 	echo "secure.example. 3600 IN NS ns.secure.example."
 	echo "ns.secure.example. 3600 IN A 192.0.2.54"
 	ds "$ksk_secure"
