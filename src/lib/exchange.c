@@ -42,7 +42,8 @@ int dtlib_query_build(const struct dtlib_q *q, bool status_opt, uint8_t *buf,
 	struct wire_builder b;
 	uint8_t opt[8], version = DT_PROTO_VERSION;
 	size_t olen = 0;
-	uint16_t flags = WIRE_FLAG_RD;
+	/* AD=1 asks for the AD bit whatever DO says (RFC 6840 §5.7, §5.8). */
+	uint16_t flags = WIRE_FLAG_RD | WIRE_FLAG_AD;
 	uint16_t edns = (q->flags & DT_FLAG_DNSSEC) ? WIRE_EDNS_DO : 0;
 
 	if (q->flags & DT_FLAG_RETURN_BOGUS)

@@ -269,7 +269,10 @@ size_t reply_build(struct render *r, const struct answer *a,
 	struct opt_plan p;
 
 	flags |= data ? a->rcode & 0xF : WIRE_RCODE_SERVFAIL;
-	if (data && a->status == VAL_SECURE)
+	/* RFC 6840 §5.8: AD only to a client that asked for it (DO=1 or
+	 * AD=1 in its query). */
+	if (data && a->status == VAL_SECURE &&
+	    (q->do_bit || (q->flags & WIRE_FLAG_AD)))
 		flags |= WIRE_FLAG_AD;
 	pflags |= a->upstream_fail ? DT_PROTO_FLAG_UPSTREAM_FAIL : 0;
 	pflags |= a->nta ? DT_PROTO_FLAG_NTA : 0;

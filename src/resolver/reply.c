@@ -65,21 +65,27 @@ struct rendered {
 #define VARIANT_CD 2
 #define VARIANT_EDNS 4
 #define VARIANT_STATUS 8
+#define VARIANT_AD 16		/* AD=1 in a query without DO (render.c) */
+#define VARIANT_COUNT 32
 
 static uint8_t variant(const struct qinfo *q)
 {
 	return (uint8_t)((q->do_bit ? VARIANT_DO : 0) |
 			 (q->flags & WIRE_FLAG_CD ? VARIANT_CD : 0) |
 			 (q->edns ? VARIANT_EDNS : 0) |
-			 (q->want_status ? VARIANT_STATUS : 0));
+			 (q->want_status ? VARIANT_STATUS : 0) |
+			 (!q->do_bit && (q->flags & WIRE_FLAG_AD) ? VARIANT_AD
+								 : 0));
 }
 
 /* Whether a rendered reply of variant v may be kept: a question has DO
- * or the status option only with EDNS (server.c's qinfo_fill), so 10 of
- * the 16 values occur; store_rendered() keeps no other, so that
- * answer_store() has only these to remove. */
+ * or the status option only with EDNS (server.c's qinfo_fill), and AD
+ * counts only without DO, so 15 of the 32 values occur; store_rendered()
+ * keeps no other, so that answer_store() has only these to remove. */
 static bool variant_occurs(uint8_t v)
 {
+	if ((v & VARIANT_AD) && (v & VARIANT_DO))
+		return false;
 	return (v & VARIANT_EDNS) || !(v & (VARIANT_DO | VARIANT_STATUS));
 }
 
@@ -254,7 +260,7 @@ void answer_store(struct resolver *rv, const uint8_t *qname, uint16_t qtype,
 	/* A new verdict replaces every rendered variant of the old one. */
 	uint8_t wk[DT_CACHE_KEY_MAXLEN + 1];
 	size_t wl = cache_key('W', qname, qtype, qclass, wk);
-	for (uint8_t v = 0; v < 16; v++) {
+	for (uint8_t v = 0; v < VARIANT_COUNT; v++) {
 		if (!variant_occurs(v))
 			continue;
 		wk[wl] = v;

@@ -91,8 +91,9 @@ static size_t build_query(const uint8_t *name, uint16_t type, uint16_t qclass,
 	uint8_t opt[8];
 	size_t olen = 0;
 
+	/* AD=1, as libdnstrust asks (RFC 6840 §5.8). */
 	wire_build_init(&b, buf, 4096, 0x1234,
-			WIRE_FLAG_RD | (cd ? WIRE_FLAG_CD : 0));
+			WIRE_FLAG_RD | WIRE_FLAG_AD | (cd ? WIRE_FLAG_CD : 0));
 	wire_build_question(&b, name, type, qclass);
 	if (edns) {
 		wire_opt_put(opt, sizeof(opt), &olen, DT_PROTO_OPT_STATUS,

@@ -168,6 +168,14 @@ static void test_only_used(void)
 	r = rendered(&a, &q, &tc);
 	ok(r && r->count[WIRE_SEC_ANSWER] == 1,
 	   "without DO: the A alone, no RRSIG");
+	/* RFC 6840 §5.8: AD only when the query had DO=1 or AD=1. */
+	ok(r && !(r->hdr.flags & WIRE_FLAG_AD),
+	   "neither DO nor AD in the query: no AD, though secure");
+	wire_msg_free(r);
+	q.flags |= WIRE_FLAG_AD;
+	r = rendered(&a, &q, &tc);
+	ok(r && (r->hdr.flags & WIRE_FLAG_AD),
+	   "AD=1 in the query, no DO: AD set");
 	wire_msg_free(r);
 	wire_msg_free(a.msg);
 }
