@@ -344,6 +344,7 @@ static const char *kind_name(enum val_kind k)
 	case VAL_KIND_ANSWER: return "answer";
 	case VAL_KIND_NODATA: return "nodata";
 	case VAL_KIND_NXDOMAIN: return "nxdomain";
+	case VAL_KIND_YXDOMAIN: return "yxdomain";
 	case VAL_KIND_NEED_KEYS: return "incomplete";
 	}
 	return "unknown";

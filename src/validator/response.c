@@ -62,7 +62,7 @@ bool val_used_holds(const struct val_used *u, const struct wire_rr *first,
 {
 	uint16_t t = rr->type;
 
-	if (t == WIRE_TYPE_RRSIG)
+	if (t == WIRE_TYPE_RRSIG && u->type != WIRE_TYPE_RRSIG)
 		t = rr->rdlen >= 2 ? val_rrsig_covered(rr) : 0;
 	return t == u->type && rr->rclass == u->rclass &&
 	       wire_dname_equal(rr->owner, first->owner);
@@ -82,13 +82,21 @@ static void use(struct walk *w, const struct val_rrset *set,
 		base = w->resp->authority;
 		sec = WIRE_SEC_AUTHORITY;
 	}
+	size_t first = (size_t)(set->rrs[0] - base);
+	for (size_t i = 0; i < res->nused; i++) {
+		/* An RRset met twice (a DNAME the chain passes through
+		 * again) is shown once, where it was first used. */
+		if (res->used[i].section == sec &&
+		    res->used[i].type == set->type && res->used[i].first == first)
+			return;
+	}
 	res->used[res->nused++] = (struct val_used){
 		.section = sec,
 		.role = (uint8_t)role,
 		.type = set->type,
 		.rclass = set->rclass,
 		.ttl = ttl,
-		.first = (size_t)(set->rrs[0] - base),
+		.first = first,
 	};
 }
 
@@ -192,7 +200,8 @@ static void remember_soa(struct walk *w, const struct val_rrset *s,
 /*
  * The zone whose proofs speak for name: the deepest signer of an NSEC or
  * NSEC3 RRset of the authority section that is name or above it (above
- * it only, for name's DS, which the parent holds). The order of the
+ * it only, for name's DS, which the parent holds; the root, which has no
+ * parent, answers for its own DS). The order of the
  * records plays no part, so that proofs of another zone added to a
  * response (a parent's opt-out span beside a closer anchor's NSEC)
  * cannot take the place of the right ones.
@@ -211,8 +220,8 @@ static const uint8_t *denial_zone_for(const struct walk *w,
 			continue;
 		const uint8_t *sg = val_rrsig_signer(s->sigs[0]);
 		if (!wire_dname_is_subdomain(name, sg) ||
-		    (ds && wire_dname_equal(name, sg)))
-			continue;
+		    (ds && name[0] && wire_dname_equal(name, sg)))
+			continue; /* the root is its own parent */
 		if (!best || wire_dname_labels(sg) > wire_dname_labels(best))
 			best = sg;
 	}
@@ -222,7 +231,7 @@ static const uint8_t *denial_zone_for(const struct walk *w,
 /*
  * Whether the SOA RRset s can be the SOA of a negative answer about
  * name: owned at name or above it (above it only for name's DS, which
- * the parent holds). Any other SOA is another zone's and is not looked
+ * the parent holds; the root's DS is the root's own). Any other SOA is another zone's and is not looked
  * at: it is not verified (no keys are fetched for it) and its status
  * never reaches the verdict.
  */
@@ -233,7 +242,7 @@ static bool soa_for(const struct walk *w, const struct val_rrset *s,
 		  wire_dname_equal(name, w->resp->qname);
 
 	return wire_dname_is_subdomain(name, s->owner) &&
-	       !(ds && wire_dname_equal(name, s->owner));
+	       !(ds && name[0] && wire_dname_equal(name, s->owner));
 }
 
 static bool soa_seen(const struct walk *w, const struct val_rrset *s)
@@ -792,8 +801,9 @@ static int follow_dname(struct walk *w, const struct cand *dn,
 	if ((r = take(w, dn, VAL_ROLE_LINK)) < 0 || w->need)
 		return r;
 	if (dname_substitute(cur, dn->set, next) < 0) {
-		dname_bogus(w, "resp-dname-too-long",
-			    "DNAME substitution exceeds 255 octets");
+		/* RFC 6672 §2.2: the answer is YXDOMAIN, proven by the
+		 * validated DNAME itself. */
+		w->res->kind = VAL_KIND_YXDOMAIN;
 		return 0;
 	}
 	if (!check_synth(w, dn, cur, next))
@@ -826,6 +836,46 @@ static int verify_any(struct walk *w, const uint8_t *cur)
 	return found;
 }
 
+/*
+ * qtype RRSIG: every RRSIG at cur is the answer. RRSIGs are not signed
+ * themselves (RFC 4034 §3, RFC 4035 §2.2), so there is nothing to
+ * validate: insecure, the records as received; a client gets no AD
+ * (Unbound and Knot Resolver answer the same). Returns 1 when there was
+ * one.
+ */
+static int verify_rrsig_query(struct walk *w, const uint8_t *cur)
+{
+	struct val_result *res = w->res;
+	struct val_verdict v;
+	char txt[DT_NAME_TEXT_MAXLEN];
+
+	for (size_t i = 0; i < w->resp->nanswer; i++) {
+		const struct wire_rr *rr = &w->resp->answer[i];
+		if (rr->type != WIRE_TYPE_RRSIG ||
+		    rr->rclass != w->resp->qclass ||
+		    !wire_dname_equal(rr->owner, cur))
+			continue;
+		wire_dname_to_str(cur, txt, sizeof(txt));
+		val_verdict_set(&v, VAL_INSECURE, VAL_EDE_NONE,
+				"resp-qtype-rrsig",
+				"the RRSIG records of %s: signatures are not "
+				"signed, returned unvalidated",
+				txt);
+		fold(w, &v, rr->ttl);
+		if (res->nused < VAL_USED_MAX)
+			res->used[res->nused++] = (struct val_used){
+				.section = WIRE_SEC_ANSWER,
+				.role = VAL_ROLE_FINAL,
+				.type = WIRE_TYPE_RRSIG,
+				.rclass = rr->rclass,
+				.ttl = rr->ttl,
+				.first = i,
+			};
+		return 1;
+	}
+	return 0;
+}
+
 /* Takes the link chosen at cur. Returns 1 to go on, 0 when done. */
 static int take_link(struct walk *w, struct cand *c, bool dname,
 		     uint8_t cur[DT_NAME_MAXLEN])
@@ -853,6 +903,8 @@ static int chain_step(struct walk *w, uint8_t cur[DT_NAME_MAXLEN])
 	int r, k = -1;
 
 	memset(c, 0, sizeof(c));
+	if (qt == WIRE_TYPE_RRSIG && verify_rrsig_query(w, cur))
+		return 0;
 	if (qt == WIRE_TYPE_ANY) {
 		if ((r = verify_any(w, cur)) != 0)
 			return r < 0 ? r : 0;
@@ -933,8 +985,9 @@ int val_response_validate(struct val_ctx *ctx, const struct val_response *resp,
 	wire_dname_copy(ret->final_name, cur);
 	if (ret->ttl == UINT32_MAX)
 		ret->ttl = 0;
-	ret->rcode = ret->kind == VAL_KIND_NXDOMAIN ? WIRE_RCODE_NXDOMAIN
-						    : WIRE_RCODE_NOERROR;
+	ret->rcode = ret->kind == VAL_KIND_NXDOMAIN   ? WIRE_RCODE_NXDOMAIN
+		     : ret->kind == VAL_KIND_YXDOMAIN ? WIRE_RCODE_YXDOMAIN
+						      : WIRE_RCODE_NOERROR;
 out:
 	arena_free(&w.arena);
 	return r < 0 ? r : 0;

@@ -55,7 +55,8 @@ enum val_role {
 				   before it (RFC 6672 §2.2), checked equal to
 				   the substitution */
 	VAL_ROLE_FINAL = 3,	/* the RRset of qtype that ends the chain
-				   (with qtype ANY: each RRset at the name) */
+				   (with qtype ANY: each RRset at the name;
+				   with qtype RRSIG: every RRSIG at it) */
 	VAL_ROLE_PROOF = 4,	/* an NSEC or NSEC3 RRset of the denial or of
 				   a wildcard expansion */
 	VAL_ROLE_SOA = 5,	/* the SOA of a negative answer */
@@ -90,6 +91,8 @@ enum val_kind {
 	VAL_KIND_NODATA,	/* the chain ends in a name without qtype */
 	VAL_KIND_NXDOMAIN,	/* the chain ends in a name that does not exist */
 	VAL_KIND_NEED_KEYS,	/* the key source lacks need_zone's keys */
+	VAL_KIND_YXDOMAIN,	/* a DNAME substitution longer than a name may
+				   be (RFC 6672 §2.2): the chain ends there */
 };
 
 struct val_result {
@@ -105,7 +108,8 @@ struct val_result {
 					      zone (or, for unsigned data,
 					      the name) to get keys for */
 	uint16_t rcode;			/* the proven RCODE: NXDOMAIN with
-					   VAL_KIND_NXDOMAIN, else NOERROR;
+					   VAL_KIND_NXDOMAIN, YXDOMAIN with
+					   VAL_KIND_YXDOMAIN, else NOERROR;
 					   never the upstream's word */
 	size_t nused;			/* the used list, in chain order: */
 	struct val_used used[VAL_USED_MAX];

@@ -571,6 +571,8 @@ static const struct val_keyset *step(struct walk *w, const uint8_t *a,
 					 res.ttl);
 		*stop = true;
 		return cur;
+	case VAL_KIND_YXDOMAIN:
+		return cur; /* below a DNAME: no zone cut there */
 	default:
 		return NULL;
 	}

@@ -37,6 +37,8 @@ enum wire_rcode {
 	WIRE_RCODE_NXDOMAIN = 3,
 	WIRE_RCODE_NOTIMP = 4,
 	WIRE_RCODE_REFUSED = 5,
+	WIRE_RCODE_YXDOMAIN = 6,	/* RFC 6672 §2.2: DNAME substitution
+					   too long */
 	WIRE_RCODE_BADVERS = 16,
 };
 

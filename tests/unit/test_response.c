@@ -242,6 +242,32 @@ static void test_dname(void)
 	      "alias.secure.test./CNAME link, www.secure.test./A final", NULL);
 }
 
+/* RFC 6672 §2.2: a substitution longer than 255 octets is YXDOMAIN,
+ * proven by the validated DNAME; qtype RRSIG is answered unvalidated
+ * (signatures are not signed themselves). */
+static void test_yxdomain_and_rrsig(void)
+{
+	char q[300], label[64];
+
+	memset(label, 'a', 63);
+	label[63] = 0;
+	/* 3 x 64 + 45 + 17 (sub.secure.test.) = 254 octets; the
+	 * substitution (other.secure.test., 19) would make 256. */
+	snprintf(q, sizeof(q), "%s.%s.%s.%.44s.sub.secure.test.", label, label,
+		 label, label);
+	check("a DNAME substitution over 255 octets", q, WIRE_TYPE_A, 0,
+	      text("", "sub.secure.test.", "DNAME", NULL), text("", NULL),
+	      VAL_SECURE, NULL, 6, "sub.secure.test./DNAME link", NULL);
+	check("qtype RRSIG", "www.other.secure.test.", WIRE_TYPE_RRSIG, 0,
+	      text("www.other.secure.test.\t3600\tIN\tRRSIG\tA 13 4 3600 "
+		   "20360101000000 20260101000000 12458 secure.test. "
+		   "Lh2Zkvits+OOuq7p/FEllWXzn6K2p8VxTyalffFsygme3R+5spnhq1a1"
+		   "GHI7rpzUMzP2vSLTQpTLwcf9E8T/Vg==\n",
+		   NULL),
+	      text("", NULL), VAL_INSECURE, "resp-qtype-rrsig", 0,
+	      "www.other.secure.test./RRSIG final", NULL);
+}
+
 static void test_class_and_case(void)
 {
 	struct run r;
@@ -356,6 +382,7 @@ int main(void)
 	free(k);
 	test_cname_beside_data();
 	test_dname();
+	test_yxdomain_and_rrsig();
 	test_class_and_case();
 	test_rcode();
 	test_negative();
