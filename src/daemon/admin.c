@@ -301,6 +301,7 @@ static void status(struct txt *t, struct worker *w)
 	line(t, "indeterminate=%llu", (unsigned long long)s.indeterminate);
 	line(t, "upstream-failures=%llu",
 	     (unsigned long long)s.servfail_upstream);
+	line(t, "retried=%llu", (unsigned long long)s.retried);
 	line(t, "timeouts=%llu", (unsigned long long)s.timeouts);
 	line(t, "formerr=%llu", (unsigned long long)s.formerr);
 	line(t, "refused=%llu", (unsigned long long)s.refused);

@@ -364,6 +364,7 @@ static void statistics(struct worker *w, const struct qinfo *q,
 		       (unsigned long long)c.w.indeterminate);
 	admin_txt_line(b, q, "upstream-failures=%llu",
 		       (unsigned long long)c.w.servfail_upstream);
+	admin_txt_line(b, q, "retried=%llu", (unsigned long long)c.w.retried);
 	admin_txt_line(b, q, "timeouts=%llu", (unsigned long long)c.w.timeouts);
 	admin_txt_line(b, q, "formerr=%llu", (unsigned long long)c.w.formerr);
 	admin_txt_line(b, q, "refused=%llu", (unsigned long long)c.w.refused);

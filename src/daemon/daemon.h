@@ -55,6 +55,8 @@ struct wstats {
 	uint64_t upstream;		/* upstream queries started */
 	uint64_t secure, insecure, bogus, indeterminate;
 	uint64_t servfail_upstream;	/* no usable upstream answer */
+	uint64_t retried;		/* resolutions asked again (bogus,
+					   malformed, unusable RCODE) */
 	uint64_t timeouts;		/* answered at query-timeout */
 	uint64_t formerr;		/* malformed client messages */
 	uint64_t refused;		/* admin queries refused, overload */

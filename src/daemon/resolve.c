@@ -281,8 +281,10 @@ static bool send_fetch(struct worker *w, struct wfetch *wf,
 		wf->ireq = it_query_nest(w->it, wf->name, wf->type,
 					 rsv_fetch_nest(wf->f), fetch_done, wf);
 	else
-		wf->req = up_query(w->up, wf->name, wf->type, WIRE_CLASS_IN,
-				   servers, fetch_done, wf);
+		wf->req = up_query_ex(w->up, wf->name, wf->type, WIRE_CLASS_IN,
+				      servers,
+				      rsv_fetch_attempt(wf->f) ? UP_Q_TCP : 0,
+				      fetch_done, wf);
 	return wf->req || wf->ireq;
 }
 
@@ -329,6 +331,15 @@ void resolve_judged(struct daemon *d)
 				&d->workers[i]);
 }
 
+/* A server sent what made an answer bogus: tried last for a while. */
+static void distrust(void *arg, const char *from)
+{
+	struct worker *w = arg;
+
+	if (w->up)
+		up_client_distrust(w->up, from);
+}
+
 static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 		 uint16_t type, const struct up_conf *servers, void **handle)
 {
@@ -338,7 +349,8 @@ static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 	/* Only client questions' fetches are shared between workers: a
 	 * nested question's (an NS address) is joined only within its
 	 * worker, by rsv_waiter's rule. */
-	if (!servers && w->d->xfetch && rsv_fetch_nest(f) == 0) {
+	if (!servers && w->d->xfetch && rsv_fetch_nest(f) == 0 &&
+	    rsv_fetch_attempt(f) == 0) {
 		struct xjoin *j = join_or_own(w, f, name, type, &x);
 		if (j) {
 			*handle = (void *)((uintptr_t)j | JOIN_TAG);
@@ -606,6 +618,7 @@ int resolve_init(struct worker *w)
 	struct rsv_env env = {
 		.arg = w,
 		.fetch = fetch,
+		.distrust = distrust,
 		.fetch_cancel = fetch_cancel,
 		.answered = answered,
 		.network = network,

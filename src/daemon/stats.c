@@ -18,6 +18,7 @@ static void add_resolver(const struct worker *w, struct wstats *s)
 	ADD(bogus, bogus);
 	ADD(indeterminate, indeterminate);
 	ADD(servfail_upstream, servfail_upstream);
+	ADD(retried, retried);
 	ADD(refused, overload);
 #undef ADD
 	struct val_sigcache_stats sc;

@@ -35,6 +35,7 @@ struct rsv_fetch {
 	uint16_t type;
 	void *handle;			/* the caller's */
 	unsigned nest;			/* its first task's (rsv_waiter) */
+	unsigned attempt;		/* its first task's (rsv_fetch_attempt) */
 	struct rsv_task **tasks;
 	size_t ntasks, cap;
 };
@@ -130,12 +131,17 @@ void rsv_sigcache_stats(const struct resolver *r,
 
 /* The fetch of (name, type) that a task of nesting nest may join (one of
  * the same nesting or deeper: see rsv_waiter), or the bucket's end. */
+/* A fetch t may join: same question, nesting no shallower than t's, and
+ * asked no earlier than t's attempt (a retry never takes the answer it is
+ * retrying). */
 static struct rsv_fetch **fetch_slot(struct resolver *r, const uint8_t *name,
-				     uint16_t type, unsigned nest)
+				     uint16_t type, unsigned nest,
+				     unsigned attempt)
 {
 	struct rsv_fetch **p = &r->fetches[name_hash(r, name, type)];
 
 	while (*p && !((*p)->type == type && (*p)->nest >= nest &&
+		       (*p)->attempt >= attempt &&
 		       wire_dname_equal((*p)->name, name)))
 		p = &(*p)->hnext;
 	return p;
@@ -155,6 +161,11 @@ static struct rsv_fetch **fetch_link(struct rsv_fetch *f)
 unsigned rsv_fetch_nest(const struct rsv_fetch *f)
 {
 	return f->nest;
+}
+
+unsigned rsv_fetch_attempt(const struct rsv_fetch *f)
+{
+	return f->attempt;
 }
 
 static void fetch_free(struct rsv_fetch *f)
@@ -216,7 +227,8 @@ static bool waits_on(const struct rsv_fetch *f, const struct rsv_task *t)
 static int fetch_start(struct rsv_task *t, const uint8_t *name, uint16_t type)
 {
 	struct resolver *r = t->r;
-	struct rsv_fetch **slot = fetch_slot(r, name, type, t->nest);
+	struct rsv_fetch **slot = fetch_slot(r, name, type, t->nest,
+					     t->attempt);
 	struct rsv_fetch *f = *slot;
 
 	if (f && waits_on(f, t))
@@ -229,6 +241,7 @@ static int fetch_start(struct rsv_task *t, const uint8_t *name, uint16_t type)
 		wire_dname_copy(f->name, name);
 		f->type = type;
 		f->nest = t->nest;
+		f->attempt = t->attempt;
 		/* Split DNS: a domain rule's servers, else resolv.conf's. */
 		const struct cfg_domain *d =
 			policy_domain(&t->st->cfg, name, true);
@@ -928,6 +941,82 @@ static void drop_synthesized(struct rsv_task *t)
 	t->want_type = t->qtype;
 }
 
+/* Whether t's responses came from the network, and tells the caller
+ * which servers sent them (env.distrust). */
+static bool distrust_senders(struct rsv_task *t)
+{
+	struct resolver *r = t->r;
+	bool any = false;
+
+	for (size_t i = 0; i < t->nf; i++) {
+		const struct fetched *f = &t->f[i];
+		if (f->kept || strcmp(f->from, "cache") == 0 ||
+		    strcmp(f->from, "aggressive-nsec") == 0)
+			continue;
+		any = true;
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = strcmp(t->f[k].from, f->from) == 0;
+		if (!seen && r->env.distrust)
+			r->env.distrust(r->env.arg, f->from);
+	}
+	return any;
+}
+
+/*
+ * Asks the question again from the start instead of failing (issue:
+ * "ask again before failing"): what came back was bogus, malformed or an
+ * unusable RCODE, so a forger on the path, a broken server or a lost
+ * packet may be to blame. The task's responses are dropped, the servers
+ * that sent them reported (env.distrust), and the next resolution takes
+ * from the caches only what is secure (source.c). Bounded by
+ * DT_RSV_RETRY_MAX; never for answers put together from kept records,
+ * negative trust anchors or spent budgets. Returns true when the retry
+ * is under way (t->want set to the question).
+ */
+static bool retry(struct rsv_task *t, bool budget)
+{
+	if (t->attempt >= DT_RSV_RETRY_MAX || budget || t->synth || t->nta ||
+	    t->unvalidated || !distrust_senders(t))
+		return false;
+	fetch_leave(t); /* what is still on its way is of the old attempt */
+	for (size_t i = 0; i < t->nf; i++)
+		wire_msg_free(t->f[i].msg);
+	t->nf = 0;
+	t->bytes = 0;
+	source_release(t);
+	t->attempt++;
+	t->fail_err = 0;
+	t->want = true;
+	wire_dname_copy(t->want_name, t->qname);
+	t->want_type = t->qtype;
+	RSV_STAT_INC(t->r, retried);
+	if (log_enabled(LOG_DEBUG)) {
+		char txt[DT_NAME_TEXT_MAXLEN], tb[16];
+		wire_dname_to_str(t->qname, txt, sizeof(txt));
+		log_debug("%s/%s: asked again (attempt %u)", txt,
+			  wire_type_to_str(t->qtype, tb), t->attempt);
+	}
+	return true;
+}
+
+/* Sends the fetch t wants, or fails t. */
+static void want_fetch(struct rsv_task *t)
+{
+	int err;
+
+	if (t->nf >= t->r->fetches_max) {
+		finish_failed(t, DT_ELIMIT, "limit-fetches",
+			      "too many upstream queries");
+		return;
+	}
+	if ((err = fetch_start(t, t->want_name, t->want_type)) < 0)
+		finish_failed(t, err,
+			      err == -ENOMEM ? "internal-nomem"
+					     : "upstream-failed",
+			      "the upstream query cannot be sent");
+}
+
 /* One validation run; fetches what is missing or finishes. */
 static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 {
@@ -953,11 +1042,19 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 	if (!m && !err && !t->synth_tried)
 		m = try_synthesize(t);
 	if (!m && err) {
+		if (err == DT_EUPSTREAM && retry(t, false)) {
+			want_fetch(t); /* malformed: asked again */
+			return;
+		}
 		finish_fetch_failed(t, err);
 		return;
 	}
 	if (m && m->rcode != WIRE_RCODE_NOERROR &&
 	    m->rcode != WIRE_RCODE_NXDOMAIN) {
+		if (retry(t, false)) {
+			want_fetch(t);
+			return;
+		}
 		finish_failed(t, DT_EUPSTREAM, "upstream-rcode",
 			      "upstream RCODE not usable");
 		return;
@@ -986,6 +1083,11 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 			t->fail_err = walk.fail_err;
 		if (res.kind != VAL_KIND_NEED_KEYS &&
 		    (!t->synth || res.verdict.status == VAL_SECURE)) {
+			if (res.verdict.status == VAL_BOGUS &&
+			    retry(t, res.verdict.budget)) {
+				want_fetch(t);
+				return;
+			}
 			if (finish_unproven(t, m, &res))
 				return;
 			finish_result(t, &res);

@@ -106,6 +106,13 @@ struct rsv_env {
 	 * returned marked unvalidated, and never cached.
 	 */
 	uint32_t (*hotspot)(void *arg);
+	/*
+	 * Optional (NULL: nothing remembered). A resolution ended bogus,
+	 * malformed or with an unusable RCODE and is tried again: from (as
+	 * given to rsv_fetch_done) sent one of its responses. The caller
+	 * may try that server last for a while (bounded, expiring).
+	 */
+	void (*distrust)(void *arg, const char *from);
 };
 
 /* Counters, added with relaxed atomics (read from other threads). */
@@ -119,6 +126,9 @@ struct rsv_stats {
 	uint64_t prefetch;		/* answers fetched again before they
 					   expired */
 	uint64_t stale;			/* answers served stale (RFC 8767) */
+	uint64_t retried;		/* resolutions asked again after a
+					   bogus, malformed or unusable
+					   answer (DT_RSV_RETRY_MAX) */
 	uint64_t synthesized;		/* negative answers from kept NSEC
 					   records (RFC 8198) */
 	uint64_t tasks;			/* questions under way now (a gauge,
@@ -173,6 +183,13 @@ void rsv_fetch_done(struct rsv_fetch *f, int err, const uint8_t *msg,
 
 /* The nesting of the questions a fetch serves (rsv_waiter). */
 unsigned rsv_fetch_nest(const struct rsv_fetch *f);
+
+/* 0 for a question's first resolution; n (1..DT_RSV_RETRY_MAX) when the
+ * core asks again because the n-th resolution ended bogus, malformed or
+ * with an unusable RCODE: the caller should send it another way (over
+ * TCP, another server first) and never join it to a fetch of an earlier
+ * attempt. */
+unsigned rsv_fetch_attempt(const struct rsv_fetch *f);
 
 /* The limits of one question: upstream responses fetched (default
  * DT_DMN_FETCHES_PER_TASK) and the memory they may take once parsed

@@ -170,6 +170,11 @@ static struct wire_msg *response_cached(struct rsv_task *t,
 	if (!cache_get(t->r->cache, key, klen, t->mono, &ref))
 		return NULL;
 	const struct rawmsg *r = ref.val;
+	if (t->attempt && r->status != VAL_SECURE) {
+		/* Asked again: what did not validate is fetched anew. */
+		cache_unref(t->r->cache, &ref);
+		return NULL;
+	}
 	struct wire_msg *m = wire_msg_parse(r->data, r->len, 0, &err);
 	cache_unref(t->r->cache, &ref);
 	return m;
@@ -301,9 +306,13 @@ static bool hold_ref(struct rsv_task *t, struct cache_ref *ref)
 	return true;
 }
 
-static const struct val_keyset *keys_get(void *arg, const uint8_t *zone)
+/* The key set of zone: the task's own, else the key cache's; with
+ * any_status false (a retry's walk asking), a cached one only when
+ * secure. */
+static const struct val_keyset *keys_lookup(struct rsv_task *t,
+					    const uint8_t *zone,
+					    bool any_status)
 {
-	struct rsv_task *t = arg;
 	uint8_t key[DT_CACHE_KEY_MAXLEN];
 	size_t klen = cache_key('K', zone, WIRE_TYPE_DNSKEY, WIRE_CLASS_IN, key);
 	struct cache_ref ref;
@@ -313,11 +322,25 @@ static const struct val_keyset *keys_get(void *arg, const uint8_t *zone)
 			return t->local[i];
 	if (!cache_get(t->r->cache, key, klen, t->mono, &ref))
 		return NULL;
+	if (!any_status &&
+	    ((const struct val_keyset *)ref.val)->verdict.status != VAL_SECURE) {
+		/* Asked again: a key set that did not validate is built
+		 * anew from fresh responses (and replaces this one). */
+		cache_unref(t->r->cache, &ref);
+		return NULL;
+	}
 	if (!hold_ref(t, &ref)) {
 		cache_unref(t->r->cache, &ref);
 		return NULL;
 	}
 	return ref.val;
+}
+
+static const struct val_keyset *keys_get(void *arg, const uint8_t *zone)
+{
+	struct rsv_task *t = arg;
+
+	return keys_lookup(t, zone, t->attempt == 0);
 }
 
 const uint8_t *source_signed_zone(struct rsv_task *t, const uint8_t *name)
@@ -401,7 +424,7 @@ static const struct val_keyset *keys_put(void *arg, struct val_keyset *ks,
 	if (cache_put(t->r->cache, key, klen, copy, keyset_cost(copy),
 		      t->mono + ttl, keyset_destroy) < 0)
 		return NULL;
-	return keys_get(t, copy->zone);
+	return keys_lookup(t, copy->zone, true);
 }
 
 /* --- DS probes ('P') and negative trust anchors --- */

@@ -74,6 +74,10 @@ struct rsv_task {
 					   them (nsec.c), not fetched */
 	const struct cfg_nta *nta;	/* a negative trust anchor applied */
 	bool unvalidated;		/* answered unvalidated (hotspot) */
+	unsigned attempt;		/* 0, or the retry under way
+					   (resolver.c retry()): cached
+					   responses and key sets that are
+					   not secure are not used then */
 	struct val_work work;		/* shared by every run and key set */
 };
 

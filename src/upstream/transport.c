@@ -14,7 +14,9 @@
  * client, freed by the caller's callback) is gone, so nothing touches
  * them afterwards.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <net/if.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +162,18 @@ static void penalty_add(struct up_client *c, const struct up_server *s)
 		p->server = *s;
 	}
 	p->until = loop_now_ms(c->loop) + DT_UP_PENALTY_MS;
+}
+
+void up_client_distrust(struct up_client *c, const char *server)
+{
+	const struct up_conf *conf = &c->conf;
+	char name[INET6_ADDRSTRLEN + IF_NAMESIZE + 16]; /* "[a%if]:port" */
+
+	for (size_t i = 0; i < conf->nns && i < DT_UP_MAXNS; i++) {
+		up_server_str(&conf->ns[i], name, sizeof(name));
+		if (strcmp(name, server) == 0)
+			penalty_add(c, &conf->ns[i]);
+	}
 }
 
 /* Rotation first, then servers under penalty moved behind the others. */
@@ -462,7 +476,7 @@ static int slot_start(struct up_req *r)
 
 	if (cb && !r->no_edns && capab_edns_off(cb, s))
 		r->no_edns = true;
-	if (cb && capab_tcp_first(cb, s))
+	if ((r->qflags & UP_Q_TCP) || (cb && capab_tcp_first(cb, s)))
 		return tcp_start(r, true);
 	return udp_start(r);
 }

@@ -103,7 +103,16 @@ enum {
 	 * (upstream/iterate.h), not resolvers. CD=1, DO=1 and the EDNS
 	 * buffer stay as for up_query(). */
 	UP_Q_NORD = 1 << 0,
+	/* Over TCP from the first try: a question asked again because what
+	 * came over UDP was bogus or malformed (resolver.h,
+	 * rsv_fetch_attempt), which an off-path forger cannot reach. */
+	UP_Q_TCP = 1 << 1,
 };
+
+/* A server that sent what made an answer bogus (its "[addr]:port" as
+ * up_server_str() writes it): tried after the others for DT_UP_PENALTY_MS,
+ * as one that timed out is. Unknown names are ignored. */
+void up_client_distrust(struct up_client *c, const char *server);
 
 /* up_query() with flags (UP_Q_*); up_query() is up_query_ex() with 0. */
 struct up_req *up_query_ex(struct up_client *c, const uint8_t *qname,

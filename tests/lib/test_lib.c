@@ -605,6 +605,24 @@ static void test_keys(void)
 
 /* --- the impostor --- */
 
+static bool accepting(const char *path)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	bool ok;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		if (fd >= 0)
+			close(fd);
+		return access(path, F_OK) == 0;
+	}
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	ok = fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
 static pid_t impostor(const char *path)
 {
 	pid_t pid = fork();
@@ -617,7 +635,10 @@ static pid_t impostor(const char *path)
 		execv("/proc/self/exe", argv);
 		_exit(1);
 	}
-	for (int i = 0; i < 100 && access(path, F_OK); i++)
+	/* Ready when it accepts, not when the path exists: between its
+	 * bind() and listen() a connection is refused (a busy machine
+	 * showed it as DT_ERR_UNAVAILABLE). */
+	for (int i = 0; i < 200 && !accepting(path); i++)
 		usleep(20000);
 	return pid;
 }

@@ -42,12 +42,15 @@ enum mode {
 	FAIL,		/* fetch fails with fail_err */
 	REFUSE,		/* RCODE REFUSED */
 	HUGE,		/* thousands of records beside the answer */
+	FORGE,		/* an unsigned A 6.6.6.6 instead of the data, for
+			   fetches of an attempt below forge_until */
 };
 
 struct pending {
 	struct rsv_fetch *f;
 	uint8_t name[DT_NAME_MAXLEN];
 	uint16_t type;
+	unsigned attempt;	/* rsv_fetch_attempt() when asked */
 	bool cancelled;
 };
 
@@ -58,6 +61,9 @@ static uint16_t mode_type;	/* the mode applies to this type only (0:
 				   every type) */
 static int fail_err;
 static size_t fetched_dnskey;
+static unsigned forge_until;	/* FORGE: attempts below this are forged */
+static unsigned max_attempt;	/* the highest rsv_fetch_attempt() seen */
+static size_t ndistrust;	/* env.distrust calls */
 
 static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 		 uint16_t type, const struct up_conf *servers, void **handle)
@@ -69,6 +75,9 @@ static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 	struct pending *p = &queue[nqueue++];
 	p->f = f;
 	p->type = type;
+	p->attempt = rsv_fetch_attempt(f);
+	if (p->attempt > max_attempt)
+		max_attempt = p->attempt;
 	p->cancelled = false;
 	wire_dname_copy(p->name, name);
 	*handle = p;
@@ -125,6 +134,28 @@ static size_t respond(const struct pending *p, uint8_t *buf, size_t cap,
 	return wire_build_finish(&b);
 }
 
+/* An attacker's answer: an unsigned A record for a name of the signed
+ * zone. */
+static size_t forged(const struct pending *p, uint8_t *buf, size_t cap)
+{
+	struct wire_builder b;
+	uint8_t rdata[4] = {6, 6, 6, 6};
+	struct wire_rr rr = {
+		.owner = p->name,
+		.type = WIRE_TYPE_A,
+		.rclass = WIRE_CLASS_IN,
+		.ttl = 60,
+		.rdlen = 4,
+		.rdata = rdata,
+	};
+
+	wire_build_init(&b, buf, cap, 1,
+			WIRE_FLAG_QR | WIRE_FLAG_RD | WIRE_FLAG_RA);
+	wire_build_question(&b, p->name, p->type, WIRE_CLASS_IN);
+	wire_build_rr(&b, WIRE_SEC_ANSWER, &rr);
+	return wire_build_finish(&b);
+}
+
 static struct rsv_clock now = {.mono_ms = 1000000, .wall = FIXTURE_NOW};
 
 /* Answers every queued fetch (and those they lead to) until none is
@@ -145,7 +176,10 @@ static size_t serve(void)
 			rsv_fetch_done(p.f, fail_err, NULL, 0, "test", &now);
 			continue;
 		}
-		size_t len = respond(&p, buf, sizeof(buf), m);
+		size_t len = m == FORGE && p.attempt < forge_until &&
+					     p.type == WIRE_TYPE_A
+				     ? forged(&p, buf, sizeof(buf))
+				     : respond(&p, buf, sizeof(buf), m);
 		rsv_fetch_done(p.f, 0, buf, len, "test", &now);
 	}
 	return n;
@@ -255,6 +289,13 @@ static uint32_t hotspot(void *arg)
 	return hotspot_left;
 }
 
+static void distrust(void *arg, const char *from)
+{
+	(void)arg;
+	if (strcmp(from, "test") == 0)
+		ndistrust++;
+}
+
 static struct resolver *fresh(const char *conf)
 {
 	struct rsv_env env = {
@@ -263,6 +304,7 @@ static struct resolver *fresh(const char *conf)
 		.answered = answered,
 		.network = network,
 		.hotspot = hotspot,
+		.distrust = distrust,
 	};
 	char text[1024];
 	snprintf(text, sizeof(text), "%s%s",
@@ -280,6 +322,9 @@ static struct resolver *fresh(const char *conf)
 	nanswered_calls = nobody_calls = 0;
 	mode = SERVE;
 	mode_type = 0;
+	forge_until = 0;
+	max_attempt = 0;
+	ndistrust = 0;
 	return r;
 }
 
@@ -440,6 +485,47 @@ static void test_failures(void)
 	ok(c.upstream_fail, "counted as an upstream failure");
 	is_int(c.rcode, WIRE_RCODE_SERVFAIL, "SERVFAIL");
 	is_int(rsv_stats(r)->servfail_upstream, 1, "counted once");
+	rsv_free(r);
+}
+
+/* Asked again before failing: a forged answer, then the genuine one
+ * (the retry goes over TCP, another server first: rsv_fetch_attempt);
+ * a forger that never stops: bogus after DT_RSV_RETRY_MAX retries. */
+static void test_retry(void)
+{
+	struct resolver *r = fresh(NULL);
+	struct client c;
+
+	mode = FORGE;
+	forge_until = 1;
+	ask(r, &c, "www.secure.test.", WIRE_TYPE_A);
+	serve();
+	is_str(val_status_name(c.status), "secure",
+	       "forged once, asked again: secure");
+	ok(c.ad && c.nanswer >= 1, "AD and the genuine A");
+	is_int(max_attempt, 1, "the retry was attempt 1");
+	is_int(ndistrust, 1, "the server was reported once");
+	is_int(rsv_stats(r)->retried, 1, "one retry counted");
+
+	r = (rsv_free(r), fresh(NULL));
+	mode = FORGE;
+	forge_until = 99;
+	ask(r, &c, "www.secure.test.", WIRE_TYPE_A);
+	serve();
+	is_str(val_status_name(c.status), "bogus", "always forged: bogus");
+	is_int(c.rcode, WIRE_RCODE_SERVFAIL, "SERVFAIL");
+	is_int(max_attempt, DT_RSV_RETRY_MAX, "asked DT_RSV_RETRY_MAX times more");
+	is_int(rsv_stats(r)->retried, DT_RSV_RETRY_MAX, "retries counted");
+	is_int(rsv_stats(r)->bogus, 1, "one bogus verdict");
+
+	/* REFUSED, then served: asked again. */
+	r = (rsv_free(r), fresh(NULL));
+	mode = REFUSE;
+	mode_type = WIRE_TYPE_A;
+	ask(r, &c, "www.secure.test.", WIRE_TYPE_A);
+	serve();
+	is_int(max_attempt, DT_RSV_RETRY_MAX, "REFUSED each time: retried");
+	is_str(c.tag, "upstream-rcode", "then upstream-rcode");
 	rsv_free(r);
 }
 
@@ -717,6 +803,7 @@ int main(void)
 	test_sharing();
 	test_nesting();
 	test_failures();
+	test_retry();
 	test_limits();
 	test_detach();
 	test_nta();
