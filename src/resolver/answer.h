@@ -41,6 +41,9 @@ struct answer {
 	bool nta;			/* a negative trust anchor applied */
 	bool permissive;		/* bogus, returned by mode permissive */
 	bool policy_pass;		/* domain validate no: data returned */
+	bool no_anchor;			/* indeterminate because no trust
+					   anchor covers the name (RFC 4033
+					   §5): data returned, AD=0 */
 	bool unvalidated;		/* not proven, returned during a
 					   hotspot sign-on: status
 					   unvalidated, never cached */

@@ -41,7 +41,8 @@ static bool shows_data(const struct answer *a, const struct qinfo *q)
 	if (!a->msg || a->upstream_fail)
 		return false;
 	if (a->status == VAL_SECURE || a->status == VAL_INSECURE ||
-	    a->policy_pass || a->permissive || a->unvalidated)
+	    a->policy_pass || a->permissive || a->unvalidated ||
+	    a->no_anchor)
 		return true;
 	return (q->flags & WIRE_FLAG_CD) != 0;
 }

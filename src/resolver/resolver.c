@@ -856,8 +856,14 @@ static void finish_result(struct rsv_task *t, const struct val_result *res)
 	a->ttl = res->ttl;
 	a->policy_pass = res->verdict.tag &&
 			 strcmp(res->verdict.tag, "policy-validate-no") == 0;
+	/* Outside every trust anchor nothing can be checked, and nothing
+	 * says the data should be signed: RFC 4033 §5's indeterminate,
+	 * returned as it came (Unbound and Knot Resolver do the same). With
+	 * the root's anchor, the default, no name is outside. */
+	a->no_anchor = a->status == VAL_INDETERMINATE && res->verdict.tag &&
+		       strcmp(res->verdict.tag, "keys-no-anchor") == 0;
 	if ((a->status == VAL_BOGUS || a->status == VAL_INDETERMINATE) &&
-	    !a->policy_pass)
+	    !a->policy_pass && !a->no_anchor)
 		a->ttl = t->st->cfg.bogus_ttl;
 	if (a->ttl > t->st->cfg.max_cache_ttl)
 		a->ttl = t->st->cfg.max_cache_ttl;
