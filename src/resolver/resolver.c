@@ -596,9 +596,10 @@ static void apply_policy(struct rsv_task *t, struct answer *a)
 		if (t->nta->until && t->nta->until - t->now < (int64_t)a->ttl)
 			a->ttl = (uint32_t)(t->nta->until - t->now);
 	}
-	if (a->status == VAL_INSECURE && !t->nta &&
+	if ((a->status == VAL_INSECURE || a->no_anchor) && !t->nta &&
 	    ((rs = policy_require_secure(cfg, t->qname)) ||
 	     cfg->insecure_reject)) {
+		a->no_anchor = false; /* not shown either: refused */
 		snprintf(orig, sizeof(orig), "%s", a->reason);
 		a->status = VAL_BOGUS;
 		a->ede = WIRE_EDE_DNSSEC_BOGUS;
