@@ -32,6 +32,8 @@ void source_response(const struct wire_msg *msg, const uint8_t *qname,
 	ret->nanswer = msg->count[WIRE_SEC_ANSWER];
 	ret->authority = msg->sec[WIRE_SEC_AUTHORITY];
 	ret->nauthority = msg->count[WIRE_SEC_AUTHORITY];
+	ret->additional = msg->sec[WIRE_SEC_ADDITIONAL];
+	ret->nadditional = msg->count[WIRE_SEC_ADDITIONAL];
 }
 
 /* --- cached upstream responses ('Q' entries) --- */

@@ -941,6 +941,43 @@ static size_t keep_class(struct val_rrset *sets, size_t n, uint16_t qclass)
 	return k;
 }
 
+/*
+ * Gives each RRset of sets that has no RRSIG beside it the RRSIGs of the
+ * additional section that cover it (same owner, class and covered type):
+ * a signature is checked against the RRset's keys wherever it was placed
+ * (RFC 4035 §3.1.1 asks servers for the same section; Unbound takes them
+ * from anywhere too). Records stay where they are: the used list names
+ * RRsets in the answer and authority sections only.
+ */
+static int adopt_sigs(struct walk *w, struct val_rrset *sets, size_t n)
+{
+	const struct val_response *r = w->resp;
+
+	for (size_t k = 0; k < n && r->nadditional; k++) {
+		struct val_rrset *s = &sets[k];
+		size_t m = 0;
+		if (s->nsigs || !s->n)
+			continue;
+		for (size_t i = 0; i < r->nadditional; i++)
+			m += val_rrsig_covers(&r->additional[i], s->type) &&
+			     r->additional[i].rclass == s->rclass &&
+			     wire_dname_equal(r->additional[i].owner, s->owner);
+		if (!m)
+			continue;
+		const struct wire_rr **sigs =
+			arena_alloc(&w->arena, m * sizeof(*sigs));
+		if (!sigs)
+			return -ENOMEM;
+		for (size_t i = 0; i < r->nadditional; i++)
+			if (val_rrsig_covers(&r->additional[i], s->type) &&
+			    r->additional[i].rclass == s->rclass &&
+			    wire_dname_equal(r->additional[i].owner, s->owner))
+				sigs[s->nsigs++] = &r->additional[i];
+		s->sigs = sigs;
+	}
+	return 0;
+}
+
 static int walk_init(struct walk *w, struct val_ctx *ctx,
 		     const struct val_response *resp,
 		     const struct val_keysource *src, struct val_result *ret)
@@ -962,7 +999,9 @@ static int walk_init(struct walk *w, struct val_ctx *ctx,
 	if (n < 0)
 		return n;
 	w->nauth = keep_class(w->auth, (size_t)n, resp->qclass);
-	return 0;
+	if ((n = adopt_sigs(w, w->ans, w->nans)) < 0)
+		return n;
+	return adopt_sigs(w, w->auth, w->nauth);
 }
 
 int val_response_validate(struct val_ctx *ctx, const struct val_response *resp,

@@ -42,6 +42,12 @@ struct val_response {
 	size_t nanswer;
 	const struct wire_rr *authority;
 	size_t nauthority;
+	/* Optional: the additional section. Only its RRSIGs are looked at,
+	 * for an RRset of the answer or authority section that has none
+	 * beside it (some servers put them there; a signature proves what
+	 * it proves wherever it sits). Never shown to clients. */
+	const struct wire_rr *additional;
+	size_t nadditional;
 };
 
 /*
