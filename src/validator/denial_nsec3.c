@@ -8,8 +8,9 @@
  * (RFC 5155 §8.1, §8.2), a 20-octet next hash, an owner that is one
  * base32hex label directly below the zone, and the iterations and salt of
  * the first such record (records with other parameters are ignored). It
- * then checks the iterations against the limit (RFC 9276 §3.2) before any
- * hashing. Every hash is charged to ctx->nsec3_hashes_used; the closest
+ * then checks the iterations against the limit (RFC 9276 §3.2): above it,
+ * only qname's own hash is computed, and unless an NSEC3 matches it the
+ * proof stops there, insecure. Every hash is charged to ctx->nsec3_hashes_used; the closest
  * encloser walk hashes each ancestor of qname at most once per call.
  *
  * A proof that needs a next closer name to be covered, and finds it covered
@@ -291,6 +292,20 @@ static int n3_begin(struct n3_proof *p, struct val_ctx *ctx,
 		return N3_DONE;
 	}
 	if (p->recs[0].iterations > iter_limit(ctx)) {
+		/* RFC 9276 §3.2 lets a validator give up on such a zone's
+		 * denials (insecure), not on its data: the NSEC3 of qname
+		 * itself takes one hash to find, and when it is there the
+		 * proof is checked in full, so that it can neither deny a
+		 * name it shows to exist nor make a name below a signed zone
+		 * "insecure" as a zone cut it shows not to be. */
+		const uint8_t *h;
+		if (p->recs[0].iterations <= DT_NSEC3_MAX_ITERATIONS) {
+			if ((r = n3_hash_anc(p, wire_dname_labels(qname), &h,
+					     v)) != 0)
+				return r;
+			if (n3_match(p, h))
+				return 0;
+		}
 		val_verdict_set(v, VAL_INSECURE,
 				WIRE_EDE_UNSUPPORTED_NSEC3_ITERATIONS,
 				"nsec3-iterations",
