@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The iterator's pieces that need no network (src/upstream/iter_hints.c,
+ * The iterator's pieces that need no network (src/iterator/iter_hints.c,
  * iter_msg.c): root hints, built in and read from named.root text; the
  * reading of authoritative responses (referrals within bailiwick, glue
  * only in the sending zone and only for the referral's NS names, DS at
@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "common/errcode.h"
-#include "upstream/iter_msg.h"
-#include "upstream/iter_prime.h"
-#include "upstream/iterate.h"
+#include "iterator/iter_msg.h"
+#include "iterator/iter_prime.h"
+#include "iterator/iterate.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/zone.h"

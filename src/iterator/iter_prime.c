@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The priming exchange is one up_query_ex() to a few hint addresses
+ * The priming exchange is one query (it_env.send) to a few hint addresses
  * (the transport moves to the next one on a timeout, REFUSED or
  * SERVFAIL); its end is told to the iterator, which resumes the
  * questions it held. The hint addresses are chosen at random, so that a
@@ -13,33 +13,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "common/errcode.h"
-#include "common/loop.h"
-#include "upstream/iter_msg.h"
-#include "upstream/iter_prime.h"
+#include "iterator/iter_msg.h"
+#include "iterator/iter_prime.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
 struct it_prime {
-	struct loop *loop;
-	struct up_client *up;
+	const struct it_env *env;
+	struct it_io io;
 	it_prime_done_fn *done;
 	void *arg;
 	it_notice_fn *notice;
 	void *notice_arg;
 	uint16_t port;
-	struct up_req *req; /* the priming exchange under way */
-	int64_t started;    /* when it was sent (loop ms) */
+	void *req;	 /* the priming exchange under way (driver's) */
+	int64_t started; /* when it was sent (ms) */
 	struct it_hints root;
-	int64_t expires;  /* root is used until (loop ms); 0: not primed */
+	int64_t expires;  /* root is used until (ms); 0: not primed */
 	int64_t retry_at; /* after a failure: no priming before */
 	int64_t backoff_ms;
 	bool told_fail;		 /* a failure was logged, no success since */
 	bool told_ok;		 /* a success was logged, no failure since */
 	bool primed;		 /* atomic: for it_prime_primed() */
-	struct loop_timer timer; /* a restart that could not be sent */
+	bool restart_failed;	 /* a restart that could not be sent */
 };
 
 /* --- reading the response --- */
@@ -131,10 +129,10 @@ static void tell(struct it_prime *p, const char *fmt, ...)
 }
 
 static void primed(struct it_prime *p, const struct it_hints *root,
-		   uint32_t ttl)
+		   uint32_t ttl, int64_t now)
 {
 	p->root = *root;
-	p->expires = loop_now_ms(p->loop) + (int64_t)ttl * 1000;
+	p->expires = now + (int64_t)ttl * 1000;
 	p->backoff_ms = 0;
 	p->retry_at = 0;
 	__atomic_store_n(&p->primed, true, __ATOMIC_RELAXED);
@@ -147,7 +145,7 @@ static void primed(struct it_prime *p, const struct it_hints *root,
 	p->told_fail = false;
 }
 
-static void failed(struct it_prime *p, const char *why)
+static void failed(struct it_prime *p, const char *why, int64_t now)
 {
 	if (p->backoff_ms < DT_IT_PRIME_RETRY_MIN_MS)
 		p->backoff_ms = DT_IT_PRIME_RETRY_MIN_MS;
@@ -155,7 +153,7 @@ static void failed(struct it_prime *p, const char *why)
 		p->backoff_ms *= 2;
 	else
 		p->backoff_ms = DT_IT_PRIME_RETRY_MAX_MS;
-	p->retry_at = loop_now_ms(p->loop) + p->backoff_ms;
+	p->retry_at = now + p->backoff_ms;
 	/* The old primed servers are not kept past their TTL. */
 	p->expires = 0;
 	__atomic_store_n(&p->primed, false, __ATOMIC_RELAXED);
@@ -169,7 +167,7 @@ static void failed(struct it_prime *p, const char *why)
 }
 
 static void on_answer(void *arg, int err, const struct up_answer *ans,
-		      int last_rcode)
+		      int last_rcode, int64_t now)
 {
 	struct it_prime *p = arg;
 	struct wire_msg *m = NULL;
@@ -190,20 +188,11 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 		why = "the hint addresses refused or failed the query";
 	}
 	if (res == 0)
-		primed(p, &root, ttl);
+		primed(p, &root, ttl, now);
 	else
-		failed(p, why);
+		failed(p, why, now);
 	wire_msg_free(m);
-	p->done(p->arg, res, p->started);
-}
-
-static unsigned rnd(void)
-{
-	unsigned v = 0;
-
-	if (getrandom(&v, sizeof(v), 0) != (ssize_t)sizeof(v))
-		return 0;
-	return v;
+	p->done(p->arg, res, p->started, now);
 }
 
 static void set_port(struct up_server *s, uint16_t port)
@@ -216,11 +205,14 @@ static void set_port(struct up_server *s, uint16_t port)
 
 /* Sends the priming query to up to DT_IT_PRIME_TRIES hint addresses,
  * from a random one on. */
-static bool send_prime(struct it_prime *p, const struct it_hints *hints)
+static bool send_prime(struct it_prime *p, const struct it_hints *hints,
+		       int64_t now, unsigned pick)
 {
 	struct up_conf conf = {.attempts = 1,
 			       .timeout_ms = DT_IT_PRIME_TIMEOUT_MS};
-	size_t off = hints->n ? rnd() % hints->n : 0;
+	size_t off = hints->n ? pick % hints->n : 0;
+	struct it_send q = {
+		.name = (const uint8_t *)"", .type = WIRE_TYPE_NS, .conf = &conf};
 
 	for (size_t i = 0; i < hints->n && conf.nns < DT_IT_PRIME_TRIES; i++) {
 		conf.ns[conf.nns] = hints->addr[(off + i) % hints->n];
@@ -230,46 +222,51 @@ static bool send_prime(struct it_prime *p, const struct it_hints *hints)
 	}
 	if (conf.nns == 0)
 		return false;
-	p->started = loop_now_ms(p->loop);
-	p->req = up_query_ex(p->up, (const uint8_t *)"", WIRE_TYPE_NS,
-			     WIRE_CLASS_IN, &conf, UP_Q_NORD, on_answer, p);
+	p->started = now;
+	p->io.fn = on_answer;
+	p->io.arg = p;
+	p->req = p->env->send(p->env->arg, &q, &p->io);
 	return p->req != NULL;
 }
 
 /* A restart after new hints could not be sent: the held questions go
  * on with the hints. */
-static void on_timer(struct loop_timer *t)
+void it_prime_deliver(struct it_prime *p, int64_t now)
 {
-	struct it_prime *p = t->arg;
-
-	failed(p, "out of memory");
-	p->done(p->arg, -ENOMEM, p->started);
+	if (!p->restart_failed)
+		return;
+	p->restart_failed = false;
+	failed(p, "out of memory", now);
+	p->done(p->arg, -ENOMEM, p->started, now);
 }
 
 /* --- the interface --- */
 
-struct it_prime *it_prime_new(struct loop *loop, struct up_client *up,
+struct it_prime *it_prime_new(const struct it_env *env,
 			      it_prime_done_fn *done, void *arg)
 {
 	struct it_prime *p = calloc(1, sizeof(*p));
 
 	if (!p)
 		return NULL;
-	p->loop = loop;
-	p->up = up;
+	p->env = env;
 	p->done = done;
 	p->arg = arg;
-	p->timer.cb = on_timer;
-	p->timer.arg = p;
 	return p;
+}
+
+static void cancel_req(struct it_prime *p)
+{
+	if (p->req)
+		p->env->cancel(p->env->arg, p->req);
+	p->req = NULL;
 }
 
 void it_prime_free(struct it_prime *p)
 {
 	if (!p)
 		return;
-	up_cancel(p->req);
-	loop_timer_stop(p->loop, &p->timer);
+	cancel_req(p);
 	free(p);
 }
 
@@ -284,42 +281,44 @@ void it_prime_set_port(struct it_prime *p, uint16_t port)
 	p->port = port;
 }
 
-bool it_prime_hold(struct it_prime *p, const struct it_hints *hints)
+bool it_prime_hold(struct it_prime *p, const struct it_hints *hints,
+		   int64_t now, unsigned pick)
 {
-	int64_t now = loop_now_ms(p->loop);
-
-	if (p->req || p->timer.heap_index)
+	if (p->req || p->restart_failed)
 		return true;
 	if ((p->expires && now < p->expires) || now < p->retry_at)
 		return false;
-	if (send_prime(p, hints))
+	if (send_prime(p, hints, now, pick))
 		return true;
-	failed(p, hints->n ? "out of memory" : "no hint address");
+	failed(p, hints->n ? "out of memory" : "no hint address", now);
 	return false;
 }
 
 const struct it_hints *it_prime_servers(const struct it_prime *p,
-					const struct it_hints *hints)
+					const struct it_hints *hints,
+					int64_t now)
 {
-	if (p->expires && loop_now_ms(p->loop) < p->expires)
+	if (p->expires && now < p->expires)
 		return &p->root;
 	return hints;
 }
 
-void it_prime_forget(struct it_prime *p, const struct it_hints *hints)
+void it_prime_forget(struct it_prime *p, const struct it_hints *hints,
+		     int64_t now)
 {
 	bool under_way = p->req != NULL;
 
-	up_cancel(p->req);
-	p->req = NULL;
+	cancel_req(p);
 	p->expires = 0;
 	p->retry_at = 0;
 	p->backoff_ms = 0;
 	p->told_ok = false;
 	p->told_fail = false;
 	__atomic_store_n(&p->primed, false, __ATOMIC_RELAXED);
-	if (under_way && !send_prime(p, hints))
-		loop_timer_start(p->loop, &p->timer, 0);
+	if (under_way && !send_prime(p, hints, now, 0)) {
+		p->restart_failed = true;
+		p->env->wake(p->env->arg);
+	}
 }
 
 bool it_prime_primed(const struct it_prime *p)

@@ -4,8 +4,8 @@
  * of the final one; pure functions of parsed messages (no I/O), so that
  * the bailiwick rules and the assembly are tested without a network.
  */
-#ifndef DT_UPSTREAM_ITER_MSG_H
-#define DT_UPSTREAM_ITER_MSG_H
+#ifndef DT_ITERATOR_ITER_MSG_H
+#define DT_ITERATOR_ITER_MSG_H
 
 #include <stdbool.h>
 #include <stddef.h>

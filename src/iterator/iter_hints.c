@@ -14,8 +14,8 @@
 
 #include "common/errcode.h"
 #include "common/file.h"
-#include "upstream/iter_msg.h"
-#include "upstream/iterate.h"
+#include "iterator/iter_msg.h"
+#include "iterator/iterate.h"
 #include "wire/dname.h"
 #include "wire/zone.h"
 

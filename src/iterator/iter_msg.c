@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "common/errcode.h"
-#include "upstream/iter_msg.h"
+#include "iterator/iter_msg.h"
 #include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"

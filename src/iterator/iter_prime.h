@@ -10,16 +10,14 @@
  * priming leaves the hints in use and is tried again after a back-off
  * (DT_IT_PRIME_RETRY_MIN_MS doubling to DT_IT_PRIME_RETRY_MAX_MS).
  */
-#ifndef DT_UPSTREAM_ITER_PRIME_H
-#define DT_UPSTREAM_ITER_PRIME_H
+#ifndef DT_ITERATOR_ITER_PRIME_H
+#define DT_ITERATOR_ITER_PRIME_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "upstream/iterate.h"
+#include "iterator/iterate.h"
 
-struct loop;
-struct up_client;
 struct wire_msg;
 struct it_prime;
 
@@ -38,15 +36,21 @@ int it_prime_read(const struct wire_msg *m, struct it_hints *ret,
 /*
  * How a priming exchange ended, told to the iterator: err 0 (primed),
  * DT_ETIMEOUT (no hint address answered), DT_EUPSTREAM (answered, but
- * nothing usable) or -ENOMEM; started: when it was sent (loop ms).
+ * nothing usable) or -ENOMEM; started: when it was sent (ms); now: the
+ * time of the call.
  */
-typedef void it_prime_done_fn(void *arg, int err, int64_t started);
+typedef void it_prime_done_fn(void *arg, int err, int64_t started,
+			      int64_t now);
 
-/* A primer on loop sending through up (neither owned); done runs on the
- * loop's thread, never from inside an it_prime_* call. NULL when out
- * of memory. */
-struct it_prime *it_prime_new(struct loop *loop, struct up_client *up,
+/* A primer sending through env (not owned, not copied: the iterator's);
+ * done runs from it_recv() or it_prime_deliver(), never from inside
+ * another it_prime_* call. NULL when out of memory. */
+struct it_prime *it_prime_new(const struct it_env *env,
 			      it_prime_done_fn *done, void *arg);
+
+/* A restart that could not be sent (it_prime_forget) is told to done
+ * now (the iterator calls this from it_deliver). */
+void it_prime_deliver(struct it_prime *p, int64_t now);
 
 /* Cancels a priming under way (done does not run) and frees; NULL is a
  * no-op. */
@@ -60,22 +64,26 @@ void it_prime_set_notice(struct it_prime *p, it_notice_fn *fn, void *arg);
 void it_prime_set_port(struct it_prime *p, uint16_t port);
 
 /*
- * Whether a question about to ask the root's servers must wait: true
- * while a priming exchange is under way, starting one (to hints) when
+ * Whether a question about to ask the root's servers must wait (at
+ * time now): true while a priming exchange is under way, starting one
+ * (to hints, from the address of index pick modulo their number) when
  * the primed servers are missing or expired and no back-off runs; the
  * caller holds the question until done runs. False: go on with
  * it_prime_servers().
  */
-bool it_prime_hold(struct it_prime *p, const struct it_hints *hints);
+bool it_prime_hold(struct it_prime *p, const struct it_hints *hints,
+		   int64_t now, unsigned pick);
 
-/* The root's servers to use now: the primed ones while they last, else
- * hints. */
+/* The root's servers to use at now: the primed ones while they last,
+ * else hints. */
 const struct it_hints *it_prime_servers(const struct it_prime *p,
-					const struct it_hints *hints);
+					const struct it_hints *hints,
+					int64_t now);
 
 /* The hints changed (to hints): the primed servers and the back-off are
  * forgotten; a priming under way starts again on the new hints. */
-void it_prime_forget(struct it_prime *p, const struct it_hints *hints);
+void it_prime_forget(struct it_prime *p, const struct it_hints *hints,
+		     int64_t now);
 
 /* Whether the root's servers in use now come from a priming response.
  * Another thread may call this. */

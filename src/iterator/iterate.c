@@ -7,21 +7,21 @@
  * ends it. Servers that time out or answer unusably are left for the
  * zone's others; when a zone has no address left, its NS names are
  * looked up by a nested question (a "sub" request, whose callback
- * continues the parent). Every end goes through a 0 ms timer, so no
- * callback runs inside it_query().
+ * continues the parent). Every end is marked and the driver woken
+ * (it_env.wake): the callbacks run from it_deliver(), never inside
+ * it_query() or it_recv(). No socket, timer or clock here: queries go
+ * out through it_env.send, and each entry point is given the time.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "common/errcode.h"
-#include "common/loop.h"
-#include "upstream/iter_msg.h"
-#include "upstream/iter_prime.h"
-#include "upstream/iterate.h"
+#include "iterator/iter_msg.h"
+#include "iterator/iter_prime.h"
+#include "iterator/iterate.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
@@ -36,7 +36,7 @@ struct zone {
 
 struct zone_ent {
 	bool used;
-	int64_t expires; /* loop ms */
+	int64_t expires; /* ms */
 	int64_t used_ms; /* last looked up */
 	struct zone z;
 };
@@ -49,10 +49,20 @@ struct srv_ent {
 	int64_t used_ms;
 };
 
+/* A stub zone (it_add_stub): servers given, never asked for. */
+struct stub {
+	uint8_t name[DT_NAME_MAXLEN]; /* lower case */
+	struct up_server addr[DT_IT_ADDRS_MAX];
+	size_t naddr;
+};
+
 struct iterator {
-	struct loop *loop;
-	struct up_client *up;
+	struct it_env env;
+	int64_t now; /* of the call under way (ms) */
 	struct it_hints hints;
+	struct stub stubs[DT_IT_STUBS_MAX];
+	size_t nstubs;
+	size_t nending; /* requests ended, not delivered yet */
 	struct it_prime *prime; /* the root's servers (RFC 8109) */
 	uint16_t port;	     /* tests: every server's port (it_set_port) */
 	struct it_req *reqs; /* pending, top-level and nested */
@@ -61,8 +71,7 @@ struct iterator {
 	struct srv_ent *srvs;
 	struct it_stats stats;
 	bool root_ok; /* atomic */
-	uint8_t rnd[64];
-	size_t rnd_left;
+	uint64_t rnd; /* xorshift64* state, never 0 */
 	uint8_t out[DT_MSG_MAXLEN]; /* the response being delivered */
 };
 
@@ -92,7 +101,7 @@ struct it_req {
 	size_t ns_next;	     /* z.ns[] looked up so far */
 	bool ns_aaaa;	     /* z.ns[ns_next - 1] had no A: AAAA next */
 	bool z_answered;     /* a server of z answered at all */
-	int64_t z_start;     /* when z was first asked (loop ms) */
+	int64_t z_start;     /* when z was first asked (ms) */
 	unsigned rounds;     /* rounds over z's servers */
 	unsigned z_timeouts; /* tries of z's servers without an answer */
 	/* QNAME minimisation (RFC 9156, relaxed) */
@@ -102,7 +111,8 @@ struct it_req {
 	uint8_t ask[DT_NAME_MAXLEN]; /* the query under way */
 	uint16_t ask_type;
 	bool minimised; /* ask is a minimised query */
-	struct up_req *up;
+	void *up;	  /* the driver's handle of the query under way */
+	struct it_io io;
 	size_t srv; /* z.addr index asked */
 	int64_t sent_ms;
 	/* responses of the steps so far (raw copies) */
@@ -111,7 +121,7 @@ struct it_req {
 	size_t nsteps;
 	struct up_server last_server;
 	/* the end */
-	struct loop_timer timer;
+	bool ending; /* waits for it_deliver */
 	int err;
 	bool in_cb;
 	bool prime_wait; /* held until the root is primed */
@@ -120,18 +130,14 @@ struct it_req {
 #define STAT(it, f) __atomic_fetch_add(&(it)->stats.f, 1, __ATOMIC_RELAXED)
 
 /* --- randomness (server exploration only; IDs and ports are the
- * transport's) --- */
+ * driver's): xorshift64*, seeded by the caller --- */
 
 static unsigned rnd(struct iterator *it)
 {
-	if (it->rnd_left < 2) {
-		if (getrandom(it->rnd, sizeof(it->rnd), 0) !=
-		    (ssize_t)sizeof(it->rnd))
-			return 0;
-		it->rnd_left = sizeof(it->rnd);
-	}
-	it->rnd_left -= 2;
-	return (unsigned)it->rnd[it->rnd_left] << 8 | it->rnd[it->rnd_left + 1];
+	it->rnd ^= it->rnd >> 12;
+	it->rnd ^= it->rnd << 25;
+	it->rnd ^= it->rnd >> 27;
+	return (unsigned)((it->rnd * 0x2545F4914F6CDD1DULL) >> 48);
 }
 
 /* --- servers: RTT and lameness --- */
@@ -144,7 +150,7 @@ static struct srv_ent *srv_get(struct iterator *it, const struct up_server *a)
 		struct srv_ent *s = &it->srvs[i];
 
 		if (s->used && up_server_equal(&s->addr, a)) {
-			s->used_ms = loop_now_ms(it->loop);
+			s->used_ms = it->now;
 			return s;
 		}
 		if (!s->used || (lru->used && s->used_ms < lru->used_ms))
@@ -154,7 +160,7 @@ static struct srv_ent *srv_get(struct iterator *it, const struct up_server *a)
 	lru->used = true;
 	lru->addr = *a;
 	lru->srtt_ms = DT_IT_RTT_UNKNOWN_MS;
-	lru->used_ms = loop_now_ms(it->loop);
+	lru->used_ms = it->now;
 	return lru;
 }
 
@@ -176,7 +182,7 @@ static void srv_timeout(struct srv_ent *s)
 
 static void srv_lame(struct iterator *it, struct srv_ent *s)
 {
-	s->lame_until = loop_now_ms(it->loop) + DT_IT_LAME_MS;
+	s->lame_until = it->now + DT_IT_LAME_MS;
 	STAT(it, lame);
 }
 
@@ -195,7 +201,7 @@ static unsigned timeout_of(const struct srv_ent *s)
 static int choose(struct it_req *r)
 {
 	struct iterator *it = r->it;
-	int64_t now = loop_now_ms(it->loop);
+	int64_t now = it->now;
 	int cand[DT_IT_ADDRS_MAX], ncand = 0;
 
 	for (int pass = 0; pass < 2 && ncand == 0; pass++)
@@ -226,7 +232,8 @@ static int choose(struct it_req *r)
 
 static void zone_root(struct iterator *it, struct zone *z)
 {
-	const struct it_hints *h = it_prime_servers(it->prime, &it->hints);
+	const struct it_hints *h =
+		it_prime_servers(it->prime, &it->hints, it->now);
 
 	memset(z, 0, sizeof(*z));
 	z->name[0] = 0;
@@ -239,7 +246,7 @@ static void zone_root(struct iterator *it, struct zone *z)
 
 static struct zone_ent *zone_lookup(struct iterator *it, const uint8_t *name)
 {
-	int64_t now = loop_now_ms(it->loop);
+	int64_t now = it->now;
 
 	for (size_t i = 0; i < DT_IT_ZONES_MAX; i++) {
 		struct zone_ent *e = &it->zones[i];
@@ -249,6 +256,24 @@ static struct zone_ent *zone_lookup(struct iterator *it, const uint8_t *name)
 			return e;
 	}
 	return NULL;
+}
+
+/* The stub zone of exactly name as a zone, or false. */
+static bool stub_get(struct iterator *it, const uint8_t *name,
+		     struct zone *ret)
+{
+	for (size_t i = 0; i < it->nstubs; i++) {
+		const struct stub *st = &it->stubs[i];
+
+		if (!wire_dname_equal(st->name, name))
+			continue;
+		memset(ret, 0, sizeof(*ret));
+		wire_dname_copy(ret->name, st->name);
+		memcpy(ret->addr, st->addr, st->naddr * sizeof(st->addr[0]));
+		ret->naddr = st->naddr;
+		return true;
+	}
+	return false;
 }
 
 /* The closest zone cut known at or above name (strictly above when
@@ -261,10 +286,12 @@ static void zone_closest(struct iterator *it, const uint8_t *name, bool above,
 	if (above && !wire_dname_is_root(n))
 		n = wire_dname_parent(n);
 	for (;;) {
+		if (stub_get(it, n, ret))
+			return;
 		struct zone_ent *e =
 			wire_dname_is_root(n) ? NULL : zone_lookup(it, n);
 		if (e && e->z.naddr + e->z.nns > 0) {
-			e->used_ms = loop_now_ms(it->loop);
+			e->used_ms = it->now;
 			*ret = e->z;
 			return;
 		}
@@ -277,7 +304,7 @@ static void zone_closest(struct iterator *it, const uint8_t *name, bool above,
 
 static void zone_store(struct iterator *it, const struct zone *z, uint32_t ttl)
 {
-	int64_t now = loop_now_ms(it->loop);
+	int64_t now = it->now;
 	struct zone_ent *e = zone_lookup(it, z->name);
 
 	if (!e) {
@@ -322,7 +349,7 @@ static void zone_reset(struct it_req *r)
 	r->ns_next = 0;
 	r->ns_aaaa = false;
 	r->z_answered = false;
-	r->z_start = loop_now_ms(r->it->loop);
+	r->z_start = r->it->now;
 	r->rounds = 1;
 	r->z_timeouts = 0;
 	r->qmin_labels = (unsigned)wire_dname_labels(r->z.name) + 1;
@@ -364,8 +391,6 @@ static void qmin_fallback(struct it_req *r)
 
 /* --- requests --- */
 
-static void on_end(struct loop_timer *t);
-
 static struct it_req *req_new(struct iterator *it, const uint8_t *qname,
 			      uint16_t qtype, up_done_fn *cb, void *arg)
 {
@@ -378,8 +403,6 @@ static struct it_req *req_new(struct iterator *it, const uint8_t *qname,
 	r->cb = cb;
 	r->arg = arg;
 	r->qtype = qtype;
-	r->timer.cb = on_end;
-	r->timer.arg = r;
 	wire_dname_copy(r->qname, qname);
 	wire_dname_copy(r->cur, qname);
 	r->next = it->reqs;
@@ -409,11 +432,13 @@ static void req_free(struct it_req *r)
 	free(r);
 }
 
-/* Hands err (0: the steps' response) to the caller from a 0 ms timer. */
+/* Hands err (0: the steps' response) to the caller from it_deliver(). */
 static void end(struct it_req *r, int err)
 {
 	r->err = err;
-	loop_timer_start(r->it->loop, &r->timer, 0);
+	r->ending = true;
+	r->it->nending++;
+	r->it->env.wake(r->it->env.arg);
 }
 
 static int assemble(struct it_req *r, size_t *ret_len)
@@ -437,9 +462,8 @@ static int assemble(struct it_req *r, size_t *ret_len)
 	return 0;
 }
 
-static void on_end(struct loop_timer *t)
+static void on_end(struct it_req *r)
 {
-	struct it_req *r = t->arg;
 	struct up_answer ans = {.server = &r->last_server};
 	int err = r->err;
 
@@ -448,6 +472,8 @@ static void on_end(struct loop_timer *t)
 	if (err == 0 && assemble(r, &ans.len) < 0)
 		err = DT_EUPSTREAM;
 	ans.msg = r->it->out;
+	r->ending = false;
+	r->it->nending--;
 	unlink_req(r);
 	r->in_cb = true;
 	r->cb(r->arg, err, err ? NULL : &ans, -1);
@@ -459,7 +485,7 @@ static void on_end(struct loop_timer *t)
 static void step(struct it_req *r);
 
 static void on_answer(void *arg, int err, const struct up_answer *ans,
-		      int last_rcode);
+		      int last_rcode, int64_t now);
 
 /* Why nothing is left to ask in r's zone. */
 static int no_server(struct it_req *r)
@@ -479,6 +505,7 @@ static int no_server(struct it_req *r)
 static void ns_looked_up(void *arg, int err, const struct up_answer *ans,
 			 int last_rcode)
 {
+	/* From on_end(), inside it_deliver(): it->now is that call's. */
 	struct it_req *r = arg;
 	struct wire_msg *m;
 	int e;
@@ -501,11 +528,13 @@ static void ns_looked_up(void *arg, int err, const struct up_answer *ans,
 }
 
 /* The validated addresses of the NS name looked up (it->lookup). */
-static void ns_validated(void *arg, const struct up_server *addrs, size_t n)
+static void ns_validated(void *arg, const struct up_server *addrs, size_t n,
+			 int64_t now)
 {
 	struct it_req *r = arg;
 	size_t had = r->z.naddr;
 
+	r->it->now = now;
 	r->lk = NULL;
 	for (size_t i = 0; i < n; i++)
 		zone_add_addr(r, &addrs[i]);
@@ -584,11 +613,12 @@ static void step(struct it_req *r)
 		end(r, DT_EUPSTREAM);
 		return;
 	}
-	if (root_unasked(r) && it_prime_hold(it->prime, &it->hints)) {
+	if (root_unasked(r) &&
+	    it_prime_hold(it->prime, &it->hints, it->now, rnd(it))) {
 		r->prime_wait = true; /* on_primed() goes on */
 		return;
 	}
-	int64_t waited = loop_now_ms(it->loop) - r->z_start;
+	int64_t waited = it->now - r->z_start;
 	if (!r->z_answered && r->z_timeouts && waited >= DT_IT_ZONE_WAIT_MS) {
 		end(r, no_server(r));
 		return;
@@ -618,11 +648,14 @@ static void step(struct it_req *r)
 		conf.timeout_ms = DT_IT_TIMEOUT_MIN_MS;
 	r->tried |= 1u << i;
 	r->srv = (size_t)i;
-	r->sent_ms = loop_now_ms(it->loop);
+	r->sent_ms = it->now;
 	r->top->queries++;
 	STAT(it, queries);
-	r->up = up_query_ex(it->up, r->ask, r->ask_type, WIRE_CLASS_IN, &conf,
-			    UP_Q_NORD, on_answer, r);
+	struct it_send q = {
+		.name = r->ask, .type = r->ask_type, .conf = &conf};
+	r->io.fn = on_answer;
+	r->io.arg = r;
+	r->up = it->env.send(it->env.arg, &q, &r->io);
 	if (!r->up)
 		end(r, -ENOMEM);
 }
@@ -752,12 +785,14 @@ static void on_response(struct it_req *r, struct srv_ent *s,
 }
 
 static void on_answer(void *arg, int err, const struct up_answer *ans,
-		      int last_rcode)
+		      int last_rcode, int64_t now)
 {
 	struct it_req *r = arg;
 	struct iterator *it = r->it;
-	struct srv_ent *s = srv_get(it, &r->z.addr[r->srv]);
+	struct srv_ent *s;
 
+	it->now = now;
+	s = srv_get(it, &r->z.addr[r->srv]);
 	r->up = NULL;
 	if (err == -ENOMEM) {
 		end(r, err);
@@ -781,17 +816,18 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 		step(r);
 		return;
 	}
-	srv_rtt(s, loop_now_ms(it->loop) - r->sent_ms);
+	srv_rtt(s, it->now - r->sent_ms);
 	on_response(r, s, ans);
 }
 
 /* The priming exchange ended: the questions it held go on, from the
  * primed servers or the hints; when no hint address answered, with the
  * time it took counted against the root's DT_IT_ZONE_WAIT_MS. */
-static void on_primed(void *arg, int err, int64_t started)
+static void on_primed(void *arg, int err, int64_t started, int64_t now)
 {
 	struct iterator *it = arg;
 
+	it->now = now;
 	if (err != -ENOMEM)
 		STAT(it, queries);
 	if (err == DT_ETIMEOUT)
@@ -813,22 +849,22 @@ static void on_primed(void *arg, int err, int64_t started)
 
 /* --- the interface --- */
 
-struct iterator *it_new(struct loop *loop, struct up_client *up,
-			const struct it_hints *hints)
+struct iterator *it_new(const struct it_env *env, const struct it_hints *hints,
+			uint64_t seed)
 {
 	struct iterator *it = calloc(1, sizeof(*it));
 
 	if (!it)
 		return NULL;
+	it->env = *env;
 	it->zones = calloc(DT_IT_ZONES_MAX, sizeof(*it->zones));
 	it->srvs = calloc(DT_IT_SERVERS_MAX, sizeof(*it->srvs));
-	it->prime = it_prime_new(loop, up, on_primed, it);
+	it->prime = it_prime_new(&it->env, on_primed, it);
 	if (!it->zones || !it->srvs || !it->prime) {
 		it_free(it);
 		return NULL;
 	}
-	it->loop = loop;
-	it->up = up;
+	it->rnd = seed ? seed : 0x9E3779B97F4A7C15ULL;
 	it->hints = *hints;
 	it->root_ok = true;
 	return it;
@@ -861,11 +897,13 @@ void it_set_notice(struct iterator *it, it_notice_fn *fn, void *arg)
 	it_prime_set_notice(it->prime, fn, arg);
 }
 
-void it_set_hints(struct iterator *it, const struct it_hints *hints)
+void it_set_hints(struct iterator *it, const struct it_hints *hints,
+		  int64_t now)
 {
+	it->now = now;
 	it->hints = *hints;
 	memset(it->zones, 0, DT_IT_ZONES_MAX * sizeof(*it->zones));
-	it_prime_forget(it->prime, hints);
+	it_prime_forget(it->prime, hints, now);
 }
 
 void it_set_lookup(struct iterator *it, const struct it_lookup *lookup)
@@ -876,19 +914,57 @@ void it_set_lookup(struct iterator *it, const struct it_lookup *lookup)
 		memset(&it->lookup, 0, sizeof(it->lookup));
 }
 
-struct it_req *it_query(struct iterator *it, const uint8_t *qname,
-			uint16_t qtype, up_done_fn *cb, void *arg)
+int it_add_stub(struct iterator *it, const uint8_t *name,
+		const struct up_server *addrs, size_t n)
 {
-	return it_query_nest(it, qname, qtype, 0, cb, arg);
+	struct stub *st;
+
+	if (it->nstubs == DT_IT_STUBS_MAX)
+		return DT_ELIMIT;
+	st = &it->stubs[it->nstubs++];
+	wire_dname_copy(st->name, name);
+	wire_dname_tolower(st->name);
+	st->naddr = n < DT_IT_ADDRS_MAX ? n : DT_IT_ADDRS_MAX;
+	memcpy(st->addr, addrs, st->naddr * sizeof(addrs[0]));
+	return 0;
 }
 
-struct it_req *it_query_nest(struct iterator *it, const uint8_t *qname,
-			     uint16_t qtype, unsigned nest, up_done_fn *cb,
-			     void *arg)
+void it_recv(struct it_io *io, int err, const struct up_answer *ans,
+	     int last_rcode, int64_t now)
+{
+	io->fn(io->arg, err, ans, last_rcode, now);
+}
+
+void it_deliver(struct iterator *it, int64_t now)
+{
+	it->now = now;
+	it_prime_deliver(it->prime, now);
+	while (it->nending) {
+		struct it_req *r = it->reqs;
+
+		while (r && !r->ending)
+			r = r->next;
+		if (!r)
+			break;
+		on_end(r);
+	}
+}
+
+struct it_req *it_query(struct iterator *it, int64_t now,
+			const uint8_t *qname, uint16_t qtype, up_done_fn *cb,
+			void *arg)
+{
+	return it_query_nest(it, now, qname, qtype, 0, cb, arg);
+}
+
+struct it_req *it_query_nest(struct iterator *it, int64_t now,
+			     const uint8_t *qname, uint16_t qtype,
+			     unsigned nest, up_done_fn *cb, void *arg)
 {
 	struct it_req *r;
 	int len = wire_dname_check(qname, qname + DT_NAME_MAXLEN);
 
+	it->now = now;
 	if (len < 0)
 		qname = (const uint8_t *)""; /* ends below with the error */
 	if (!(r = req_new(it, qname, qtype, cb, arg)))
@@ -913,8 +989,10 @@ void it_cancel(struct it_req *r)
 		it_cancel(r->sub);
 	if (r->lk)
 		r->it->lookup.cancel(r->it->lookup.arg, r->lk);
-	up_cancel(r->up);
-	loop_timer_stop(r->it->loop, &r->timer);
+	if (r->up)
+		r->it->env.cancel(r->it->env.arg, r->up);
+	if (r->ending)
+		r->it->nending--;
 	unlink_req(r);
 	req_free(r);
 }
