@@ -65,6 +65,7 @@ struct iterator {
 	size_t nending; /* requests ended, not delivered yet */
 	struct it_prime *prime; /* the root's servers (RFC 8109) */
 	uint16_t port;	     /* tests: every server's port (it_set_port) */
+	bool no_qmin;	     /* it_set_qmin(false) */
 	struct it_req *reqs; /* pending, top-level and nested */
 	struct it_lookup lookup; /* NS addresses, validated (optional) */
 	struct zone_ent *zones;
@@ -369,7 +370,8 @@ static void choose_ask(struct it_req *r)
 {
 	unsigned labels = (unsigned)wire_dname_labels(r->cur);
 
-	r->minimised = !r->qmin_off && r->qmin_labels < labels &&
+	r->minimised = !r->qmin_off && !r->it->no_qmin &&
+		       r->qmin_labels < labels &&
 		       r->qmin_count < DT_IT_QMIN_MAX;
 	if (r->minimised) {
 		wire_dname_copy(r->ask, wire_dname_ancestor(
@@ -890,6 +892,11 @@ void it_set_port(struct iterator *it, uint16_t port)
 {
 	it->port = port;
 	it_prime_set_port(it->prime, port);
+}
+
+void it_set_qmin(struct iterator *it, bool on)
+{
+	it->no_qmin = !on;
 }
 
 void it_set_notice(struct iterator *it, it_notice_fn *fn, void *arg)

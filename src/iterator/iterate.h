@@ -175,6 +175,10 @@ struct it_req *it_query_nest(struct iterator *it, int64_t now,
 int it_add_stub(struct iterator *it, const uint8_t *name,
 		const struct up_server *addrs, size_t n);
 
+/* QNAME minimisation (RFC 9156) on (the default) or off: a test
+ * scenario's servers may answer only the full name. */
+void it_set_qmin(struct iterator *it, bool on);
+
 /* The addresses (n, port 53) found for an NS name by it_lookup.start:
  * none when the lookup failed or its answer did not validate. */
 typedef void it_addrs_fn(void *cbarg, const struct up_server *addrs,
