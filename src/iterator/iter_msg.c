@@ -237,3 +237,50 @@ int it_assemble(const struct wire_msg *const *steps, size_t n,
 		return err;
 	return (int)wire_build_finish(&b);
 }
+
+/* A DS record of zone, or an RRSIG over one (class IN). */
+static bool ds_of(const struct wire_rr *rr, const uint8_t *zone)
+{
+	uint16_t t = rr->type == WIRE_TYPE_RRSIG ? rrsig_covered(rr) : rr->type;
+
+	return t == WIRE_TYPE_DS && rr->rclass == WIRE_CLASS_IN &&
+	       wire_dname_equal(rr->owner, zone);
+}
+
+int it_referral_ds(const struct wire_msg *m, const uint8_t *zone,
+		   uint8_t *out, size_t cap, uint32_t *ret_ttl)
+{
+	struct wire_builder b;
+	uint32_t ttl = UINT32_MAX;
+	size_t nds = 0;
+	int err;
+
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
+
+		if (rr->type == WIRE_TYPE_DS && ds_of(rr, zone)) {
+			nds++;
+			if (rr->ttl < ttl)
+				ttl = rr->ttl;
+		}
+	}
+	if (nds == 0)
+		return 0;
+	err = wire_build_init(&b, out, cap, 0,
+			      WIRE_FLAG_QR | WIRE_FLAG_AA | WIRE_RCODE_NOERROR);
+	if (err == 0)
+		err = wire_build_question(&b, zone, WIRE_TYPE_DS, WIRE_CLASS_IN);
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY] && err == 0; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
+
+		if (ds_of(rr, zone))
+			err = wire_build_rr(&b, WIRE_SEC_ANSWER, rr);
+	}
+	if (err == 0)
+		err = wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, WIRE_EDNS_DO,
+				     NULL, 0);
+	if (err < 0)
+		return err;
+	*ret_ttl = ttl;
+	return (int)wire_build_finish(&b);
+}

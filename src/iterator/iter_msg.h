@@ -80,4 +80,15 @@ const uint8_t *it_child_apex(const struct wire_msg *m, const uint8_t *zone,
 int it_assemble(const struct wire_msg *const *steps, size_t n,
 		const uint8_t *qname, uint16_t qtype, uint8_t *out, size_t cap);
 
+/*
+ * The DS RRset of zone that m, a referral to zone, carries in its
+ * authority section (with the RRSIGs over it), written to out (cap
+ * octets) as the response to `zone DS` (AA, NOERROR, the records in the
+ * answer section, OPT with DO): the parent's answer, which the validator
+ * checks as if asked. Returns its length with the smallest DS TTL in
+ * *ret_ttl, 0 when m has no DS of zone, or a negative code (DT_ESPACE).
+ */
+int it_referral_ds(const struct wire_msg *m, const uint8_t *zone,
+		   uint8_t *out, size_t cap, uint32_t *ret_ttl);
+
 #endif

@@ -219,6 +219,8 @@ struct it_stats {
 				      SERVFAIL, a referral up or sideways) */
 	uint64_t root_unreachable; /* questions failed because no root
 				      server answered */
+	uint64_t ds_from_referral; /* DS questions answered from the DS
+				      RRset a referral carried */
 };
 
 void it_get_stats(const struct iterator *it, struct it_stats *ret);
