@@ -286,8 +286,11 @@ static bool clause_key(struct parser *p, const char *key, const char *val,
 		*ret = zone_addr(p, val, key[0] == 'f');
 	} else if (strcmp(key, "domain-insecure") == 0) {
 		*ret = domain_insecure(p, val);
-	} else if (strcmp(key, "qname-minimisation") == 0) {
-		p->sc->no_qmin = strcmp(val, "no") == 0;
+	} else if (strcmp(key, "qname-minimisation") == 0 ||
+		   strcmp(key, "query-minimization") == 0) {
+		/* Unbound's and Deckard's spellings */
+		p->sc->no_qmin = strncmp(val, "no", 2) == 0 ||
+				 strncmp(val, "off", 3) == 0;
 	} else if (strcmp(key, "fake-sha1") == 0 ||
 		   strcmp(key, "fake-dsa") == 0) {
 		if (strcmp(val, "yes") == 0)
