@@ -160,15 +160,22 @@ enum it_kind it_classify(const struct wire_msg *m, const uint8_t *zone,
 		wire_dname_copy(ret_next, end);
 		return IT_CNAME;
 	}
-	if (m->rcode == WIRE_RCODE_NXDOMAIN)
+	if (m->rcode == WIRE_RCODE_NXDOMAIN || soa)
 		return IT_FINAL;
-	if (aa || soa)
-		return IT_FINAL;
+	/* A referral down is one whatever its AA bit (servers that host
+	 * parent and child may set it). */
 	switch (referral(m, zone, qname, qtype, ret_ref)) {
 	case REF_DOWN: return IT_REFERRAL;
 	case REF_SELF: return IT_FINAL;
-	default: return IT_LAME;
+	default: break;
 	}
+	/* NODATA without SOA: authoritative, or RFC 2308 §2.2 type 3 (no
+	 * NS either: nothing says the server is not the zone's). An NS
+	 * RRset (a referral up, sideways or to the server's own zone)
+	 * without AA is lame. */
+	if (aa || !find(m, WIRE_SEC_AUTHORITY, NULL, WIRE_TYPE_NS))
+		return IT_FINAL;
+	return IT_LAME;
 }
 
 const uint8_t *it_child_apex(const struct wire_msg *m, const uint8_t *zone,

@@ -268,7 +268,13 @@ static void test_answers(void)
 	is_int(classify(
 		       resp("x.example.com.", WIRE_TYPE_A, 0, NULL, NULL, NULL),
 		       "example.com.", "x.example.com.", WIRE_TYPE_A),
-	       IT_LAME, "an empty response without AA is lame");
+	       IT_FINAL,
+	       "an empty response without AA or SOA is NODATA (RFC 2308 "
+	       "type 3)");
+	is_int(classify(resp("www.example.com.", WIRE_TYPE_A, WIRE_FLAG_AA,
+			     NULL, DELEG, GLUE),
+			"com.", "www.example.com.", WIRE_TYPE_A),
+	       IT_REFERRAL, "a referral down with AA=1 is followed");
 	is_int(classify(resp("x.example.com.", WIRE_TYPE_A, WIRE_FLAG_AA,
 			     "y.example.com. A 192.0.2.1\n", NULL, NULL),
 			"example.com.", "x.example.com.", WIRE_TYPE_A),

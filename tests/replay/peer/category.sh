@@ -5,6 +5,8 @@
 category() {
 	sed -n '
 		/TIME_PASSES: only ELAPSE\|CHECK_AUTOTRUST\|AUTOTRUST_FILE\|TEMPFILE_NAME\|CHECK_TEMPFILE/{s/.*/unsupported-step/;p;q;}
+		/algorithms not supported here/{s/.*/alg-unsupported-rfc8624/;p;q;}
+		/NSEC3 iterations [0-9]* above the limit/{s/.*/nsec3-iterations-rfc9276/;p;q;}
 		/not supported\|not understood/{s/.*/unsupported-format/;p;q;}
 		/the DS query for .* failed: timed out/{s/.*/ds-probe-unanswered/;p;q;}
 		/no usable upstream answer for .*timed out/{s/.*/query-unanswered/;p;q;}
