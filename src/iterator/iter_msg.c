@@ -25,15 +25,20 @@ static const struct wire_rr *find(const struct wire_msg *m,
 	return NULL;
 }
 
-/* Follows the CNAME chain from qname through the answer section: writes
- * where it ends to end and returns whether data of qtype is there. */
-static bool follow_chain(const struct wire_msg *m, const uint8_t *qname,
-			 uint16_t qtype, uint8_t end[DT_NAME_MAXLEN])
+/* Follows the CNAME chain from qname through the answer section while it
+ * stays in zone (RFC 2181 §5.4.1: a server's word on names outside its
+ * zone is not taken): writes where it ends to end and returns whether
+ * data of qtype is there. */
+static bool follow_chain(const struct wire_msg *m, const uint8_t *zone,
+			 const uint8_t *qname, uint16_t qtype,
+			 uint8_t end[DT_NAME_MAXLEN])
 {
 	const struct wire_rr *rr;
 
 	wire_dname_copy(end, qname);
 	for (int links = 0; links <= DT_IT_CNAME_MAX; links++) {
+		if (!wire_dname_is_subdomain(end, zone))
+			return false;
 		if (find(m, WIRE_SEC_ANSWER, end, qtype))
 			return true;
 		rr = find(m, WIRE_SEC_ANSWER, end, WIRE_TYPE_CNAME);
@@ -149,14 +154,18 @@ enum it_kind it_classify(const struct wire_msg *m, const uint8_t *zone,
 	if (m->rcode != WIRE_RCODE_NOERROR && m->rcode != WIRE_RCODE_NXDOMAIN)
 		return IT_LAME;
 	if (m->count[WIRE_SEC_ANSWER] > 0) {
-		if (follow_chain(m, qname, qtype, end))
+		if (follow_chain(m, zone, qname, qtype, end))
 			return IT_FINAL;
 		if (wire_dname_equal(end, qname))
 			/* Records, none about the name asked. */
 			return m->rcode == WIRE_RCODE_NXDOMAIN ? IT_FINAL
 							       : IT_LAME;
-		if (m->rcode == WIRE_RCODE_NXDOMAIN || soa)
-			return IT_FINAL; /* the target is proven absent */
+		/* The target is proven absent, unless it is outside the
+		 * zone: then neither the RCODE nor the records about it
+		 * are this server's to give, and its own servers are asked. */
+		if (wire_dname_is_subdomain(end, zone) &&
+		    (m->rcode == WIRE_RCODE_NXDOMAIN || soa))
+			return IT_FINAL;
 		wire_dname_copy(ret_next, end);
 		return IT_CNAME;
 	}
@@ -209,10 +218,19 @@ static bool is_denial(const struct wire_rr *rr)
 	return t == WIRE_TYPE_NSEC || t == WIRE_TYPE_NSEC3;
 }
 
-int it_assemble(const struct wire_msg *const *steps, size_t n,
-		const uint8_t *qname, uint16_t qtype, uint8_t *out, size_t cap)
+/* Whether rr may be taken from the response of a server of zone (NULL:
+ * any). */
+static bool in_zone(const struct wire_rr *rr, const uint8_t *zone)
+{
+	return !zone || wire_dname_is_subdomain(rr->owner, zone);
+}
+
+int it_assemble(const struct wire_msg *const *steps,
+		const uint8_t *const *zones, size_t n, const uint8_t *qname,
+		uint16_t qtype, uint8_t *out, size_t cap)
 {
 	const struct wire_msg *last = steps[n - 1];
+	const uint8_t *lzone = zones ? zones[n - 1] : NULL;
 	struct wire_builder b;
 	int err;
 
@@ -224,19 +242,23 @@ int it_assemble(const struct wire_msg *const *steps, size_t n,
 	for (size_t s = 0; s < n && err == 0; s++)
 		for (size_t i = 0;
 		     i < steps[s]->count[WIRE_SEC_ANSWER] && err == 0; i++)
-			err = wire_build_rr(&b, WIRE_SEC_ANSWER,
-					    &steps[s]->sec[WIRE_SEC_ANSWER][i]);
+			if (in_zone(&steps[s]->sec[WIRE_SEC_ANSWER][i],
+				    zones ? zones[s] : NULL))
+				err = wire_build_rr(
+					&b, WIRE_SEC_ANSWER,
+					&steps[s]->sec[WIRE_SEC_ANSWER][i]);
 	for (size_t s = 0; s + 1 < n && err == 0; s++)
 		for (size_t i = 0;
 		     i < steps[s]->count[WIRE_SEC_AUTHORITY] && err == 0; i++) {
 			const struct wire_rr *rr =
 				&steps[s]->sec[WIRE_SEC_AUTHORITY][i];
-			if (is_denial(rr))
+			if (is_denial(rr) && in_zone(rr, zones ? zones[s] : NULL))
 				err = wire_build_rr(&b, WIRE_SEC_AUTHORITY, rr);
 		}
 	for (size_t i = 0; i < last->count[WIRE_SEC_AUTHORITY] && err == 0; i++)
-		err = wire_build_rr(&b, WIRE_SEC_AUTHORITY,
-				    &last->sec[WIRE_SEC_AUTHORITY][i]);
+		if (in_zone(&last->sec[WIRE_SEC_AUTHORITY][i], lzone))
+			err = wire_build_rr(&b, WIRE_SEC_AUTHORITY,
+					    &last->sec[WIRE_SEC_AUTHORITY][i]);
 	if (err == 0)
 		err = wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, WIRE_EDNS_DO,
 				     NULL, 0);

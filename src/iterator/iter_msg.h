@@ -45,6 +45,8 @@ bool it_addr_from_rr(const struct wire_rr *rr, struct up_server *ret);
 
 /*
  * Classifies m, the response of a server of zone to qname/qtype.
+ * A CNAME chain is followed only within zone (RFC 2181 §5.4.1): a
+ * target outside it is IT_CNAME whatever the RCODE says about it.
  * IT_CNAME writes the chain's last target to ret_next; IT_REFERRAL fills
  * *ret_ref: the NS RRset's owner must be strictly below zone and at or
  * above qname (for DS, strictly above qname: the DS lives on the parent
@@ -69,7 +71,9 @@ const uint8_t *it_child_apex(const struct wire_msg *m, const uint8_t *zone,
 
 /*
  * Writes the response a recursive resolver would give to qname/qtype
- * from the n responses of its steps (n >= 1; steps[n - 1] the last): RA
+ * from the n responses of its steps (n >= 1; steps[n - 1] the last),
+ * each taken only for the records at or below the zone of the server
+ * that sent it (zones[i]; zones NULL: every record): RA
  * and the RCODE of the last step, the question, every answer record of
  * every step in order, the NSEC and NSEC3 records (with their RRSIGs) of
  * the earlier steps' authority sections (wildcard proofs of CNAMEs),
@@ -77,8 +81,9 @@ const uint8_t *it_child_apex(const struct wire_msg *m, const uint8_t *zone,
  * DO. Returns the length written to out (cap octets) or a negative
  * code (DT_ESPACE when it does not fit).
  */
-int it_assemble(const struct wire_msg *const *steps, size_t n,
-		const uint8_t *qname, uint16_t qtype, uint8_t *out, size_t cap);
+int it_assemble(const struct wire_msg *const *steps,
+		const uint8_t *const *zones, size_t n, const uint8_t *qname,
+		uint16_t qtype, uint8_t *out, size_t cap);
 
 /*
  * The DS RRset of zone that m, a referral to zone, carries in its

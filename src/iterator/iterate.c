@@ -130,6 +130,7 @@ struct it_req {
 	/* responses of the steps so far (raw copies) */
 	uint8_t *step[MAX_STEPS];
 	size_t steplen[MAX_STEPS];
+	uint8_t stepzone[MAX_STEPS][DT_NAME_MAXLEN]; /* whose server sent it */
 	size_t nsteps;
 	struct up_server last_server;
 	/* the end */
@@ -457,15 +458,18 @@ static void end(struct it_req *r, int err)
 static int assemble(struct it_req *r, size_t *ret_len)
 {
 	struct wire_msg *m[MAX_STEPS] = {0};
+	const uint8_t *zones[MAX_STEPS];
 	int err = 0, len = 0;
 
 	for (size_t i = 0; i < r->nsteps && err == 0; i++)
 		if (!(m[i] = wire_msg_parse(r->step[i], r->steplen[i], 0,
 					    &err)))
 			err = err ? err : -ENOMEM;
+	for (size_t i = 0; i < r->nsteps; i++)
+		zones[i] = r->stepzone[i];
 	if (err == 0)
-		len = it_assemble((const struct wire_msg *const *)m, r->nsteps,
-				  r->qname, r->qtype, r->it->out,
+		len = it_assemble((const struct wire_msg *const *)m, zones,
+				  r->nsteps, r->qname, r->qtype, r->it->out,
 				  sizeof(r->it->out));
 	for (size_t i = 0; i < r->nsteps; i++)
 		wire_msg_free(m[i]);
@@ -680,6 +684,7 @@ static int keep_step(struct it_req *r, const struct up_answer *ans)
 	if (r->nsteps == MAX_STEPS || !(copy = malloc(ans->len)))
 		return r->nsteps == MAX_STEPS ? DT_EUPSTREAM : -ENOMEM;
 	memcpy(copy, ans->msg, ans->len);
+	wire_dname_copy(r->stepzone[r->nsteps], r->z.name);
 	r->step[r->nsteps] = copy;
 	r->steplen[r->nsteps++] = ans->len;
 	r->last_server = *ans->server;

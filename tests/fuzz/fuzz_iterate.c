@@ -184,7 +184,7 @@ static void check_assembled(const struct wire_msg *const *steps, size_t n,
 	struct wire_msg *a;
 	int len, err;
 
-	len = it_assemble(steps, n, qname, qtype, out, sizeof(out));
+	len = it_assemble(steps, NULL, n, qname, qtype, out, sizeof(out));
 	if (len == DT_ESPACE)
 		return;
 	if (len < 0)

@@ -250,6 +250,20 @@ static void test_answers(void)
 			     NULL),
 			"example.com.", "www.example.com.", WIRE_TYPE_A),
 	       IT_FINAL, "a CNAME whose target the zone denies is final");
+	struct wire_msg *oob = resp("www.example.com.", WIRE_TYPE_A,
+				    WIRE_FLAG_AA,
+				    "www.example.com. CNAME www.other.net.\n"
+				    "www.other.net. A 192.0.2.66\n",
+				    "other.net. SOA ns.other.net. h.other.net. "
+				    "1 2 3 4 5\n",
+				    NULL);
+	oob->rcode = WIRE_RCODE_NXDOMAIN;
+	is_int(classify(oob, "example.com.", "www.example.com.", WIRE_TYPE_A),
+	       IT_CNAME,
+	       "a target out of the zone is asked of its own servers, "
+	       "whatever the RCODE and records the alias's server gives "
+	       "(RFC 2181 §5.4.1)");
+	ok(wire_dname_equal(next, name("www.other.net.")), "to its target");
 	is_int(classify(resp("x.example.com.", WIRE_TYPE_A, WIRE_FLAG_AA, NULL,
 			     "example.com. SOA ns1.example.com. h.example.com. "
 			     "1 2 3 4 5\n",
@@ -319,6 +333,7 @@ static void test_assemble(void)
 {
 	struct wire_msg *steps[2];
 	uint8_t out[4096], raw0[4096];
+	uint8_t name_copy0[DT_NAME_MAXLEN], name_copy1[DT_NAME_MAXLEN];
 	struct wire_msg *m;
 	int len, err;
 
@@ -338,7 +353,7 @@ static void test_assemble(void)
 			"www.other.net. NSEC zz.other.net. AAAA\n",
 			NULL);
 	steps[1]->rcode = WIRE_RCODE_NXDOMAIN;
-	len = it_assemble((const struct wire_msg *const *)steps, 2,
+	len = it_assemble((const struct wire_msg *const *)steps, NULL, 2,
 			  name("www.example.com."), WIRE_TYPE_A, out,
 			  sizeof(out));
 	ok(len > 0, "two steps assembled (%d octets)", len);
@@ -362,9 +377,29 @@ static void test_assemble(void)
 		   "EDNS with DO");
 		wire_msg_free(m);
 	}
-	ok(it_assemble((const struct wire_msg *const *)steps, 2,
+	ok(it_assemble((const struct wire_msg *const *)steps, NULL, 2,
 		       name("www.example.com."), WIRE_TYPE_A, out, 40) < 0,
 	   "too small a buffer: an error, not a cut message");
+	/* Each step only for its own zone's records. */
+	const uint8_t *zones[2] = {name_copy0, name_copy1};
+	wire_dname_copy(name_copy0, name("example.com."));
+	wire_dname_copy(name_copy1, name("other.net."));
+	len = it_assemble((const struct wire_msg *const *)steps, zones, 2,
+			  name("www.example.com."), WIRE_TYPE_A, out,
+			  sizeof(out));
+	m = len > 0 ? wire_msg_parse(out, (size_t)len, 0, &err) : NULL;
+	ok(m && m->count[WIRE_SEC_ANSWER] == 1 &&
+		   m->count[WIRE_SEC_AUTHORITY] == 3,
+	   "with each step's zone, the records in its zone are all kept");
+	wire_msg_free(m);
+	wire_dname_copy(name_copy1, name("example.com."));
+	len = it_assemble((const struct wire_msg *const *)steps, zones, 2,
+			  name("www.example.com."), WIRE_TYPE_A, out,
+			  sizeof(out));
+	m = len > 0 ? wire_msg_parse(out, (size_t)len, 0, &err) : NULL;
+	ok(m && m->count[WIRE_SEC_AUTHORITY] == 1,
+	   "and a step's records outside its server's zone are dropped");
+	wire_msg_free(m);
 	wire_msg_free(steps[0]);
 	wire_msg_free(steps[1]);
 }
