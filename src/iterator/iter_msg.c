@@ -11,6 +11,8 @@
 
 /* --- classifying --- */
 
+#define DT_RCODE_YXDOMAIN 6 /* RFC 2136 */
+
 static const struct wire_rr *find(const struct wire_msg *m,
 				  enum wire_section sec, const uint8_t *owner,
 				  uint16_t type)
@@ -23,6 +25,22 @@ static const struct wire_rr *find(const struct wire_msg *m,
 			return rr;
 	}
 	return NULL;
+}
+
+/* Records of qtype at owner in the answer section: any type for ANY. */
+static bool has_data(const struct wire_msg *m, const uint8_t *owner,
+		     uint16_t qtype)
+{
+	if (qtype != WIRE_TYPE_ANY)
+		return find(m, WIRE_SEC_ANSWER, owner, qtype) != NULL;
+	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_ANSWER][i];
+
+		if (rr->rclass == WIRE_CLASS_IN && rr->type != WIRE_TYPE_CNAME &&
+		    wire_dname_equal(rr->owner, owner))
+			return true;
+	}
+	return false;
 }
 
 /* Follows the CNAME chain from qname through the answer section while it
@@ -39,7 +57,7 @@ static bool follow_chain(const struct wire_msg *m, const uint8_t *zone,
 	for (int links = 0; links <= DT_IT_CNAME_MAX; links++) {
 		if (!wire_dname_is_subdomain(end, zone))
 			return false;
-		if (find(m, WIRE_SEC_ANSWER, end, qtype))
+		if (has_data(m, end, qtype))
 			return true;
 		rr = find(m, WIRE_SEC_ANSWER, end, WIRE_TYPE_CNAME);
 		if (!rr ||
@@ -151,6 +169,10 @@ enum it_kind it_classify(const struct wire_msg *m, const uint8_t *zone,
 	bool soa = find(m, WIRE_SEC_AUTHORITY, NULL, WIRE_TYPE_SOA) != NULL;
 	uint8_t end[DT_NAME_MAXLEN];
 
+	/* YXDOMAIN: a DNAME substitution too long for a name (RFC 6672
+	 * §2.2), the server's final word. */
+	if (m->rcode == DT_RCODE_YXDOMAIN)
+		return IT_FINAL;
 	if (m->rcode != WIRE_RCODE_NOERROR && m->rcode != WIRE_RCODE_NXDOMAIN)
 		return IT_LAME;
 	if (m->count[WIRE_SEC_ANSWER] > 0) {

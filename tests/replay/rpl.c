@@ -727,7 +727,7 @@ static int step_line(struct parser *p, const char *s)
 			return fail(p, "CHECK_ROUNDS without a count");
 		st->arg = strtol(w, NULL, 10);
 		return 0;
-	} else if (weq(w, wl, "TRAFFIC")) {
+	} else if (weq(w, wl, "TRAFFIC") || weq(w, wl, "NOTHING")) {
 		st->kind = RPL_NOOP;
 	} else {
 		st->kind = RPL_UNSUPPORTED;

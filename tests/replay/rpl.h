@@ -89,7 +89,7 @@ enum rpl_step_kind {
 	RPL_CHECK_ROUNDS,  /* upstream round trips of the last QUERY: its
 			      fetches in generations, each made once an
 			      answer of the one before came in */
-	RPL_NOOP, /* TRAFFIC: nothing to do without a network */
+	RPL_NOOP, /* TRAFFIC, NOTHING: nothing to do without a network */
 	RPL_UNSUPPORTED,
 };
 

@@ -238,6 +238,19 @@ static void test_answers(void)
 			"example.com.", "www.example.com.", WIRE_TYPE_A),
 	       IT_CNAME, "a CNAME out of the zone is followed");
 	ok(wire_dname_equal(next, name("www.other.net.")), "to its target");
+	is_int(classify(resp("example.com.", WIRE_TYPE_ANY, WIRE_FLAG_AA,
+			     "example.com. A 192.0.2.1\n"
+			     "example.com. MX 10 mail.example.com.\n",
+			     NULL, NULL),
+			"example.com.", "example.com.", WIRE_TYPE_ANY),
+	       IT_FINAL, "qtype ANY: records of any type at the name are final");
+	struct wire_msg *yx = resp("www.example.com.", WIRE_TYPE_A,
+				   WIRE_FLAG_AA,
+				   "example.com. DNAME a.very.long.example.\n",
+				   NULL, NULL);
+	yx->rcode = 6;
+	is_int(classify(yx, "example.com.", "www.example.com.", WIRE_TYPE_A),
+	       IT_FINAL, "YXDOMAIN (a DNAME result too long) is final");
 	is_int(classify(resp("www.example.com.", WIRE_TYPE_CNAME, WIRE_FLAG_AA,
 			     "www.example.com. CNAME www.other.net.\n", NULL,
 			     NULL),
