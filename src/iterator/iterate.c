@@ -748,11 +748,10 @@ static void ds_learn(struct iterator *it, const struct wire_msg *m,
 }
 
 /* The DS response kept for zone, or NULL. */
-static const struct ds_ent *ds_lookup(struct iterator *it,
-				      const uint8_t *zone)
+static struct ds_ent *ds_lookup(struct iterator *it, const uint8_t *zone)
 {
 	for (size_t i = 0; i < DT_IT_DS_MAX; i++) {
-		const struct ds_ent *e = &it->ds[i];
+		struct ds_ent *e = &it->ds[i];
 
 		if (e->msg && e->expires > it->now &&
 		    wire_dname_equal(e->zone, zone))
@@ -999,18 +998,25 @@ void it_set_lookup(struct iterator *it, const struct it_lookup *lookup)
 }
 
 /* A DS question whose RRset came with the referral to its zone: answered
- * from it, without a query (one question fewer per cut). */
+ * from it, without a query (one question fewer per cut). Used once: the
+ * records are not validated here, so a forged referral's DS weighs no
+ * more than one forged answer to the DS question would (the resolver
+ * core caches the verdict, not this). */
 static bool ds_answer(struct it_req *r)
 {
-	const struct ds_ent *e = ds_lookup(r->it, r->cur);
+	struct ds_ent *e = ds_lookup(r->it, r->cur);
 	struct up_answer ans;
+	int err;
 
 	if (!e)
 		return false;
 	ans = (struct up_answer){
 		.msg = e->msg, .len = e->len, .server = &e->from};
 	STAT(r->it, ds_from_referral);
-	end(r, keep_step(r, &ans));
+	err = keep_step(r, &ans);
+	free(e->msg);
+	memset(e, 0, sizeof(*e));
+	end(r, err);
 	return true;
 }
 
