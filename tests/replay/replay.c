@@ -583,7 +583,8 @@ static int make_qinfo(const struct rpl_entry *e, long step, struct qinfo *q,
 	}
 	memset(q, 0, sizeof(*q));
 	q->id = (uint16_t)step;
-	q->flags = e->flags & (WIRE_FLAG_RD | WIRE_FLAG_CD);
+	/* AD in a query asks for the AD bit without DO (RFC 6840 §5.8). */
+	q->flags = e->flags & (WIRE_FLAG_RD | WIRE_FLAG_CD | WIRE_FLAG_AD);
 	q->edns = true;
 	q->do_bit = e->do_bit;
 	q->udp_size = (e->match & RPL_M_TCP) ? 0 : 4096;
