@@ -262,6 +262,8 @@ static const struct crypto_alg_desc unchecked_desc[] = {
 	 .name = "RSASHA1-NSEC3-SHA1"},
 };
 
+#define UNCHECKED_N (sizeof(unchecked_desc) / sizeof(unchecked_desc[0]))
+
 bool crypto_alg_fakeable(uint8_t alg)
 {
 	return alg == 3 || alg == 5 || alg == 6 || alg == 7;
@@ -283,8 +285,7 @@ int crypto_key_new_unchecked(const uint8_t *rdata, size_t rdlen,
 	key = calloc(1, sizeof(*key) + rdlen);
 	if (!key)
 		return -ENOMEM;
-	for (size_t i = 0; i < sizeof(unchecked_desc) / sizeof(unchecked_desc[0]);
-	     i++)
+	for (size_t i = 0; i < UNCHECKED_N; i++)
 		if (unchecked_desc[i].alg == rdata[3])
 			key->desc = &unchecked_desc[i];
 	key->flags = wire_get16(rdata);

@@ -36,7 +36,8 @@ static bool has_data(const struct wire_msg *m, const uint8_t *owner,
 	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER]; i++) {
 		const struct wire_rr *rr = &m->sec[WIRE_SEC_ANSWER][i];
 
-		if (rr->rclass == WIRE_CLASS_IN && rr->type != WIRE_TYPE_CNAME &&
+		if (rr->rclass == WIRE_CLASS_IN &&
+		    rr->type != WIRE_TYPE_CNAME &&
 		    wire_dname_equal(rr->owner, owner))
 			return true;
 	}
@@ -274,7 +275,8 @@ int it_assemble(const struct wire_msg *const *steps,
 		     i < steps[s]->count[WIRE_SEC_AUTHORITY] && err == 0; i++) {
 			const struct wire_rr *rr =
 				&steps[s]->sec[WIRE_SEC_AUTHORITY][i];
-			if (is_denial(rr) && in_zone(rr, zones ? zones[s] : NULL))
+			if (is_denial(rr) &&
+			    in_zone(rr, zones ? zones[s] : NULL))
 				err = wire_build_rr(&b, WIRE_SEC_AUTHORITY, rr);
 		}
 	for (size_t i = 0; i < last->count[WIRE_SEC_AUTHORITY] && err == 0; i++)
@@ -320,7 +322,8 @@ int it_referral_ds(const struct wire_msg *m, const uint8_t *zone,
 	err = wire_build_init(&b, out, cap, 0,
 			      WIRE_FLAG_QR | WIRE_FLAG_AA | WIRE_RCODE_NOERROR);
 	if (err == 0)
-		err = wire_build_question(&b, zone, WIRE_TYPE_DS, WIRE_CLASS_IN);
+		err = wire_build_question(&b, zone, WIRE_TYPE_DS,
+					  WIRE_CLASS_IN);
 	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY] && err == 0; i++) {
 		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
 

@@ -211,8 +211,9 @@ static bool send_prime(struct it_prime *p, const struct it_hints *hints,
 	struct up_conf conf = {.attempts = 1,
 			       .timeout_ms = DT_IT_PRIME_TIMEOUT_MS};
 	size_t off = hints->n ? pick % hints->n : 0;
-	struct it_send q = {
-		.name = (const uint8_t *)"", .type = WIRE_TYPE_NS, .conf = &conf};
+	struct it_send q = {.name = (const uint8_t *)"",
+			    .type = WIRE_TYPE_NS,
+			    .conf = &conf};
 
 	for (size_t i = 0; i < hints->n && conf.nns < DT_IT_PRIME_TRIES; i++) {
 		conf.ns[conf.nns] = hints->addr[(off + i) % hints->n];
