@@ -258,8 +258,7 @@ static const struct crypto_alg_desc unchecked_desc[] = {
 	{.alg = 3, .kind = CRYPTO_KIND_UNCHECKED, .name = "DSA"},
 	{.alg = 5, .kind = CRYPTO_KIND_UNCHECKED, .name = "RSASHA1"},
 	{.alg = 6, .kind = CRYPTO_KIND_UNCHECKED, .name = "DSA-NSEC3-SHA1"},
-	{.alg = 7, .kind = CRYPTO_KIND_UNCHECKED,
-	 .name = "RSASHA1-NSEC3-SHA1"},
+	{.alg = 7, .kind = CRYPTO_KIND_UNCHECKED, .name = "RSASHA1-NSEC3-SHA1"},
 };
 
 #define UNCHECKED_N (sizeof(unchecked_desc) / sizeof(unchecked_desc[0]))

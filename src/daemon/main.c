@@ -383,8 +383,7 @@ static int worker_init(struct daemon *d, struct worker *w, unsigned id)
 		return -1;
 	up_client_set_conf(w->up, &d->upconf);
 	w->itup = up_client_new(w->loop);
-	if (!w->itup ||
-	    !(w->itnet = it_net_new(w->loop, w->itup, &d->hints)))
+	if (!w->itup || !(w->itnet = it_net_new(w->loop, w->itup, &d->hints)))
 		return -1;
 	w->it = it_net_core(w->itnet);
 	it_set_notice(w->it, iterator_notice, w);

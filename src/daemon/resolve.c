@@ -160,9 +160,9 @@ static bool refetch_iterated(struct wfetch *wf)
 		return false;
 	wf->network = false;
 	wf->req = NULL;
-	wf->ireq = it_query_nest(w->it, loop_now_ms(w->loop), wf->name,
-				 wf->type, rsv_fetch_nest(wf->f), fetch_done,
-				 wf);
+	wf->ireq =
+		it_query_nest(w->it, loop_now_ms(w->loop), wf->name, wf->type,
+			      rsv_fetch_nest(wf->f), fetch_done, wf);
 	return wf->ireq != NULL;
 }
 
@@ -279,10 +279,9 @@ static bool send_fetch(struct worker *w, struct wfetch *wf,
 		       const struct up_conf *servers)
 {
 	if (iterated(w, wf))
-		wf->ireq = it_query_nest(w->it, loop_now_ms(w->loop),
-					 wf->name, wf->type,
-					 rsv_fetch_nest(wf->f), fetch_done,
-					 wf);
+		wf->ireq = it_query_nest(w->it, loop_now_ms(w->loop), wf->name,
+					 wf->type, rsv_fetch_nest(wf->f),
+					 fetch_done, wf);
 	else
 		wf->req = up_query(w->up, wf->name, wf->type, WIRE_CLASS_IN,
 				   servers, fetch_done, wf);

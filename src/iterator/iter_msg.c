@@ -300,8 +300,8 @@ static bool ds_of(const struct wire_rr *rr, const uint8_t *zone)
 	       wire_dname_equal(rr->owner, zone);
 }
 
-int it_referral_ds(const struct wire_msg *m, const uint8_t *zone,
-		   uint8_t *out, size_t cap, uint32_t *ret_ttl)
+int it_referral_ds(const struct wire_msg *m, const uint8_t *zone, uint8_t *out,
+		   size_t cap, uint32_t *ret_ttl)
 {
 	struct wire_builder b;
 	uint32_t ttl = UINT32_MAX;

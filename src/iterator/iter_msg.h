@@ -93,7 +93,7 @@ int it_assemble(const struct wire_msg *const *steps,
  * checks as if asked. Returns its length with the smallest DS TTL in
  * *ret_ttl, 0 when m has no DS of zone, or a negative code (DT_ESPACE).
  */
-int it_referral_ds(const struct wire_msg *m, const uint8_t *zone,
-		   uint8_t *out, size_t cap, uint32_t *ret_ttl);
+int it_referral_ds(const struct wire_msg *m, const uint8_t *zone, uint8_t *out,
+		   size_t cap, uint32_t *ret_ttl);
 
 #endif

@@ -34,10 +34,10 @@ struct it_prime {
 	int64_t expires;  /* root is used until (ms); 0: not primed */
 	int64_t retry_at; /* after a failure: no priming before */
 	int64_t backoff_ms;
-	bool told_fail;		 /* a failure was logged, no success since */
-	bool told_ok;		 /* a success was logged, no failure since */
-	bool primed;		 /* atomic: for it_prime_primed() */
-	bool restart_failed;	 /* a restart that could not be sent */
+	bool told_fail;	     /* a failure was logged, no success since */
+	bool told_ok;	     /* a success was logged, no failure since */
+	bool primed;	     /* atomic: for it_prime_primed() */
+	bool restart_failed; /* a restart that could not be sent */
 };
 
 /* --- reading the response --- */
@@ -243,8 +243,8 @@ void it_prime_deliver(struct it_prime *p, int64_t now)
 
 /* --- the interface --- */
 
-struct it_prime *it_prime_new(const struct it_env *env,
-			      it_prime_done_fn *done, void *arg)
+struct it_prime *it_prime_new(const struct it_env *env, it_prime_done_fn *done,
+			      void *arg)
 {
 	struct it_prime *p = calloc(1, sizeof(*p));
 

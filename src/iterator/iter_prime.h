@@ -39,14 +39,13 @@ int it_prime_read(const struct wire_msg *m, struct it_hints *ret,
  * nothing usable) or -ENOMEM; started: when it was sent (ms); now: the
  * time of the call.
  */
-typedef void it_prime_done_fn(void *arg, int err, int64_t started,
-			      int64_t now);
+typedef void it_prime_done_fn(void *arg, int err, int64_t started, int64_t now);
 
 /* A primer sending through env (not owned, not copied: the iterator's);
  * done runs from it_recv() or it_prime_deliver(), never from inside
  * another it_prime_* call. NULL when out of memory. */
-struct it_prime *it_prime_new(const struct it_env *env,
-			      it_prime_done_fn *done, void *arg);
+struct it_prime *it_prime_new(const struct it_env *env, it_prime_done_fn *done,
+			      void *arg);
 
 /* A restart that could not be sent (it_prime_forget) is told to done
  * now (the iterator calls this from it_deliver). */

@@ -72,18 +72,18 @@ struct iterator {
 	struct it_hints hints;
 	struct stub stubs[DT_IT_STUBS_MAX];
 	size_t nstubs;
-	size_t nending; /* requests ended, not delivered yet */
-	struct it_prime *prime; /* the root's servers (RFC 8109) */
-	uint16_t port;	     /* tests: every server's port (it_set_port) */
-	bool no_qmin;	     /* it_set_qmin(false) */
-	struct it_req *reqs; /* pending, top-level and nested */
+	size_t nending;		 /* requests ended, not delivered yet */
+	struct it_prime *prime;	 /* the root's servers (RFC 8109) */
+	uint16_t port;		 /* tests: every server's port (it_set_port) */
+	bool no_qmin;		 /* it_set_qmin(false) */
+	struct it_req *reqs;	 /* pending, top-level and nested */
 	struct it_lookup lookup; /* NS addresses, validated (optional) */
 	struct zone_ent *zones;
 	struct srv_ent *srvs;
 	struct ds_ent *ds; /* DT_IT_DS_MAX */
 	struct it_stats stats;
-	bool root_ok; /* atomic */
-	uint64_t rnd; /* xorshift64* state, never 0 */
+	bool root_ok;		    /* atomic */
+	uint64_t rnd;		    /* xorshift64* state, never 0 */
 	uint8_t out[DT_MSG_MAXLEN]; /* the response being delivered */
 };
 
@@ -104,8 +104,8 @@ struct it_req {
 	unsigned nest;		     /* it_query_nest's */
 	void *lk;		     /* it->lookup's under way */
 	uint16_t lk_type;
-	unsigned lookups;	     /* it->lookup's started */
-	unsigned queries;	     /* top only: charged by all below */
+	unsigned lookups; /* it->lookup's started */
+	unsigned queries; /* top only: charged by all below */
 	unsigned referrals, links;
 	/* the zone asked now */
 	struct zone z;
@@ -123,7 +123,7 @@ struct it_req {
 	uint8_t ask[DT_NAME_MAXLEN]; /* the query under way */
 	uint16_t ask_type;
 	bool minimised; /* ask is a minimised query */
-	void *up;	  /* the driver's handle of the query under way */
+	void *up;	/* the driver's handle of the query under way */
 	struct it_io io;
 	size_t srv; /* z.addr index asked */
 	int64_t sent_ms;
@@ -272,8 +272,7 @@ static struct zone_ent *zone_lookup(struct iterator *it, const uint8_t *name)
 }
 
 /* The stub zone of exactly name as a zone, or false. */
-static bool stub_get(struct iterator *it, const uint8_t *name,
-		     struct zone *ret)
+static bool stub_get(struct iterator *it, const uint8_t *name, struct zone *ret)
 {
 	for (size_t i = 0; i < it->nstubs; i++) {
 		const struct stub *st = &it->stubs[i];
@@ -571,7 +570,7 @@ static bool lookup_ns(struct it_req *r)
 
 	while ((r->ns_aaaa || r->ns_next < r->z.nns) &&
 	       (hook ? r->nest < DT_IT_NS_DEPTH_MAX &&
-			       r->lookups < DT_IT_NS_LOOKUPS_MAX
+				r->lookups < DT_IT_NS_LOOKUPS_MAX
 		     : r->depth < DT_IT_NS_DEPTH_MAX)) {
 		uint16_t type = r->ns_aaaa ? WIRE_TYPE_AAAA : WIRE_TYPE_A;
 		const uint8_t *ns = r->ns_aaaa ? r->z.ns[r->ns_next - 1]
@@ -668,8 +667,7 @@ static void step(struct it_req *r)
 	r->sent_ms = it->now;
 	r->top->queries++;
 	STAT(it, queries);
-	struct it_send q = {
-		.name = r->ask, .type = r->ask_type, .conf = &conf};
+	struct it_send q = {.name = r->ask, .type = r->ask_type, .conf = &conf};
 	r->io.fn = on_answer;
 	r->io.arg = r;
 	r->up = it->env.send(it->env.arg, &q, &r->io);
@@ -1056,9 +1054,8 @@ void it_deliver(struct iterator *it, int64_t now)
 	}
 }
 
-struct it_req *it_query(struct iterator *it, int64_t now,
-			const uint8_t *qname, uint16_t qtype, up_done_fn *cb,
-			void *arg)
+struct it_req *it_query(struct iterator *it, int64_t now, const uint8_t *qname,
+			uint16_t qtype, up_done_fn *cb, void *arg)
 {
 	return it_query_nest(it, now, qname, qtype, 0, cb, arg);
 }

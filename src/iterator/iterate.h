@@ -156,9 +156,8 @@ void it_set_port(struct iterator *it, uint16_t port);
  * (they answered unusably or a limit was reached) or -ENOMEM. Returns the
  * request (for it_cancel) or NULL when out of memory (cb does not run).
  */
-struct it_req *it_query(struct iterator *it, int64_t now,
-			const uint8_t *qname, uint16_t qtype, up_done_fn *cb,
-			void *arg);
+struct it_req *it_query(struct iterator *it, int64_t now, const uint8_t *qname,
+			uint16_t qtype, up_done_fn *cb, void *arg);
 
 /*
  * it_query() for a question asked to answer a question of nesting nest-1
@@ -181,8 +180,8 @@ void it_set_qmin(struct iterator *it, bool on);
 
 /* The addresses (n, port 53) found for an NS name by it_lookup.start:
  * none when the lookup failed or its answer did not validate. */
-typedef void it_addrs_fn(void *cbarg, const struct up_server *addrs,
-			 size_t n, int64_t now);
+typedef void it_addrs_fn(void *cbarg, const struct up_server *addrs, size_t n,
+			 int64_t now);
 
 /*
  * How the addresses of NS names without glue are found. Unset, the

@@ -57,9 +57,8 @@ struct it_net *it_net_new(struct loop *loop, struct up_client *up,
 			  const struct it_hints *hints)
 {
 	struct it_net *n = calloc(1, sizeof(*n));
-	struct it_env env = {.send = net_send,
-			     .cancel = net_cancel,
-			     .wake = net_wake};
+	struct it_env env = {
+		.send = net_send, .cancel = net_cancel, .wake = net_wake};
 	uint64_t seed = 0;
 
 	if (!n)

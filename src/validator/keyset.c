@@ -220,15 +220,16 @@ static bool ds_supported(const struct val_ctx *ctx, const struct wire_rr *ds)
 
 /* RFC 4509 §3: a SHA-1 DS is ignored when a DS with a stronger supported
  * digest exists for the same key (tag and algorithm). */
-static bool ds_usable(const struct val_ctx *ctx, const struct wire_rr *const *ds,
-		      size_t nds, size_t i)
+static bool ds_usable(const struct val_ctx *ctx,
+		      const struct wire_rr *const *ds, size_t nds, size_t i)
 {
 	if (!ds_supported(ctx, ds[i]))
 		return false;
 	if (ds[i]->rdata[3] != CRYPTO_DS_SHA1)
 		return true;
 	for (size_t j = 0; j < nds; j++) {
-		if (ds_supported(ctx, ds[j]) && ds[j]->rdata[3] != CRYPTO_DS_SHA1 &&
+		if (ds_supported(ctx, ds[j]) &&
+		    ds[j]->rdata[3] != CRYPTO_DS_SHA1 &&
 		    memcmp(ds[j]->rdata, ds[i]->rdata, 3) == 0)
 			return false;
 	}

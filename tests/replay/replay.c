@@ -467,11 +467,12 @@ static void it_wake(void *arg)
 static void server_name(const struct up_server *s, char *out, size_t cap)
 {
 	const struct sockaddr_storage *ss = &s->addr;
-	const void *a = ss->ss_family == AF_INET
-				? (const void *)&((const struct sockaddr_in *)ss)
-					  ->sin_addr
-				: (const void *)&((const struct sockaddr_in6 *)ss)
-					  ->sin6_addr;
+	const void *a =
+		ss->ss_family == AF_INET
+			? (const void *)&((const struct sockaddr_in *)ss)
+				  ->sin_addr
+			: (const void *)&((const struct sockaddr_in6 *)ss)
+				  ->sin6_addr;
 
 	if (!inet_ntop(ss->ss_family, a, out, (socklen_t)cap))
 		snprintf(out, cap, "?");
@@ -537,9 +538,10 @@ static int drain(struct run *run, char *why, size_t whylen)
 	for (;;) {
 		if (run->fetches > REPLAY_MAX_FETCHES ||
 		    run->authqueries > REPLAY_MAX_AUTHQUERIES) {
-			snprintf(why, whylen, "more than %d fetches or %d "
-				 "queries to servers", REPLAY_MAX_FETCHES,
-				 REPLAY_MAX_AUTHQUERIES);
+			snprintf(why, whylen,
+				 "more than %d fetches or %d "
+				 "queries to servers",
+				 REPLAY_MAX_FETCHES, REPLAY_MAX_AUTHQUERIES);
 			return -1;
 		}
 		if (run->head < run->nq) {
@@ -731,8 +733,7 @@ static bool played(const struct rpl_scenario *sc, const struct up_server *a)
  * forwarder's scenario (a forward-zone, or neither hints nor a stub
  * zone).
  */
-static bool scenario_hints(const struct rpl_scenario *sc,
-			   struct it_hints *ret)
+static bool scenario_hints(const struct rpl_scenario *sc, struct it_hints *ret)
 {
 	struct it_hints all;
 	bool stubs = false;

@@ -243,11 +243,11 @@ static void test_answers(void)
 			     "example.com. MX 10 mail.example.com.\n",
 			     NULL, NULL),
 			"example.com.", "example.com.", WIRE_TYPE_ANY),
-	       IT_FINAL, "qtype ANY: records of any type at the name are final");
-	struct wire_msg *yx = resp("www.example.com.", WIRE_TYPE_A,
-				   WIRE_FLAG_AA,
-				   "example.com. DNAME a.very.long.example.\n",
-				   NULL, NULL);
+	       IT_FINAL,
+	       "qtype ANY: records of any type at the name are final");
+	struct wire_msg *yx =
+		resp("www.example.com.", WIRE_TYPE_A, WIRE_FLAG_AA,
+		     "example.com. DNAME a.very.long.example.\n", NULL, NULL);
 	yx->rcode = 6;
 	is_int(classify(yx, "example.com.", "www.example.com.", WIRE_TYPE_A),
 	       IT_FINAL, "YXDOMAIN (a DNAME result too long) is final");
@@ -263,13 +263,13 @@ static void test_answers(void)
 			     NULL),
 			"example.com.", "www.example.com.", WIRE_TYPE_A),
 	       IT_FINAL, "a CNAME whose target the zone denies is final");
-	struct wire_msg *oob = resp("www.example.com.", WIRE_TYPE_A,
-				    WIRE_FLAG_AA,
-				    "www.example.com. CNAME www.other.net.\n"
-				    "www.other.net. A 192.0.2.66\n",
-				    "other.net. SOA ns.other.net. h.other.net. "
-				    "1 2 3 4 5\n",
-				    NULL);
+	struct wire_msg *oob =
+		resp("www.example.com.", WIRE_TYPE_A, WIRE_FLAG_AA,
+		     "www.example.com. CNAME www.other.net.\n"
+		     "www.other.net. A 192.0.2.66\n",
+		     "other.net. SOA ns.other.net. h.other.net. "
+		     "1 2 3 4 5\n",
+		     NULL);
 	oob->rcode = WIRE_RCODE_NXDOMAIN;
 	is_int(classify(oob, "example.com.", "www.example.com.", WIRE_TYPE_A),
 	       IT_CNAME,

@@ -274,8 +274,7 @@ static struct loop *L;
 /* The cores made (net_new) and their drivers over the network. */
 static struct it_net *nets[8];
 
-static struct iterator *net_new(struct up_client *up,
-				const struct it_hints *h)
+static struct iterator *net_new(struct up_client *up, const struct it_hints *h)
 {
 	for (size_t i = 0; i < sizeof(nets) / sizeof(nets[0]); i++) {
 		if (nets[i])
@@ -480,7 +479,8 @@ static void test_prime(struct up_client *up)
 	for (size_t i = 0; i < 3; i++)
 		errs[i] = 1;
 	for (size_t i = 0; i < 3; i++)
-		it_query(it, loop_now_ms(L), name(qs[i]), WIRE_TYPE_A, done_n, (void *)i);
+		it_query(it, loop_now_ms(L), name(qs[i]), WIRE_TYPE_A, done_n,
+			 (void *)i);
 	ok(!it_root_primed(it), "priming under way: not primed yet");
 	loop_run(L);
 	ok(pending == 0 && errs[0] == 0 && errs[1] == 0 && errs[2] == 0,
@@ -569,14 +569,17 @@ static void test_cancel(struct iterator *it)
 	struct it_req *r;
 
 	calls = 0;
-	r = it_query(it, loop_now_ms(L), name("cancelled.sub.example."), WIRE_TYPE_A, never,
-		     NULL);
+	r = it_query(it, loop_now_ms(L), name("cancelled.sub.example."),
+		     WIRE_TYPE_A, never, NULL);
 	it_cancel(r);
-	it_query(it, loop_now_ms(L), name("www.sub.example."), WIRE_TYPE_AAAA, done, NULL);
+	it_query(it, loop_now_ms(L), name("www.sub.example."), WIRE_TYPE_AAAA,
+		 done, NULL);
 	loop_run(L);
 	is_int(calls, 1, "a cancelled question's callback never runs");
-	it_query(it, loop_now_ms(L), name("pending.glueless."), WIRE_TYPE_A, never, NULL);
-	it_query(it, loop_now_ms(L), name("x.y.z.example."), WIRE_TYPE_A, never, NULL);
+	it_query(it, loop_now_ms(L), name("pending.glueless."), WIRE_TYPE_A,
+		 never, NULL);
+	it_query(it, loop_now_ms(L), name("x.y.z.example."), WIRE_TYPE_A, never,
+		 NULL);
 }
 
 /* --- NS addresses through a lookup of the caller's (it_set_lookup) --- */
@@ -666,7 +669,8 @@ static void test_lookup_hook(struct up_client *up, const struct it_hints *h)
 
 	hook_good = true;
 	calls = 0;
-	it_query_nest(it, loop_now_ms(L), name("www.glueless."), WIRE_TYPE_A, 1, done, NULL);
+	it_query_nest(it, loop_now_ms(L), name("www.glueless."), WIRE_TYPE_A, 1,
+		      done, NULL);
 	loop_run(L);
 	ok(calls == 1 && got_err == 0, "www.glueless. A through the lookup");
 	is_str(answer_rr(0), "www.glueless. 3600 IN A 192.0.2.4",
@@ -681,8 +685,8 @@ static void test_lookup_hook(struct up_client *up, const struct it_hints *h)
 	it = hooked(up, h);
 	hook_good = false;
 	calls = 0;
-	struct it_req *r = it_query(it, loop_now_ms(L), name("www.glueless."), WIRE_TYPE_A,
-				    never, NULL);
+	struct it_req *r = it_query(it, loop_now_ms(L), name("www.glueless."),
+				    WIRE_TYPE_A, never, NULL);
 	struct loop_timer guard = {.cb = stop_loop};
 	loop_timer_start(L, &guard, 5000);
 	loop_run(L);
