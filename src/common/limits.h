@@ -261,7 +261,7 @@
 #define DT_UP_MAXSEARCH 6
 #define DT_UP_SEARCH_MAXLEN 256
 
-/* --- recursion from the root (src/upstream/iterate.c) --- */
+/* --- recursion from the root (src/iterator/iterate.c) --- */
 
 /* Referrals followed for one name: each goes at least one label down, so
  * a real name meets a few (root, TLD, a registrar's zone, a subzone or
@@ -339,6 +339,13 @@
 #define DT_IT_QMIN_MAX 10
 /* Root-server addresses held (13 servers, IPv4 and IPv6 each). */
 #define DT_IT_HINTS_MAX 32
+/* DS RRsets an iterator core keeps from referrals (it_referral_ds), so
+ * that the DS question of a cut needs no query of its own: one per zone
+ * cut recently followed; each a response of at most a few KiB. */
+#define DT_IT_DS_MAX 256
+/* Stub zones an iterator core holds (it_add_stub): a test scenario's
+ * root hints and stub-zone clauses, a handful each. */
+#define DT_IT_STUBS_MAX 16
 /* The root's servers learnt by priming (RFC 8109) are used at most this
  * long (seconds), whatever the NS TTL (the root's is 6 days), so that a
  * renumbered root server is seen within a day, as for any zone cut. */

@@ -12,9 +12,10 @@
 #include <openssl/evp.h>
 
 enum crypto_kind {
-	CRYPTO_KIND_RSA = 1, /* RFC 3110 key, PKCS #1 v1.5 signature */
-	CRYPTO_KIND_ECDSA,   /* RFC 6605: raw X | Y key, raw r | s sig */
-	CRYPTO_KIND_EDDSA,   /* RFC 8080: raw key and sig, one-shot only */
+	CRYPTO_KIND_RSA = 1,   /* RFC 3110 key, PKCS #1 v1.5 signature */
+	CRYPTO_KIND_ECDSA,     /* RFC 6605: raw X | Y key, raw r | s sig */
+	CRYPTO_KIND_EDDSA,     /* RFC 8080: raw key and sig, one-shot only */
+	CRYPTO_KIND_UNCHECKED, /* crypto_key_new_unchecked(): tests only */
 };
 
 /* How one supported algorithm maps onto OpenSSL. */

@@ -252,6 +252,49 @@ int crypto_key_new(const uint8_t *rdata, size_t rdlen,
 	return 0;
 }
 
+/* Descriptors of the keys of crypto_key_new_unchecked(): no kind the
+ * verifier knows. */
+static const struct crypto_alg_desc unchecked_desc[] = {
+	{.alg = 3, .kind = CRYPTO_KIND_UNCHECKED, .name = "DSA"},
+	{.alg = 5, .kind = CRYPTO_KIND_UNCHECKED, .name = "RSASHA1"},
+	{.alg = 6, .kind = CRYPTO_KIND_UNCHECKED, .name = "DSA-NSEC3-SHA1"},
+	{.alg = 7, .kind = CRYPTO_KIND_UNCHECKED, .name = "RSASHA1-NSEC3-SHA1"},
+};
+
+#define UNCHECKED_N (sizeof(unchecked_desc) / sizeof(unchecked_desc[0]))
+
+bool crypto_alg_fakeable(uint8_t alg)
+{
+	return alg == 3 || alg == 5 || alg == 6 || alg == 7;
+}
+
+int crypto_key_new_unchecked(const uint8_t *rdata, size_t rdlen,
+			     struct crypto_key **ret_key)
+{
+	struct crypto_key *key;
+
+	if (rdlen < DNSKEY_HDRLEN)
+		return DT_ETRUNC;
+	if (rdlen > DT_RDATA_MAXLEN)
+		return DT_ERDATA;
+	if (rdata[2] != DNSKEY_PROTOCOL)
+		return DT_EKEY;
+	if (!crypto_alg_fakeable(rdata[3]))
+		return DT_EUNSUPPORTED;
+	key = calloc(1, sizeof(*key) + rdlen);
+	if (!key)
+		return -ENOMEM;
+	for (size_t i = 0; i < UNCHECKED_N; i++)
+		if (unchecked_desc[i].alg == rdata[3])
+			key->desc = &unchecked_desc[i];
+	key->flags = wire_get16(rdata);
+	key->tag = wire_keytag(rdata, rdlen);
+	key->rdlen = (uint16_t)rdlen;
+	memcpy(key->rdata, rdata, rdlen);
+	*ret_key = key;
+	return 0;
+}
+
 void crypto_key_free(struct crypto_key *key)
 {
 	if (!key)

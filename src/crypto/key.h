@@ -16,6 +16,7 @@
 #ifndef DT_CRYPTO_KEY_H
 #define DT_CRYPTO_KEY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,6 +52,23 @@ struct crypto_key;
  */
 __attribute__((warn_unused_result)) int
 crypto_key_new(const uint8_t *rdata, size_t rdlen, struct crypto_key **ret_key);
+
+/*
+ * Tests only (the replay runner's fake-sha1 / fake-dsa): a key of
+ * algorithm 3, 5, 6 or 7 taken without decoding its public key, so that
+ * the test scenarios written for those algorithms can be played. No
+ * signature ever verifies with it (crypto_verify gives DT_EUNSUPPORTED);
+ * the validator accepts its signatures unchecked only when its context
+ * says so (val_ctx.test_fake_sig). Returns 0, DT_EUNSUPPORTED for another
+ * algorithm, crypto_key_new()'s header errors or -ENOMEM.
+ */
+__attribute__((warn_unused_result)) int
+crypto_key_new_unchecked(const uint8_t *rdata, size_t rdlen,
+			 struct crypto_key **ret_key);
+
+/* Whether alg is one whose test signatures crypto_key_new_unchecked()
+ * takes: DSA (3, 6) and RSASHA1 (5, 7). */
+bool crypto_alg_fakeable(uint8_t alg);
 
 /* Frees a key made by crypto_key_new(). NULL is allowed. The caller must
  * make sure no other thread still uses it. */

@@ -149,6 +149,8 @@ int crypto_verifyv(const struct crypto_key *key,
 	uint8_t der[ECDSA_DER_MAXLEN];
 	size_t derlen;
 
+	if (key->desc->kind == CRYPTO_KIND_UNCHECKED)
+		return DT_EUNSUPPORTED;
 	if (siglen != key->siglen)
 		return DT_EBADSIG;
 	switch (key->desc->kind) {

@@ -26,7 +26,7 @@
 #include "resolver/answer.h"
 #include "resolver/resolver.h"
 #include "resolver/state.h"
-#include "upstream/iterate.h"
+#include "iterator/iterate.h"
 #include "upstream/resolvconf.h"
 #include "validator/val.h"
 
@@ -34,6 +34,7 @@ struct autotrust;
 struct hotspot;
 struct cache;
 struct iterator;
+struct it_net;
 struct up_client;
 struct upstreams;
 struct val_anchors;
@@ -75,7 +76,9 @@ struct worker {
 	struct loop *loop;
 	struct up_client *up;
 	struct up_client *itup;		/* the iterator's (its own counters) */
-	struct iterator *it;		/* recursion from the root */
+	struct it_net *itnet;		/* the iterator's driver over itup */
+	struct iterator *it;		/* recursion from the root (itnet's
+					   core) */
 	struct dstate *st;		/* the state new questions use */
 	/* listeners */
 	struct loop_io unix_io;

@@ -44,6 +44,7 @@
 #include "daemon/server.h"
 #include "daemon/state.h"
 #include "daemon/upstreams.h"
+#include "upstream/iter_net.h"
 #include "upstream/transport.h"
 #include "upstream/watch.h"
 #include "validator/anchor.h"
@@ -119,7 +120,7 @@ static void adopt(void *arg)
 		resolve_set_state(p->w);
 	}
 	if (p->new_hints && p->w->it)
-		it_set_hints(p->w->it, &p->hints);
+		it_set_hints(p->w->it, &p->hints, loop_now_ms(p->w->loop));
 	free(p);
 }
 
@@ -382,8 +383,9 @@ static int worker_init(struct daemon *d, struct worker *w, unsigned id)
 		return -1;
 	up_client_set_conf(w->up, &d->upconf);
 	w->itup = up_client_new(w->loop);
-	if (!w->itup || !(w->it = it_new(w->loop, w->itup, &d->hints)))
+	if (!w->itup || !(w->itnet = it_net_new(w->loop, w->itup, &d->hints)))
 		return -1;
+	w->it = it_net_core(w->itnet);
 	it_set_notice(w->it, iterator_notice, w);
 	upstreams_attach(w);
 	if (resolve_init(w) < 0)
@@ -581,7 +583,7 @@ static void shutdown_all(struct daemon *d)
 	for (unsigned i = 0; i < d->nworkers; i++) {
 		struct worker *w = &d->workers[i];
 		up_client_free(w->up);
-		it_free(w->it);
+		it_net_free(w->itnet);
 		up_client_free(w->itup);
 		loop_free(w->loop);
 		dstate_put(w->st);

@@ -18,8 +18,8 @@
 #include "upstream/capab.h"
 #include "resolver/render.h"
 #include "daemon/log.h"
-#include "upstream/iter_msg.h"
-#include "upstream/iterate.h"
+#include "iterator/iter_msg.h"
+#include "iterator/iterate.h"
 #include "upstream/transport.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
@@ -160,8 +160,9 @@ static bool refetch_iterated(struct wfetch *wf)
 		return false;
 	wf->network = false;
 	wf->req = NULL;
-	wf->ireq = it_query_nest(w->it, wf->name, wf->type,
-				 rsv_fetch_nest(wf->f), fetch_done, wf);
+	wf->ireq =
+		it_query_nest(w->it, loop_now_ms(w->loop), wf->name, wf->type,
+			      rsv_fetch_nest(wf->f), fetch_done, wf);
 	return wf->ireq != NULL;
 }
 
@@ -278,8 +279,9 @@ static bool send_fetch(struct worker *w, struct wfetch *wf,
 		       const struct up_conf *servers)
 {
 	if (iterated(w, wf))
-		wf->ireq = it_query_nest(w->it, wf->name, wf->type,
-					 rsv_fetch_nest(wf->f), fetch_done, wf);
+		wf->ireq = it_query_nest(w->it, loop_now_ms(w->loop), wf->name,
+					 wf->type, rsv_fetch_nest(wf->f),
+					 fetch_done, wf);
 	else
 		wf->req = up_query_ex(w->up, wf->name, wf->type, WIRE_CLASS_IN,
 				      servers,
@@ -506,7 +508,7 @@ static void ns_deliver(struct loop_timer *t)
 {
 	struct nslookup *nl = t->arg;
 
-	nl->cb(nl->cbarg, nl->addr, nl->naddr);
+	nl->cb(nl->cbarg, nl->addr, nl->naddr, loop_now_ms(nl->w->loop));
 	free(nl);
 }
 

@@ -1045,6 +1045,7 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 	val_ctx_init(&t->tmpl, t->now, &t->st->lim);
 	t->tmpl.work = &t->work;
 	t->tmpl.sigcache = t->r->sigcache;
+	t->tmpl.test_fake_sig = t->st->test_fake_sig;
 	const struct wire_msg *m = task_fetched(t, t->qname, t->qtype, &err);
 	if (!m && !err && !t->synth_tried)
 		m = try_synthesize(t);

@@ -24,6 +24,10 @@ struct dstate {
 	struct up_conf split[DT_CFG_MAX_POLICY]; /* cfg.domain[i]'s servers,
 						    when it names any */
 	char ta_desc[PATH_MAX + 64];	/* the file, or "built-in IANA root KSKs..." */
+	/* Tests only (tests/replay's fake-sha1 / fake-dsa): val_ctx's
+	 * test_fake_sig. False from dstate_new(); no configuration key sets
+	 * it (tests/replay/fake_sig_scope.sh checks). */
+	bool test_fake_sig;
 };
 
 /* A state of one reference for cfg (copied) and the anchors ta (taken,

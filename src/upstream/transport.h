@@ -100,7 +100,7 @@ struct up_req *up_query(struct up_client *c, const uint8_t *qname,
 /* Flags of up_query_ex(). */
 enum {
 	/* RD=0: the servers are authoritative ones asked by the iterator
-	 * (upstream/iterate.h), not resolvers. CD=1, DO=1 and the EDNS
+	 * (iterator/iterate.h), not resolvers. CD=1, DO=1 and the EDNS
 	 * buffer stay as for up_query(). */
 	UP_Q_NORD = 1 << 0,
 	/* Over TCP from the first try: a question asked again because what

@@ -147,6 +147,20 @@ static bool dnskeys_ok(const struct ks_build *b, struct val_verdict *v)
 
 /* --- step 2: trusted keys --- */
 
+bool val_alg_supported(const struct val_ctx *ctx, uint8_t alg)
+{
+	return crypto_alg_supported(alg) ||
+	       (ctx->test_fake_sig && crypto_alg_fakeable(alg));
+}
+
+int val_key_new(const struct val_ctx *ctx, const uint8_t *rdata, size_t rdlen,
+		struct crypto_key **ret)
+{
+	if (ctx->test_fake_sig && rdlen > 3 && crypto_alg_fakeable(rdata[3]))
+		return crypto_key_new_unchecked(rdata, rdlen, ret);
+	return crypto_key_new(rdata, rdlen, ret);
+}
+
 /* Parses DNSKEY i once. Returns 0 or crypto_key_new()'s error. */
 static int key_parse(struct ks_build *b, size_t i)
 {
@@ -154,7 +168,7 @@ static int key_parse(struct ks_build *b, size_t i)
 
 	if (b->keys[i])
 		return 0;
-	return crypto_key_new(rr->rdata, rr->rdlen, &b->keys[i]);
+	return val_key_new(b->ctx, rr->rdata, rr->rdlen, &b->keys[i]);
 }
 
 static void note_untrusted(struct ks_build *b, size_t i, enum untrusted why,
@@ -198,22 +212,24 @@ static int key_trust(struct ks_build *b, size_t i)
 }
 
 /* A DS this validator can check: supported algorithm and digest type. */
-static bool ds_supported(const struct wire_rr *ds)
+static bool ds_supported(const struct val_ctx *ctx, const struct wire_rr *ds)
 {
-	return ds->rdlen > DS_HDRLEN && crypto_alg_supported(ds->rdata[2]) &&
+	return ds->rdlen > DS_HDRLEN && val_alg_supported(ctx, ds->rdata[2]) &&
 	       crypto_ds_digest_supported(ds->rdata[3]);
 }
 
 /* RFC 4509 §3: a SHA-1 DS is ignored when a DS with a stronger supported
  * digest exists for the same key (tag and algorithm). */
-static bool ds_usable(const struct wire_rr *const *ds, size_t nds, size_t i)
+static bool ds_usable(const struct val_ctx *ctx,
+		      const struct wire_rr *const *ds, size_t nds, size_t i)
 {
-	if (!ds_supported(ds[i]))
+	if (!ds_supported(ctx, ds[i]))
 		return false;
 	if (ds[i]->rdata[3] != CRYPTO_DS_SHA1)
 		return true;
 	for (size_t j = 0; j < nds; j++) {
-		if (ds_supported(ds[j]) && ds[j]->rdata[3] != CRYPTO_DS_SHA1 &&
+		if (ds_supported(ctx, ds[j]) &&
+		    ds[j]->rdata[3] != CRYPTO_DS_SHA1 &&
 		    memcmp(ds[j]->rdata, ds[i]->rdata, 3) == 0)
 			return false;
 	}
@@ -280,7 +296,7 @@ static void ds_unsupported(const struct ks_build *b,
 
 	for (size_t i = 0; i < nds; i++)
 		alg_ok |= ds[i]->rdlen > DS_HDRLEN &&
-			  crypto_alg_supported(ds[i]->rdata[2]);
+			  val_alg_supported(b->ctx, ds[i]->rdata[2]);
 	ds_list(ds, nds, list, sizeof(list));
 	if (alg_ok)
 		val_verdict_set(v, VAL_INSECURE, WIRE_EDE_UNSUPPORTED_DS_DIGEST,
@@ -394,7 +410,8 @@ static int verify_self(struct ks_build *b, const char *by,
 }
 
 /* A zone key the final set may hold (RFC 4034 §2.1.1, RFC 5011). */
-static bool zone_key_candidate(const struct wire_rr *rr)
+static bool zone_key_candidate(const struct val_ctx *ctx,
+			       const struct wire_rr *rr)
 {
 	uint16_t flags;
 
@@ -404,7 +421,7 @@ static bool zone_key_candidate(const struct wire_rr *rr)
 	return (flags & CRYPTO_KEY_FLAG_ZONE) &&
 	       !(flags & CRYPTO_KEY_FLAG_REVOKE) &&
 	       rr->rdata[2] == DNSKEY_PROTOCOL &&
-	       crypto_alg_supported(rr->rdata[3]);
+	       val_alg_supported(ctx, rr->rdata[3]);
 }
 
 static bool key_taken(struct crypto_key *const *keys, size_t n,
@@ -431,7 +448,7 @@ static int collect_keys(struct ks_build *b, struct crypto_key ***ret)
 		return -ENOMEM;
 	for (size_t i = 0; i < b->dnskeys->n; i++) {
 		const struct wire_rr *rr = dnskey_rr(b, i);
-		if (!zone_key_candidate(rr) || key_taken(keys, n, rr))
+		if (!zone_key_candidate(b->ctx, rr) || key_taken(keys, n, rr))
 			continue;
 		int r = key_parse(b, i);
 		if (r == -ENOMEM) {
@@ -495,7 +512,7 @@ static int from_ds(struct ks_build *b, const struct wire_rr *const *ds,
 		return 0;
 	}
 	for (size_t i = 0; i < nds; i++)
-		any |= ds_supported(ds[i]);
+		any |= ds_supported(b->ctx, ds[i]);
 	if (!any) {
 		ds_unsupported(b, ds, nds, &v);
 		val_keyset_from_verdict(ks, b->zone, &v, ds_ttl);
@@ -506,7 +523,7 @@ static int from_ds(struct ks_build *b, const struct wire_rr *const *ds,
 		return 0;
 	}
 	for (size_t i = 0; i < nds; i++) {
-		if (ds_usable(ds, nds, i) && match_one_ds(b, ds[i]) < 0)
+		if (ds_usable(b->ctx, ds, nds, i) && match_one_ds(b, ds[i]) < 0)
 			return -ENOMEM;
 	}
 	ds_list(ds, nds, list, sizeof(list));
@@ -538,9 +555,9 @@ int val_keyset_from_ds(struct val_ctx *ctx, const uint8_t *zone,
 
 /* A DNSKEY anchor that can vouch for keys: a zone key, not revoked
  * (RFC 5011 §2.1), protocol 3, supported algorithm. */
-static bool anchor_usable(const struct wire_rr *a)
+static bool anchor_usable(const struct val_ctx *ctx, const struct wire_rr *a)
 {
-	return a->type == WIRE_TYPE_DNSKEY && zone_key_candidate(a);
+	return a->type == WIRE_TYPE_DNSKEY && zone_key_candidate(ctx, a);
 }
 
 /* No anchor is usable: insecure when the only obstacle is algorithms
@@ -556,7 +573,7 @@ static void anchors_unusable(const struct ks_build *b,
 		if (a->type != WIRE_TYPE_DNSKEY || a->rdlen < DNSKEY_HDRLEN)
 			continue;
 		dnskey = true;
-		alg_ok |= crypto_alg_supported(a->rdata[3]);
+		alg_ok |= val_alg_supported(b->ctx, a->rdata[3]);
 	}
 	if (!dnskey)
 		val_verdict_set(v, VAL_BOGUS, WIRE_EDE_DNSSEC_BOGUS,
@@ -586,7 +603,7 @@ static int match_anchors(struct ks_build *b,
 	for (size_t i = 0; i < b->dnskeys->n; i++) {
 		const struct wire_rr *rr = dnskey_rr(b, i);
 		for (size_t a = 0; a < n; a++) {
-			if (!anchor_usable(anchors[a]) ||
+			if (!anchor_usable(b->ctx, anchors[a]) ||
 			    anchors[a]->rdlen != rr->rdlen ||
 			    memcmp(anchors[a]->rdata, rr->rdata, rr->rdlen))
 				continue;
@@ -604,7 +621,7 @@ static int from_anchor(struct ks_build *b, const struct wire_rr *const *anchors,
 	bool any = false;
 
 	for (size_t i = 0; i < n; i++)
-		any |= anchor_usable(anchors[i]);
+		any |= anchor_usable(b->ctx, anchors[i]);
 	if (!any) {
 		anchors_unusable(b, anchors, n, &v);
 		val_keyset_from_verdict(ks, b->zone, &v,

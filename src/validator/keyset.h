@@ -43,6 +43,16 @@ int val_keyset_from_dnskey_anchor(struct val_ctx *ctx, const uint8_t *zone,
 				  const struct wire_rr *const *anchors,
 				  size_t nanchors, struct val_keyset *ks);
 
+/* Whether signatures of alg can be checked in ctx: supported here, or
+ * a test algorithm under ctx->test_fake_sig. */
+bool val_alg_supported(const struct val_ctx *ctx, uint8_t alg);
+
+/* The key object of a DNSKEY for ctx: crypto_key_new(), or under
+ * ctx->test_fake_sig for algorithms 3, 5, 6, 7 crypto_key_new_unchecked().
+ */
+int val_key_new(const struct val_ctx *ctx, const uint8_t *rdata, size_t rdlen,
+		struct crypto_key **ret);
+
 /* Makes an insecure or bogus/indeterminate key set carrying verdict v. */
 void val_keyset_from_verdict(struct val_keyset *ks, const uint8_t *zone,
 			     const struct val_verdict *v, uint32_t ttl);

@@ -113,6 +113,12 @@ struct val_ctx {
 	 * questions (sigcache.h), used by this thread only while the
 	 * context is; NULL for none. */
 	struct val_sigcache *sigcache;
+	/* Tests only: the replay runner's fake-sha1 / fake-dsa. Signatures
+	 * of algorithms 3, 5, 6 and 7 are taken as valid without crypto,
+	 * and their keys without decoding (crypto_key_new_unchecked). Set
+	 * from resolver/state.h's dstate.test_fake_sig, which no
+	 * configuration key sets (tests/replay/fake_sig_scope.sh checks). */
+	bool test_fake_sig;
 };
 
 /* Work of one answer across contexts (see val_ctx.work). */

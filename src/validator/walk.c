@@ -237,7 +237,7 @@ static const struct val_keyset *anchor_keys(struct walk *w,
 		uint16_t flags = wire_get16(rr->rdata);
 		if (!(flags & CRYPTO_KEY_FLAG_ZONE) ||
 		    (flags & CRYPTO_KEY_FLAG_REVOKE) ||
-		    crypto_key_new(rr->rdata, rr->rdlen, &k) < 0)
+		    val_key_new(&w->tmpl, rr->rdata, rr->rdlen, &k) < 0)
 			continue;
 		ks.keys[ks.nkeys++] = k;
 	}

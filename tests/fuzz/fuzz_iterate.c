@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Property fuzz target for the iterator's reading of authoritative
- * responses (src/upstream/iter_msg.c): it_classify, it_child_apex,
+ * responses (src/iterator/iter_msg.c): it_classify, it_child_apex,
  * it_addr_from_rr and it_assemble on messages from servers not trusted.
  *
  * Input: when octet 0 has its top bit set, the rest is a root hints
- * file for it_hints_parse (src/upstream/iter_hints.c): either 1 to
+ * file for it_hints_parse (src/iterator/iter_hints.c): either 1 to
  * DT_IT_HINTS_MAX addresses or an error with a message. Otherwise
  * octet 0 picks the question type, octet 1 how many labels of
  * qname the zone keeps (the zone asked is always qname or an ancestor of
@@ -44,9 +44,9 @@
 #include <string.h>
 
 #include "common/errcode.h"
-#include "upstream/iter_msg.h"
-#include "upstream/iter_prime.h"
-#include "upstream/iterate.h"
+#include "iterator/iter_msg.h"
+#include "iterator/iter_prime.h"
+#include "iterator/iterate.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -184,7 +184,7 @@ static void check_assembled(const struct wire_msg *const *steps, size_t n,
 	struct wire_msg *a;
 	int len, err;
 
-	len = it_assemble(steps, n, qname, qtype, out, sizeof(out));
+	len = it_assemble(steps, NULL, n, qname, qtype, out, sizeof(out));
 	if (len == DT_ESPACE)
 		return;
 	if (len < 0)

@@ -7,10 +7,17 @@
  * scenario's run time.
  *
  * Fetches are queued by rsv_env.fetch and answered after each QUERY
- * step, in order, from the first entry that matches among the ranges in
- * force at that step (one upstream plays the forwarder of every range);
- * a fetch no entry matches times out (DT_ETIMEOUT).
+ * step, in order. A scenario of a forwarder (a forward-zone, or no
+ * server named at all) has them answered from the first entry that
+ * matches among the ranges in force at that step (one upstream plays
+ * the forwarder of every range); a fetch no entry matches times out
+ * (DT_ETIMEOUT). A scenario of a recursive resolver (a stub-zone, root
+ * hints given by stub-addr, or a range that plays a root server) has
+ * them resolved by the iterator core (src/iterator) from those hints:
+ * each query it sends to a server is answered from the ranges whose
+ * ADDRESS is that server (or that name none), as that server would.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stddef.h>
@@ -21,6 +28,7 @@
 
 #include "cache/cache.h"
 #include "common/errcode.h"
+#include "iterator/iterate.h"
 #include "resolver/resolver.h"
 #include "resolver/state.h"
 #include "rpl.h"
@@ -33,6 +41,8 @@
 #define REPLAY_MONO_START_MS 1000000
 /* A question that causes more fetches than this is a loop. */
 #define REPLAY_MAX_FETCHES 2000
+/* Queries of the iterator core to servers, likewise. */
+#define REPLAY_MAX_AUTHQUERIES 20000
 #define REPLAY_CACHE_BYTES (8u * 1024 * 1024)
 #define REPLAY_UPSTREAM	   "192.0.2.53"
 
@@ -44,6 +54,23 @@ struct pending {
 	unsigned round; /* 1: asked when the question came */
 	bool split; /* servers given (split DNS) */
 	struct up_conf servers;
+	struct it_req *ireq; /* resolved by the iterator core */
+};
+
+/* A query of the iterator core to its server(s), not answered yet. */
+struct authq {
+	struct it_io *io;
+	struct up_conf conf;
+	uint8_t name[DT_NAME_MAXLEN];
+	uint16_t type;
+	bool cancelled;
+};
+
+/* The fetch an iterated question answers (by index: run->q moves). */
+struct ifetch {
+	struct run *run;
+	size_t idx;
+	struct ifetch *next;
 };
 
 struct query {
@@ -72,6 +99,14 @@ struct run {
 	bool oom;
 	bool trace;
 	uint8_t buf[DT_MSG_MAXLEN];
+	/* recursion (NULL it: a forwarder's scenario) */
+	struct iterator *it;
+	struct authq *aq;
+	size_t naq, aqhead, capaq;
+	bool woken; /* it_deliver is due */
+	struct ifetch *ifx;
+	unsigned long authqueries;
+	struct up_server answered_by;
 };
 
 static int env_fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
@@ -102,6 +137,7 @@ static int env_fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 	p->split = servers != NULL;
 	if (servers)
 		p->servers = *servers;
+	p->ireq = NULL;
 	*handle = (void *)(uintptr_t)++run->nq;
 	run->fetches++;
 	return 0;
@@ -112,8 +148,11 @@ static void env_cancel(void *arg, void *handle)
 	struct run *run = arg;
 	size_t i = (uintptr_t)handle;
 
-	if (i >= 1 && i <= run->nq)
+	if (i >= 1 && i <= run->nq) {
 		run->q[i - 1].cancelled = true;
+		it_cancel(run->q[i - 1].ireq);
+		run->q[i - 1].ireq = NULL;
+	}
 }
 
 static void push_reply(struct run *run, const uint8_t *msg, size_t len)
@@ -292,31 +331,249 @@ static int upstream_answer(struct run *run, const struct pending *p,
 	return DT_ETIMEOUT;
 }
 
-static int drain(struct run *run, char *why, size_t whylen)
-{
-	static uint8_t msg[DT_MSG_MAXLEN];
+/* --- recursion: the iterator core's queries, each to its server --- */
 
-	while (run->head < run->nq) {
-		struct pending p = run->q[run->head++];
+/* Whether range r plays server a (a range without ADDRESS plays all). */
+static bool range_plays(const struct rpl_range *r, const struct up_server *a)
+{
+	if (!r->naddr)
+		return true;
+	for (size_t i = 0; i < r->naddr; i++)
+		if (addr_is(&r->addr[i], a))
+			return true;
+	return false;
+}
+
+/* The reply of server a to (name, type): the first entry in force of
+ * the ranges that play it; a TC reply is retried over TCP (*tcp). The
+ * length, or DT_ETIMEOUT when no entry matches. */
+static int server_answer(struct run *run, const struct up_server *a,
+			 const uint8_t *name, uint16_t type, uint8_t *out,
+			 size_t cap, bool *tcp)
+{
+	for (int t = 0; t < 2; t++) {
+		const struct rpl_entry *hit = NULL;
 		int len;
 
-		if (p.cancelled)
+		for (const struct rpl_range *r = run->sc->ranges; r && !hit;
+		     r = r->next) {
+			if (run->step < r->first || run->step > r->last ||
+			    !range_plays(r, a))
+				continue;
+			for (const struct rpl_entry *e = r->entries; e && !hit;
+			     e = e->next)
+				if (rpl_entry_matches(e, name, type, t))
+					hit = e;
+		}
+		if (run->trace)
+			trace(name, type, t, hit);
+		if (!hit)
+			return DT_ETIMEOUT;
+		len = rpl_entry_reply(hit, name, type, out, cap);
+		if (len < 0)
+			return DT_EUPSTREAM;
+		*tcp = t;
+		if (hit->hex || !(hit->flags & WIRE_FLAG_TC))
+			return len;
+	}
+	return DT_ETIMEOUT;
+}
+
+/* Whether the transport would try the next server after this RCODE
+ * (transport.h): SERVFAIL, REFUSED, NOTIMP, FORMERR. */
+static bool rcode_next(int rcode)
+{
+	return rcode == WIRE_RCODE_SERVFAIL || rcode == WIRE_RCODE_REFUSED ||
+	       rcode == WIRE_RCODE_NOTIMP || rcode == WIRE_RCODE_FORMERR;
+}
+
+/* Answers one query of the core as the transport would: its servers in
+ * turn until one gives a usable response. */
+static void auth_answer(struct run *run, const struct authq *a)
+{
+	static uint8_t msg[DT_MSG_MAXLEN];
+	int err = DT_ETIMEOUT, last_rcode = -1;
+
+	for (size_t i = 0; i < a->conf.nns; i++) {
+		bool tcp = false;
+		int len = server_answer(run, &a->conf.ns[i], a->name, a->type,
+					msg, sizeof(msg), &tcp);
+		int rcode;
+
+		run->authqueries++;
+		if (len == DT_ETIMEOUT)
 			continue;
-		if (run->fetches > REPLAY_MAX_FETCHES) {
-			snprintf(why, whylen, "more than %d fetches",
-				 REPLAY_MAX_FETCHES);
+		if (len < 12) {
+			err = DT_EUPSTREAM;
+			last_rcode = WIRE_RCODE_FORMERR;
+			continue;
+		}
+		rcode = msg[3] & 0x0f;
+		if (rcode_next(rcode)) {
+			err = DT_EUPSTREAM;
+			last_rcode = rcode;
+			continue;
+		}
+		run->answered_by = a->conf.ns[i];
+		struct up_answer ans = {.msg = msg,
+					.len = (size_t)len,
+					.server = &run->answered_by,
+					.tcp = tcp};
+		it_recv(a->io, 0, &ans, rcode, run->now.mono_ms);
+		return;
+	}
+	it_recv(a->io, err, NULL, last_rcode, run->now.mono_ms);
+}
+
+static void *it_send(void *arg, const struct it_send *q, struct it_io *io)
+{
+	struct run *run = arg;
+	struct authq *a;
+
+	if (run->naq == run->capaq) {
+		size_t cap = run->capaq ? run->capaq * 2 : 64;
+		struct authq *na = realloc(run->aq, cap * sizeof(*na));
+
+		if (!na)
+			return NULL;
+		run->aq = na;
+		run->capaq = cap;
+	}
+	a = &run->aq[run->naq];
+	memset(a, 0, sizeof(*a));
+	a->io = io;
+	a->conf = *q->conf;
+	wire_dname_copy(a->name, q->name);
+	a->type = q->type;
+	return (void *)(uintptr_t)++run->naq;
+}
+
+static void it_unsend(void *arg, void *handle)
+{
+	struct run *run = arg;
+	size_t i = (uintptr_t)handle;
+
+	if (i >= 1 && i <= run->naq)
+		run->aq[i - 1].cancelled = true;
+}
+
+static void it_wake(void *arg)
+{
+	struct run *run = arg;
+
+	run->woken = true;
+}
+
+static void server_name(const struct up_server *s, char *out, size_t cap)
+{
+	const struct sockaddr_storage *ss = &s->addr;
+	const void *a =
+		ss->ss_family == AF_INET
+			? (const void *)&((const struct sockaddr_in *)ss)
+				  ->sin_addr
+			: (const void *)&((const struct sockaddr_in6 *)ss)
+				  ->sin6_addr;
+
+	if (!inet_ntop(ss->ss_family, a, out, (socklen_t)cap))
+		snprintf(out, cap, "?");
+}
+
+/* The end of an iterated fetch: its response to the resolver core. */
+static void it_fetched(void *arg, int err, const struct up_answer *ans,
+		       int last_rcode)
+{
+	struct ifetch *x = arg;
+	struct run *run = x->run;
+	struct pending *p = &run->q[x->idx];
+	char from[DT_FETCH_FROM_LEN] = REPLAY_UPSTREAM;
+
+	(void)last_rcode;
+	p->ireq = NULL;
+	if (p->cancelled)
+		return;
+	run->round = p->round;
+	if (err) {
+		rsv_fetch_done(p->f, err, NULL, 0, from, &run->now);
+		return;
+	}
+	server_name(ans->server, from, sizeof(from));
+	rsv_fetch_done(p->f, 0, ans->msg, ans->len, from, &run->now);
+}
+
+/* Starts the iterated question of fetch idx. */
+static int iterate_fetch(struct run *run, size_t idx)
+{
+	struct ifetch *x = calloc(1, sizeof(*x));
+	struct pending *p = &run->q[idx];
+
+	if (!x)
+		return -ENOMEM;
+	x->run = run;
+	x->idx = idx;
+	x->next = run->ifx;
+	run->ifx = x;
+	p->ireq = it_query_nest(run->it, run->now.mono_ms, p->name, p->type,
+				rsv_fetch_nest(p->f), it_fetched, x);
+	return p->ireq ? 0 : -ENOMEM;
+}
+
+/* Answers one fetch of the forwarder's scenario. */
+static void forward_fetch(struct run *run, const struct pending *p)
+{
+	static uint8_t msg[DT_MSG_MAXLEN];
+	int len = upstream_answer(run, p, msg, sizeof(msg));
+
+	run->round = p->round;
+	if (len < 0)
+		rsv_fetch_done(p->f, len, NULL, 0, REPLAY_UPSTREAM, &run->now);
+	else
+		rsv_fetch_done(p->f, 0, msg, (size_t)len, REPLAY_UPSTREAM,
+			       &run->now);
+}
+
+/* Runs until nothing is left to do: the resolver's fetches, the core's
+ * queries to servers, the core's ends. */
+static int drain(struct run *run, char *why, size_t whylen)
+{
+	for (;;) {
+		if (run->fetches > REPLAY_MAX_FETCHES ||
+		    run->authqueries > REPLAY_MAX_AUTHQUERIES) {
+			snprintf(why, whylen,
+				 "more than %d fetches or %d "
+				 "queries to servers",
+				 REPLAY_MAX_FETCHES, REPLAY_MAX_AUTHQUERIES);
 			return -1;
 		}
-		len = upstream_answer(run, &p, msg, sizeof(msg));
-		run->round = p.round;
-		if (len < 0)
-			rsv_fetch_done(p.f, len, NULL, 0, REPLAY_UPSTREAM,
-				       &run->now);
-		else
-			rsv_fetch_done(p.f, 0, msg, (size_t)len,
-				       REPLAY_UPSTREAM, &run->now);
+		if (run->head < run->nq) {
+			size_t idx = run->head++;
+			struct pending p = run->q[idx];
+
+			if (p.cancelled)
+				continue;
+			if (run->it && !p.split) {
+				if (iterate_fetch(run, idx) < 0) {
+					snprintf(why, whylen, "out of memory");
+					return -1;
+				}
+				continue;
+			}
+			forward_fetch(run, &p);
+			continue;
+		}
+		if (run->aqhead < run->naq) {
+			struct authq a = run->aq[run->aqhead++];
+
+			if (!a.cancelled)
+				auth_answer(run, &a);
+			continue;
+		}
+		if (run->woken) {
+			run->woken = false;
+			it_deliver(run->it, run->now.mono_ms);
+			continue;
+		}
+		return 0;
 	}
-	return 0;
 }
 
 static int make_qinfo(const struct rpl_entry *e, long step, struct qinfo *q,
@@ -328,7 +585,8 @@ static int make_qinfo(const struct rpl_entry *e, long step, struct qinfo *q,
 	}
 	memset(q, 0, sizeof(*q));
 	q->id = (uint16_t)step;
-	q->flags = e->flags & (WIRE_FLAG_RD | WIRE_FLAG_CD);
+	/* AD in a query asks for the AD bit without DO (RFC 6840 §5.8). */
+	q->flags = e->flags & (WIRE_FLAG_RD | WIRE_FLAG_CD | WIRE_FLAG_AD);
 	q->edns = true;
 	q->do_bit = e->do_bit;
 	q->udp_size = (e->match & RPL_M_TCP) ? 0 : 4096;
@@ -432,24 +690,135 @@ static int run_step(struct run *run, const struct rpl_step *st, char *why,
 		snprintf(why, whylen, "%u upstream round trips, expected %ld",
 			 run->rounds, st->arg);
 		return -1;
+	case RPL_NOOP: return 0;
 	case RPL_UNSUPPORTED: break;
 	}
 	snprintf(why, whylen, "%s: not supported", st->name);
 	return -1;
 }
 
+static void to_server(const struct rpl_addr *a, struct up_server *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	if (a->family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)&ret->addr;
+
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(53);
+		memcpy(&sin->sin_addr, a->a, 4);
+		ret->addrlen = sizeof(*sin);
+	} else {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ret->addr;
+
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(53);
+		memcpy(&sin6->sin6_addr, a->a, 16);
+		ret->addrlen = sizeof(*sin6);
+	}
+}
+
+/* Whether some range of sc plays server a. */
+static bool played(const struct rpl_scenario *sc, const struct up_server *a)
+{
+	for (const struct rpl_range *r = sc->ranges; r; r = r->next)
+		for (size_t i = 0; i < r->naddr; i++)
+			if (addr_is(&r->addr[i], a))
+				return true;
+	return false;
+}
+
+/*
+ * The root hints of a recursive resolver's scenario: the root's stub
+ * zone, else the IANA root servers that some range plays. False for a
+ * forwarder's scenario (a forward-zone, or neither hints nor a stub
+ * zone).
+ */
+static bool scenario_hints(const struct rpl_scenario *sc, struct it_hints *ret)
+{
+	struct it_hints all;
+	bool stubs = false;
+
+	memset(ret, 0, sizeof(*ret));
+	for (size_t i = 0; i < sc->nzones; i++) {
+		const struct rpl_zone *z = &sc->zones[i];
+
+		if (z->forward)
+			return false;
+		stubs = true;
+		if (!wire_dname_is_root(z->name))
+			continue;
+		for (size_t k = 0; k < z->naddr && ret->n < DT_IT_HINTS_MAX;
+		     k++)
+			to_server(&z->addr[k], &ret->addr[ret->n++]);
+	}
+	if (ret->n)
+		return true;
+	it_hints_builtin(&all);
+	for (size_t i = 0; i < all.n; i++)
+		if (played(sc, &all.addr[i]))
+			ret->addr[ret->n++] = all.addr[i];
+	if (ret->n)
+		return true;
+	*ret = all;
+	return stubs;
+}
+
+/* The iterator core of a recursive resolver's scenario, with its stub
+ * zones; NULL for a forwarder's (or out of memory: *oom). */
+static struct iterator *make_iterator(struct run *run, bool *oom)
+{
+	static const struct it_env env_tmpl = {
+		.send = it_send, .cancel = it_unsend, .wake = it_wake};
+	const struct rpl_scenario *sc = run->sc;
+	struct it_env env = env_tmpl;
+	struct it_hints h;
+	struct iterator *it;
+
+	*oom = false;
+	if (!scenario_hints(sc, &h))
+		return NULL;
+	env.arg = run;
+	if (!(it = it_new(&env, &h, 1))) {
+		*oom = true;
+		return NULL;
+	}
+	it_set_qmin(it, !sc->no_qmin);
+	for (size_t i = 0; i < sc->nzones; i++) {
+		const struct rpl_zone *z = &sc->zones[i];
+		struct up_server a[RPL_MAX_ZONE_ADDRS];
+
+		if (wire_dname_is_root(z->name) || !z->naddr)
+			continue;
+		for (size_t k = 0; k < z->naddr; k++)
+			to_server(&z->addr[k], &a[k]);
+		it_add_stub(it, z->name, a, z->naddr);
+	}
+	return it;
+}
+
 static struct dstate *make_state(struct rpl_scenario *sc)
 {
 	struct val_anchors *ta = sc->ta;
 
+	struct dstate *st;
+
 	sc->ta = NULL; /* taken by dstate_new */
-	return dstate_new(&sc->cfg, ta, "replay");
+	st = dstate_new(&sc->cfg, ta, "replay");
+	if (st)
+		st->test_fake_sig = sc->fake_sig;
+	return st;
 }
 
 static void run_free(struct run *run)
 {
 	if (run->r)
 		rsv_free(run->r);
+	it_free(run->it);
+	for (struct ifetch *x = run->ifx, *xn; x; x = xn) {
+		xn = x->next;
+		free(x);
+	}
+	free(run->aq);
 	for (struct query *q = run->queries, *qn; q; q = qn) {
 		qn = q->next;
 		free(q);
@@ -476,6 +845,7 @@ static int run_scenario(struct rpl_scenario *sc, char *why, size_t whylen)
 	struct dstate *st = NULL;
 	char msg[400] = "";
 	long failed_step = -1;
+	bool oom = false;
 
 	if (!run) {
 		snprintf(why, whylen, "out of memory");
@@ -489,7 +859,8 @@ static int run_scenario(struct rpl_scenario *sc, char *why, size_t whylen)
 	env.arg = run;
 	c = cache_new(REPLAY_CACHE_BYTES);
 	st = make_state(sc);
-	if (c && st)
+	run->it = make_iterator(run, &oom);
+	if (c && st && !oom)
 		run->r = rsv_new(c, &env);
 	if (!run->r) {
 		snprintf(msg, sizeof(msg), "out of memory");

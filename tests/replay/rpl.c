@@ -39,6 +39,8 @@ struct parser {
 	size_t textlen;
 	struct rpl_step *step; /* step waiting for its entry */
 	bool ended;
+	struct rpl_zone *zone; /* open stub-zone or forward-zone clause */
+	bool in_file;	       /* FILE_BEGIN ... FILE_END */
 };
 
 __attribute__((format(printf, 2, 3))) static int fail(struct parser *p,
@@ -91,12 +93,19 @@ static bool weq(const char *w, size_t wl, const char *kw)
 	return strlen(kw) == wl && strncasecmp(w, kw, wl) == 0;
 }
 
+/* Cuts a ';' comment, and a '#' one that follows a blank (Unbound's
+ * config and Deckard's step lines). */
 static void cut_comment(char *s)
 {
 	char *c = strchr(s, ';');
 
 	if (c)
 		*c = '\0';
+	for (c = s; (c = strchr(c, '#')); c++)
+		if (c == s || isspace((unsigned char)c[-1])) {
+			*c = '\0';
+			break;
+		}
 }
 
 static void free_entry(struct rpl_entry *e)
@@ -189,14 +198,119 @@ static int parse_date(const char *s, int64_t *ret)
 	return 0;
 }
 
+/* Cuts a '#' comment after a blank outside quotes (Unbound's config). */
+static void cut_config_comment(char *s)
+{
+	bool quoted = false;
+
+	for (char *c = s; *c; c++) {
+		if (*c == '"')
+			quoted = !quoted;
+		else if (*c == '#' && !quoted &&
+			 (c == s || isspace((unsigned char)c[-1]))) {
+			*c = '\0';
+			return;
+		}
+	}
+}
+
+/* A stub-zone or forward-zone clause (its name the root until a name:
+ * line). */
+static int zone_open(struct parser *p, bool forward)
+{
+	struct rpl_scenario *sc = p->sc;
+
+	if (sc->nzones == RPL_MAX_ZONES)
+		return fail(p, "more than %d stub and forward zones",
+			    RPL_MAX_ZONES);
+	p->zone = &sc->zones[sc->nzones++];
+	memset(p->zone, 0, sizeof(*p->zone));
+	p->zone->forward = forward;
+	return 0;
+}
+
+/* stub-addr / forward-addr: "ADDR[@PORT]"; outside any clause (Deckard),
+ * the root's. */
+static int zone_addr(struct parser *p, const char *val, bool forward)
+{
+	struct rpl_addr *a;
+	char text[64];
+
+	if (!p->zone && zone_open(p, forward) < 0)
+		return -1;
+	if (p->zone->naddr == RPL_MAX_ZONE_ADDRS)
+		return 0;
+	snprintf(text, sizeof(text), "%.*s", (int)strcspn(val, "@ \t"), val);
+	a = &p->zone->addr[p->zone->naddr];
+	if (inet_pton(AF_INET, text, a->a) == 1)
+		a->family = AF_INET;
+	else if (inet_pton(AF_INET6, text, a->a) == 1)
+		a->family = AF_INET6;
+	else
+		return fail(p, "%s: not an address", text);
+	p->zone->naddr++;
+	return 0;
+}
+
+/* domain-insecure: NAME: the name is treated as unsigned, as dnstrust's
+ * negative trust anchors do. */
+static int domain_insecure(struct parser *p, const char *val)
+{
+	char line[DT_NAME_TEXT_MAXLEN + 32];
+	int n = snprintf(line, sizeof(line), "negative-trust-anchor %s", val);
+
+	if (n < 0 || (size_t)n >= sizeof(line))
+		return fail(p, "domain-insecure: name too long");
+	return append(&p->cfgtext, &p->cfglen, line, (size_t)n) < 0
+		       ? fail(p, "out of memory")
+		       : 0;
+}
+
+/* The keys of Unbound's server, stub-zone and forward-zone clauses that
+ * the runner plays; true when key was one. */
+static bool clause_key(struct parser *p, const char *key, const char *val,
+		       int *ret)
+{
+	*ret = 0;
+	if (strcmp(key, "server") == 0) {
+		p->zone = NULL;
+	} else if (strcmp(key, "stub-zone") == 0 ||
+		   strcmp(key, "forward-zone") == 0) {
+		*ret = zone_open(p, key[0] == 'f');
+	} else if (strcmp(key, "name") == 0 && p->zone) {
+		if (wire_dname_from_str(val, strlen(val), (const uint8_t *)"",
+					p->zone->name) < 0)
+			*ret = fail(p, "name: %s: not a domain name", val);
+	} else if (strcmp(key, "stub-addr") == 0 ||
+		   strcmp(key, "forward-addr") == 0) {
+		*ret = zone_addr(p, val, key[0] == 'f');
+	} else if (strcmp(key, "domain-insecure") == 0) {
+		*ret = domain_insecure(p, val);
+	} else if (strcmp(key, "qname-minimisation") == 0 ||
+		   strcmp(key, "query-minimization") == 0) {
+		/* Unbound's and Deckard's spellings */
+		p->sc->no_qmin = strncmp(val, "no", 2) == 0 ||
+				 strncmp(val, "off", 3) == 0;
+	} else if (strcmp(key, "fake-sha1") == 0 ||
+		   strcmp(key, "fake-dsa") == 0) {
+		if (strcmp(val, "yes") == 0)
+			p->sc->fake_sig = true;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 static int config_line(struct parser *p, char *s)
 {
 	char *colon, *key, *val;
+	int ret;
 
 	while (isspace((unsigned char)*s))
 		s++;
 	if (!*s || *s == ';' || *s == '#')
 		return 0;
+	cut_config_comment(s);
 	if (strncmp(s, "AUTOTRUST_FILE", 14) == 0 ||
 	    strncmp(s, "TEMPFILE_NAME", 13) == 0) {
 		snprintf(p->sc->unsupported, sizeof(p->sc->unsupported), "%.*s",
@@ -213,16 +327,28 @@ static int config_line(struct parser *p, char *s)
 		return append(&p->cfgtext, &p->cfglen, val, strlen(val)) < 0
 			       ? fail(p, "out of memory")
 			       : 0;
+	if (clause_key(p, key, val, &ret))
+		return ret;
 	if (strcmp(key, "trust-anchor") == 0)
 		return add_anchor(p, val);
 	if (strcmp(key, "val-override-date") == 0) {
+		/* -1: no override: the time is now */
 		if (strcmp(val, "-1") == 0) {
-			snprintf(p->sc->unsupported, sizeof(p->sc->unsupported),
-				 "val-override-date -1 (no signature times)");
+			p->sc->date = (int64_t)time(NULL);
+			p->sc->has_date = true;
 			return 0;
 		}
 		if (parse_date(val, &p->sc->date) < 0)
 			return fail(p, "val-override-date: not YYYYMMDDHHMMSS");
+		p->sc->has_date = true;
+		return 0;
+	}
+	if (strcmp(key, "val-override-timestamp") == 0) {
+		char *end;
+
+		p->sc->date = (int64_t)strtoll(val, &end, 10);
+		if (end == val || *end)
+			return fail(p, "val-override-timestamp: not a number");
 		p->sc->has_date = true;
 		return 0;
 	}
@@ -522,6 +648,8 @@ static int entry_line(struct parser *p, char *s)
 	}
 	if (strcmp(kw, "SECTION") == 0)
 		return section_line(p, rest);
+	if (strcmp(kw, "MANDATORY") == 0)
+		return 0; /* Deckard: the entry must be used; not checked */
 	if (strcmp(kw, "EXTRA_PACKET") == 0 || strcmp(kw, "ENTRY_BEGIN") == 0 ||
 	    strcmp(kw, "RANGE_END") == 0)
 		return fail(p, "%s inside an entry: not supported", kw);
@@ -599,6 +727,8 @@ static int step_line(struct parser *p, const char *s)
 			return fail(p, "CHECK_ROUNDS without a count");
 		st->arg = strtol(w, NULL, 10);
 		return 0;
+	} else if (weq(w, wl, "TRAFFIC") || weq(w, wl, "NOTHING")) {
+		st->kind = RPL_NOOP;
 	} else {
 		st->kind = RPL_UNSUPPORTED;
 	}
@@ -677,7 +807,17 @@ static int scenario_line(struct parser *p, char *s)
 
 	if (p->entry)
 		return entry_line(p, s);
+	if (p->in_file) {
+		p->in_file = strncmp(s, "FILE_END", 8) != 0;
+		return 0;
+	}
 	cut_comment(s);
+	if (strncmp(s, "FILE_BEGIN", 10) == 0) {
+		/* the expected contents of CHECK_TEMPFILE or
+		 * CHECK_AUTOTRUST, whose steps are not supported */
+		p->in_file = true;
+		return 0;
+	}
 	if (!word(&rest, &w, &wl))
 		return 0;
 	if (weq(w, wl, "SCENARIO_BEGIN")) {

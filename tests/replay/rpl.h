@@ -53,12 +53,24 @@ struct rpl_entry {
 	struct rpl_entry *next;
 };
 
-#define RPL_MAX_ADDRS 4
+/* ADDRESS lines of a range: Unbound's scenarios give a server of many
+ * names (a root server and a TLD's, say) up to a dozen. */
+#define RPL_MAX_ADDRS 32
 
 /* An ADDRESS of a range: the upstream server it plays. */
 struct rpl_addr {
 	int family; /* AF_INET or AF_INET6 */
 	uint8_t a[16];
+};
+
+/* A stub-zone or forward-zone clause: its name and addresses. */
+#define RPL_MAX_ZONES	   16
+#define RPL_MAX_ZONE_ADDRS 16
+struct rpl_zone {
+	uint8_t name[DT_NAME_MAXLEN];
+	struct rpl_addr addr[RPL_MAX_ZONE_ADDRS];
+	size_t naddr;
+	bool forward; /* forward-zone (else stub-zone) */
 };
 
 struct rpl_range {
@@ -77,6 +89,7 @@ enum rpl_step_kind {
 	RPL_CHECK_ROUNDS,  /* upstream round trips of the last QUERY: its
 			      fetches in generations, each made once an
 			      answer of the one before came in */
+	RPL_NOOP, /* TRAFFIC, NOTHING: nothing to do without a network */
 	RPL_UNSUPPORTED,
 };
 
@@ -100,6 +113,12 @@ struct rpl_scenario {
 	struct rpl_step *steps;
 	size_t nsteps;
 	char unsupported[128]; /* a config feature we cannot run */
+	struct rpl_zone zones[RPL_MAX_ZONES]; /* stub- and forward-zones */
+	size_t nzones;
+	/* fake-sha1 / fake-dsa: signatures of algorithms 3, 5, 6 and 7
+	 * pass unchecked (the runner's state only, never the product's) */
+	bool fake_sig;
+	bool no_qmin; /* qname-minimisation: no */
 };
 
 /* Reads the scenario in path. Returns 0 and *ret (free with

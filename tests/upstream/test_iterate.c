@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The iterator's pieces that need no network (src/upstream/iter_hints.c,
+ * The iterator's pieces that need no network (src/iterator/iter_hints.c,
  * iter_msg.c): root hints, built in and read from named.root text; the
  * reading of authoritative responses (referrals within bailiwick, glue
  * only in the sending zone and only for the referral's NS names, DS at
@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "common/errcode.h"
-#include "upstream/iter_msg.h"
-#include "upstream/iter_prime.h"
-#include "upstream/iterate.h"
+#include "iterator/iter_msg.h"
+#include "iterator/iter_prime.h"
+#include "iterator/iterate.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/zone.h"
@@ -238,6 +238,19 @@ static void test_answers(void)
 			"example.com.", "www.example.com.", WIRE_TYPE_A),
 	       IT_CNAME, "a CNAME out of the zone is followed");
 	ok(wire_dname_equal(next, name("www.other.net.")), "to its target");
+	is_int(classify(resp("example.com.", WIRE_TYPE_ANY, WIRE_FLAG_AA,
+			     "example.com. A 192.0.2.1\n"
+			     "example.com. MX 10 mail.example.com.\n",
+			     NULL, NULL),
+			"example.com.", "example.com.", WIRE_TYPE_ANY),
+	       IT_FINAL,
+	       "qtype ANY: records of any type at the name are final");
+	struct wire_msg *yx =
+		resp("www.example.com.", WIRE_TYPE_A, WIRE_FLAG_AA,
+		     "example.com. DNAME a.very.long.example.\n", NULL, NULL);
+	yx->rcode = 6;
+	is_int(classify(yx, "example.com.", "www.example.com.", WIRE_TYPE_A),
+	       IT_FINAL, "YXDOMAIN (a DNAME result too long) is final");
 	is_int(classify(resp("www.example.com.", WIRE_TYPE_CNAME, WIRE_FLAG_AA,
 			     "www.example.com. CNAME www.other.net.\n", NULL,
 			     NULL),
@@ -250,6 +263,20 @@ static void test_answers(void)
 			     NULL),
 			"example.com.", "www.example.com.", WIRE_TYPE_A),
 	       IT_FINAL, "a CNAME whose target the zone denies is final");
+	struct wire_msg *oob =
+		resp("www.example.com.", WIRE_TYPE_A, WIRE_FLAG_AA,
+		     "www.example.com. CNAME www.other.net.\n"
+		     "www.other.net. A 192.0.2.66\n",
+		     "other.net. SOA ns.other.net. h.other.net. "
+		     "1 2 3 4 5\n",
+		     NULL);
+	oob->rcode = WIRE_RCODE_NXDOMAIN;
+	is_int(classify(oob, "example.com.", "www.example.com.", WIRE_TYPE_A),
+	       IT_CNAME,
+	       "a target out of the zone is asked of its own servers, "
+	       "whatever the RCODE and records the alias's server gives "
+	       "(RFC 2181 §5.4.1)");
+	ok(wire_dname_equal(next, name("www.other.net.")), "to its target");
 	is_int(classify(resp("x.example.com.", WIRE_TYPE_A, WIRE_FLAG_AA, NULL,
 			     "example.com. SOA ns1.example.com. h.example.com. "
 			     "1 2 3 4 5\n",
@@ -268,7 +295,13 @@ static void test_answers(void)
 	is_int(classify(
 		       resp("x.example.com.", WIRE_TYPE_A, 0, NULL, NULL, NULL),
 		       "example.com.", "x.example.com.", WIRE_TYPE_A),
-	       IT_LAME, "an empty response without AA is lame");
+	       IT_FINAL,
+	       "an empty response without AA or SOA is NODATA (RFC 2308 "
+	       "type 3)");
+	is_int(classify(resp("www.example.com.", WIRE_TYPE_A, WIRE_FLAG_AA,
+			     NULL, DELEG, GLUE),
+			"com.", "www.example.com.", WIRE_TYPE_A),
+	       IT_REFERRAL, "a referral down with AA=1 is followed");
 	is_int(classify(resp("x.example.com.", WIRE_TYPE_A, WIRE_FLAG_AA,
 			     "y.example.com. A 192.0.2.1\n", NULL, NULL),
 			"example.com.", "x.example.com.", WIRE_TYPE_A),
@@ -313,6 +346,7 @@ static void test_assemble(void)
 {
 	struct wire_msg *steps[2];
 	uint8_t out[4096], raw0[4096];
+	uint8_t name_copy0[DT_NAME_MAXLEN], name_copy1[DT_NAME_MAXLEN];
 	struct wire_msg *m;
 	int len, err;
 
@@ -332,7 +366,7 @@ static void test_assemble(void)
 			"www.other.net. NSEC zz.other.net. AAAA\n",
 			NULL);
 	steps[1]->rcode = WIRE_RCODE_NXDOMAIN;
-	len = it_assemble((const struct wire_msg *const *)steps, 2,
+	len = it_assemble((const struct wire_msg *const *)steps, NULL, 2,
 			  name("www.example.com."), WIRE_TYPE_A, out,
 			  sizeof(out));
 	ok(len > 0, "two steps assembled (%d octets)", len);
@@ -356,9 +390,29 @@ static void test_assemble(void)
 		   "EDNS with DO");
 		wire_msg_free(m);
 	}
-	ok(it_assemble((const struct wire_msg *const *)steps, 2,
+	ok(it_assemble((const struct wire_msg *const *)steps, NULL, 2,
 		       name("www.example.com."), WIRE_TYPE_A, out, 40) < 0,
 	   "too small a buffer: an error, not a cut message");
+	/* Each step only for its own zone's records. */
+	const uint8_t *zones[2] = {name_copy0, name_copy1};
+	wire_dname_copy(name_copy0, name("example.com."));
+	wire_dname_copy(name_copy1, name("other.net."));
+	len = it_assemble((const struct wire_msg *const *)steps, zones, 2,
+			  name("www.example.com."), WIRE_TYPE_A, out,
+			  sizeof(out));
+	m = len > 0 ? wire_msg_parse(out, (size_t)len, 0, &err) : NULL;
+	ok(m && m->count[WIRE_SEC_ANSWER] == 1 &&
+		   m->count[WIRE_SEC_AUTHORITY] == 3,
+	   "with each step's zone, the records in its zone are all kept");
+	wire_msg_free(m);
+	wire_dname_copy(name_copy1, name("example.com."));
+	len = it_assemble((const struct wire_msg *const *)steps, zones, 2,
+			  name("www.example.com."), WIRE_TYPE_A, out,
+			  sizeof(out));
+	m = len > 0 ? wire_msg_parse(out, (size_t)len, 0, &err) : NULL;
+	ok(m && m->count[WIRE_SEC_AUTHORITY] == 1,
+	   "and a step's records outside its server's zone are dropped");
+	wire_msg_free(m);
 	wire_msg_free(steps[0]);
 	wire_msg_free(steps[1]);
 }

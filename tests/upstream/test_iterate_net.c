@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * src/upstream/iterate.c over real sockets: fake authoritative servers on
+ * src/iterator/iterate.c over real sockets: fake authoritative servers on
  * 127.6.53.1-7 (one port, chosen by the kernel; it_set_port sends every
  * query there), run by a thread of this test from a table of canned
  * responses, each logging what it was asked. Checked: referrals followed
@@ -32,7 +32,8 @@
 
 #include "common/errcode.h"
 #include "common/loop.h"
-#include "upstream/iterate.h"
+#include "iterator/iterate.h"
+#include "upstream/iter_net.h"
 #include "upstream/transport.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
@@ -269,6 +270,31 @@ static int count(int srv, const char *what)
 /* --- questions --- */
 
 static struct loop *L;
+
+/* The cores made (net_new) and their drivers over the network. */
+static struct it_net *nets[8];
+
+static struct iterator *net_new(struct up_client *up, const struct it_hints *h)
+{
+	for (size_t i = 0; i < sizeof(nets) / sizeof(nets[0]); i++) {
+		if (nets[i])
+			continue;
+		if (!(nets[i] = it_net_new(L, up, h)))
+			return NULL;
+		return it_net_core(nets[i]);
+	}
+	return NULL;
+}
+
+static void net_free(struct iterator *it)
+{
+	for (size_t i = 0; i < sizeof(nets) / sizeof(nets[0]); i++) {
+		if (nets[i] && it_net_core(nets[i]) == it) {
+			it_net_free(nets[i]);
+			nets[i] = NULL;
+		}
+	}
+}
 static int got_err;
 static struct wire_msg *got;
 static int calls;
@@ -308,7 +334,7 @@ static const uint8_t *name(const char *text)
 static bool ask(struct iterator *it, const char *q, uint16_t type)
 {
 	calls = 0;
-	if (!it_query(it, name(q), type, done, NULL))
+	if (!it_query(it, loop_now_ms(L), name(q), type, done, NULL))
 		return false;
 	loop_run(L);
 	return calls == 1;
@@ -445,7 +471,7 @@ static void test_prime(struct up_client *up)
 	int evil = count(5, NULL), root = count(1, NULL);
 
 	up_server_parse("127.6.53.7", &h.addr[h.n++]);
-	it = it_new(L, up, &h);
+	it = net_new(up, &h);
 	it_set_port(it, port);
 	it_set_notice(it, on_notice, NULL);
 	notices = 0;
@@ -453,7 +479,8 @@ static void test_prime(struct up_client *up)
 	for (size_t i = 0; i < 3; i++)
 		errs[i] = 1;
 	for (size_t i = 0; i < 3; i++)
-		it_query(it, name(qs[i]), WIRE_TYPE_A, done_n, (void *)i);
+		it_query(it, loop_now_ms(L), name(qs[i]), WIRE_TYPE_A, done_n,
+			 (void *)i);
 	ok(!it_root_primed(it), "priming under way: not primed yet");
 	loop_run(L);
 	ok(pending == 0 && errs[0] == 0 && errs[1] == 0 && errs[2] == 0,
@@ -477,12 +504,12 @@ static void test_prime(struct up_client *up)
 	memset(&h, 0, sizeof(h));
 	up_server_parse("127.6.53.1", &h.addr[h.n++]);
 	int refused = count(1, ". NS");
-	it_set_hints(it, &h);
+	it_set_hints(it, &h, loop_now_ms(L));
 	ok(!it_root_primed(it), "new hints: not primed");
 	ok(ask(it, "www.sub.example.", WIRE_TYPE_A) && got_err == 0 &&
 		   count(1, ". NS") == refused + 1 && !it_root_primed(it),
 	   "primed again on the new hints, refused, answered from them");
-	it_free(it);
+	net_free(it);
 }
 
 static void test_unreachable(struct up_client *up)
@@ -493,7 +520,7 @@ static void test_unreachable(struct up_client *up)
 
 	/* Nothing listens on 127.6.53.9: ICMP port unreachable. */
 	up_server_parse("127.6.53.9", &h.addr[h.n++]);
-	it = it_new(L, up, &h);
+	it = net_new(up, &h);
 	it_set_port(it, port);
 	bool asked_ok = ask(it, "www.example.", WIRE_TYPE_A);
 	ok(asked_ok && got_err == DT_ENETBLOCKED, "no root server answers: %s",
@@ -504,11 +531,11 @@ static void test_unreachable(struct up_client *up)
 	   "root unreachable, counted once");
 	memset(&h, 0, sizeof(h));
 	up_server_parse("127.6.53.1", &h.addr[h.n++]);
-	it_set_hints(it, &h);
+	it_set_hints(it, &h, loop_now_ms(L));
 	ok(ask(it, "www.sub.example.", WIRE_TYPE_A) && got_err == 0 &&
 		   it_root_reachable(it),
 	   "new hints that answer: resolved, the root reachable again");
-	it_free(it);
+	net_free(it);
 
 	/* A hint that drops everything (a socket never read): priming
 	 * times out, then the hint is asked as the root until the root's
@@ -520,7 +547,7 @@ static void test_unreachable(struct up_client *up)
 		abort();
 	memset(&h, 0, sizeof(h));
 	up_server_parse("127.6.53.8", &h.addr[h.n++]);
-	it = it_new(L, up, &h);
+	it = net_new(up, &h);
 	it_set_port(it, port);
 	int64_t t0 = loop_now_ms(L);
 	asked_ok = ask(it, "www.example.", WIRE_TYPE_A);
@@ -533,7 +560,7 @@ static void test_unreachable(struct up_client *up)
 		   took < DT_IT_ZONE_WAIT_MS + DT_IT_PRIME_TIMEOUT_MS,
 	   "within the root's wait, priming included (%lld ms)",
 	   (long long)took);
-	it_free(it);
+	net_free(it);
 	close(fd);
 }
 
@@ -542,14 +569,17 @@ static void test_cancel(struct iterator *it)
 	struct it_req *r;
 
 	calls = 0;
-	r = it_query(it, name("cancelled.sub.example."), WIRE_TYPE_A, never,
-		     NULL);
+	r = it_query(it, loop_now_ms(L), name("cancelled.sub.example."),
+		     WIRE_TYPE_A, never, NULL);
 	it_cancel(r);
-	it_query(it, name("www.sub.example."), WIRE_TYPE_AAAA, done, NULL);
+	it_query(it, loop_now_ms(L), name("www.sub.example."), WIRE_TYPE_AAAA,
+		 done, NULL);
 	loop_run(L);
 	is_int(calls, 1, "a cancelled question's callback never runs");
-	it_query(it, name("pending.glueless."), WIRE_TYPE_A, never, NULL);
-	it_query(it, name("x.y.z.example."), WIRE_TYPE_A, never, NULL);
+	it_query(it, loop_now_ms(L), name("pending.glueless."), WIRE_TYPE_A,
+		 never, NULL);
+	it_query(it, loop_now_ms(L), name("x.y.z.example."), WIRE_TYPE_A, never,
+		 NULL);
 }
 
 /* --- NS addresses through a lookup of the caller's (it_set_lookup) --- */
@@ -573,9 +603,9 @@ static void hook_fire(struct loop_timer *t)
 
 	up_server_parse("127.6.53.4", &a);
 	if (hook_good)
-		c->cb(c->cbarg, &a, 1);
+		c->cb(c->cbarg, &a, 1, loop_now_ms(L));
 	else
-		c->cb(c->cbarg, NULL, 0);
+		c->cb(c->cbarg, NULL, 0, loop_now_ms(L));
 }
 
 static void *hook_start(void *arg, const uint8_t *n, uint16_t type,
@@ -625,7 +655,7 @@ static void stop_loop(struct loop_timer *t)
 static struct iterator *hooked(struct up_client *up, const struct it_hints *h)
 {
 	struct it_lookup lk = {.start = hook_start, .cancel = hook_cancel};
-	struct iterator *it = it_new(L, up, h);
+	struct iterator *it = net_new(up, h);
 
 	it_set_port(it, port);
 	it_set_lookup(it, &lk);
@@ -639,7 +669,8 @@ static void test_lookup_hook(struct up_client *up, const struct it_hints *h)
 
 	hook_good = true;
 	calls = 0;
-	it_query_nest(it, name("www.glueless."), WIRE_TYPE_A, 1, done, NULL);
+	it_query_nest(it, loop_now_ms(L), name("www.glueless."), WIRE_TYPE_A, 1,
+		      done, NULL);
 	loop_run(L);
 	ok(calls == 1 && got_err == 0, "www.glueless. A through the lookup");
 	is_str(answer_rr(0), "www.glueless. 3600 IN A 192.0.2.4",
@@ -647,15 +678,15 @@ static void test_lookup_hook(struct up_client *up, const struct it_hints *h)
 	is_int(nhook, 1, "one lookup");
 	is_str(hook_asked[0], "ns.other. A 2",
 	       "of ns.other. A, one nesting deeper than the question");
-	it_free(it);
+	net_free(it);
 
 	/* The lookup finds nothing that validates for A; AAAA never
 	 * answers: the question waits on it, and a cancel reaches it. */
 	it = hooked(up, h);
 	hook_good = false;
 	calls = 0;
-	struct it_req *r = it_query(it, name("www.glueless."), WIRE_TYPE_A,
-				    never, NULL);
+	struct it_req *r = it_query(it, loop_now_ms(L), name("www.glueless."),
+				    WIRE_TYPE_A, never, NULL);
 	struct loop_timer guard = {.cb = stop_loop};
 	loop_timer_start(L, &guard, 5000);
 	loop_run(L);
@@ -665,18 +696,18 @@ static void test_lookup_hook(struct up_client *up, const struct it_hints *h)
 	it_cancel(r);
 	is_int(ncancel_hook, 1, "cancelling the question cancels its lookup");
 	is_int(calls, 0, "and its callback never runs");
-	it_free(it);
+	net_free(it);
 
 	/* At the nesting limit, no lookup: the question fails at once. */
 	it = hooked(up, h);
 	hook_good = true;
 	calls = 0;
-	it_query_nest(it, name("www.glueless."), WIRE_TYPE_A,
+	it_query_nest(it, loop_now_ms(L), name("www.glueless."), WIRE_TYPE_A,
 		      DT_IT_NS_DEPTH_MAX, done, NULL);
 	loop_run(L);
 	ok(calls == 1 && got_err != 0, "at DT_IT_NS_DEPTH_MAX: fails");
 	is_int(nhook, 0, "without a lookup");
-	it_free(it);
+	net_free(it);
 }
 
 int main(void)
@@ -694,12 +725,12 @@ int main(void)
 	L = loop_new();
 	up = up_client_new(L);
 	up_server_parse("127.6.53.1", &h.addr[h.n++]);
-	it = it_new(L, up, &h);
+	it = net_new(up, &h);
 	it_set_port(it, port);
 	it_set_notice(it, on_notice, NULL);
 	test_walks(it);
 	test_cancel(it);
-	it_free(it); /* two questions still under way */
+	net_free(it); /* two questions still under way */
 	ok(1, "freed with questions under way");
 	test_lookup_hook(up, &h);
 	test_unreachable(up);

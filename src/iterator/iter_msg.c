@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: MIT */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <string.h>
+
+#include "common/errcode.h"
+#include "iterator/iter_msg.h"
+#include "wire/bytes.h"
+#include "wire/dname.h"
+#include "wire/msg.h"
+
+/* --- classifying --- */
+
+#define DT_RCODE_YXDOMAIN 6 /* RFC 2136 */
+
+static const struct wire_rr *find(const struct wire_msg *m,
+				  enum wire_section sec, const uint8_t *owner,
+				  uint16_t type)
+{
+	for (size_t i = 0; i < m->count[sec]; i++) {
+		const struct wire_rr *rr = &m->sec[sec][i];
+
+		if (rr->type == type && rr->rclass == WIRE_CLASS_IN &&
+		    (!owner || wire_dname_equal(rr->owner, owner)))
+			return rr;
+	}
+	return NULL;
+}
+
+/* Records of qtype at owner in the answer section: any type for ANY. */
+static bool has_data(const struct wire_msg *m, const uint8_t *owner,
+		     uint16_t qtype)
+{
+	if (qtype != WIRE_TYPE_ANY)
+		return find(m, WIRE_SEC_ANSWER, owner, qtype) != NULL;
+	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_ANSWER][i];
+
+		if (rr->rclass == WIRE_CLASS_IN &&
+		    rr->type != WIRE_TYPE_CNAME &&
+		    wire_dname_equal(rr->owner, owner))
+			return true;
+	}
+	return false;
+}
+
+/* Follows the CNAME chain from qname through the answer section while it
+ * stays in zone (RFC 2181 §5.4.1: a server's word on names outside its
+ * zone is not taken): writes where it ends to end and returns whether
+ * data of qtype is there. */
+static bool follow_chain(const struct wire_msg *m, const uint8_t *zone,
+			 const uint8_t *qname, uint16_t qtype,
+			 uint8_t end[DT_NAME_MAXLEN])
+{
+	const struct wire_rr *rr;
+
+	wire_dname_copy(end, qname);
+	for (int links = 0; links <= DT_IT_CNAME_MAX; links++) {
+		if (!wire_dname_is_subdomain(end, zone))
+			return false;
+		if (has_data(m, end, qtype))
+			return true;
+		rr = find(m, WIRE_SEC_ANSWER, end, WIRE_TYPE_CNAME);
+		if (!rr ||
+		    wire_dname_check(rr->rdata, rr->rdata + rr->rdlen) < 0)
+			return false;
+		wire_dname_copy(end, rr->rdata);
+	}
+	return false;
+}
+
+bool it_addr_from_rr(const struct wire_rr *rr, struct up_server *ret)
+{
+	struct up_server s;
+
+	memset(&s, 0, sizeof(s));
+	if (rr->rclass != WIRE_CLASS_IN)
+		return false;
+	if (rr->type == WIRE_TYPE_A && rr->rdlen == 4) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)&s.addr;
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(53);
+		memcpy(&sin->sin_addr, rr->rdata, 4);
+		s.addrlen = sizeof(*sin);
+	} else if (rr->type == WIRE_TYPE_AAAA && rr->rdlen == 16) {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&s.addr;
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(53);
+		memcpy(&sin6->sin6_addr, rr->rdata, 16);
+		s.addrlen = sizeof(*sin6);
+	} else {
+		return false;
+	}
+	*ret = s;
+	return true;
+}
+
+static void add_glue(const struct wire_msg *m, const uint8_t *zone,
+		     struct it_referral *ref)
+{
+	for (size_t i = 0; i < m->count[WIRE_SEC_ADDITIONAL]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_ADDITIONAL][i];
+		bool named = false;
+
+		if (ref->naddr == DT_IT_ADDRS_MAX)
+			return;
+		if (rr->rclass != WIRE_CLASS_IN ||
+		    !wire_dname_is_subdomain(rr->owner, zone))
+			continue;
+		for (size_t k = 0; k < ref->nns && !named; k++)
+			named = wire_dname_equal(rr->owner, ref->ns[k]);
+		if (!named)
+			continue;
+		if (!it_addr_from_rr(rr, &ref->addr[ref->naddr]))
+			continue;
+		ref->naddr++;
+	}
+}
+
+enum ref_verdict {
+	REF_NONE, /* no NS RRset, or one that may not be followed */
+	REF_DOWN, /* a referral to follow: *ref */
+	REF_SELF, /* DS: a referral to qname itself, the parent's answer */
+};
+
+/* The referral of a response without answers, when it is one that may be
+ * followed from zone for qname/qtype. */
+static enum ref_verdict referral(const struct wire_msg *m, const uint8_t *zone,
+				 const uint8_t *qname, uint16_t qtype,
+				 struct it_referral *ref)
+{
+	const struct wire_rr *ns =
+		find(m, WIRE_SEC_AUTHORITY, NULL, WIRE_TYPE_NS);
+	const uint8_t *owner;
+
+	if (!ns)
+		return REF_NONE;
+	owner = ns->owner;
+	if (wire_dname_equal(owner, zone) ||
+	    !wire_dname_is_subdomain(owner, zone) ||
+	    !wire_dname_is_subdomain(qname, owner))
+		return REF_NONE;
+	if (qtype == WIRE_TYPE_DS && wire_dname_equal(owner, qname))
+		return REF_SELF;
+	memset(ref, 0, sizeof(*ref));
+	wire_dname_copy(ref->zone, owner);
+	ref->ttl = UINT32_MAX;
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
+
+		if (rr->type != WIRE_TYPE_NS || rr->rclass != WIRE_CLASS_IN ||
+		    !wire_dname_equal(rr->owner, owner) ||
+		    wire_dname_check(rr->rdata, rr->rdata + rr->rdlen) < 0)
+			continue;
+		if (rr->ttl < ref->ttl)
+			ref->ttl = rr->ttl;
+		if (ref->nns < DT_IT_NS_MAX)
+			wire_dname_copy(ref->ns[ref->nns++], rr->rdata);
+	}
+	add_glue(m, zone, ref);
+	return ref->nns > 0 ? REF_DOWN : REF_NONE;
+}
+
+enum it_kind it_classify(const struct wire_msg *m, const uint8_t *zone,
+			 const uint8_t *qname, uint16_t qtype,
+			 uint8_t ret_next[DT_NAME_MAXLEN],
+			 struct it_referral *ret_ref)
+{
+	bool aa = m->hdr.flags & WIRE_FLAG_AA;
+	bool soa = find(m, WIRE_SEC_AUTHORITY, NULL, WIRE_TYPE_SOA) != NULL;
+	uint8_t end[DT_NAME_MAXLEN];
+
+	/* YXDOMAIN: a DNAME substitution too long for a name (RFC 6672
+	 * §2.2), the server's final word. */
+	if (m->rcode == DT_RCODE_YXDOMAIN)
+		return IT_FINAL;
+	if (m->rcode != WIRE_RCODE_NOERROR && m->rcode != WIRE_RCODE_NXDOMAIN)
+		return IT_LAME;
+	if (m->count[WIRE_SEC_ANSWER] > 0) {
+		if (follow_chain(m, zone, qname, qtype, end))
+			return IT_FINAL;
+		if (wire_dname_equal(end, qname))
+			/* Records, none about the name asked. */
+			return m->rcode == WIRE_RCODE_NXDOMAIN ? IT_FINAL
+							       : IT_LAME;
+		/* The target is proven absent, unless it is outside the
+		 * zone: then neither the RCODE nor the records about it
+		 * are this server's to give, and its own servers are asked. */
+		if (wire_dname_is_subdomain(end, zone) &&
+		    (m->rcode == WIRE_RCODE_NXDOMAIN || soa))
+			return IT_FINAL;
+		wire_dname_copy(ret_next, end);
+		return IT_CNAME;
+	}
+	if (m->rcode == WIRE_RCODE_NXDOMAIN || soa)
+		return IT_FINAL;
+	/* A referral down is one whatever its AA bit (servers that host
+	 * parent and child may set it). */
+	switch (referral(m, zone, qname, qtype, ret_ref)) {
+	case REF_DOWN: return IT_REFERRAL;
+	case REF_SELF: return IT_FINAL;
+	default: break;
+	}
+	/* NODATA without SOA: authoritative, or RFC 2308 §2.2 type 3 (no
+	 * NS either: nothing says the server is not the zone's). An NS
+	 * RRset (a referral up, sideways or to the server's own zone)
+	 * without AA is lame. */
+	if (aa || !find(m, WIRE_SEC_AUTHORITY, NULL, WIRE_TYPE_NS))
+		return IT_FINAL;
+	return IT_LAME;
+}
+
+const uint8_t *it_child_apex(const struct wire_msg *m, const uint8_t *zone,
+			     const uint8_t *qname, uint32_t *ret_ttl)
+{
+	const struct wire_rr *soa =
+		find(m, WIRE_SEC_AUTHORITY, NULL, WIRE_TYPE_SOA);
+
+	if (!soa || !(m->hdr.flags & WIRE_FLAG_AA) ||
+	    wire_dname_equal(soa->owner, zone) ||
+	    !wire_dname_is_subdomain(soa->owner, zone) ||
+	    !wire_dname_is_subdomain(qname, soa->owner))
+		return NULL;
+	*ret_ttl = soa->ttl;
+	return soa->owner;
+}
+
+/* --- assembling --- */
+
+static uint16_t rrsig_covered(const struct wire_rr *rr)
+{
+	return rr->type == WIRE_TYPE_RRSIG && rr->rdlen >= 2
+		       ? wire_get16(rr->rdata)
+		       : 0;
+}
+
+static bool is_denial(const struct wire_rr *rr)
+{
+	uint16_t t = rr->type == WIRE_TYPE_RRSIG ? rrsig_covered(rr) : rr->type;
+
+	return t == WIRE_TYPE_NSEC || t == WIRE_TYPE_NSEC3;
+}
+
+/* Whether rr may be taken from the response of a server of zone (NULL:
+ * any). */
+static bool in_zone(const struct wire_rr *rr, const uint8_t *zone)
+{
+	return !zone || wire_dname_is_subdomain(rr->owner, zone);
+}
+
+int it_assemble(const struct wire_msg *const *steps,
+		const uint8_t *const *zones, size_t n, const uint8_t *qname,
+		uint16_t qtype, uint8_t *out, size_t cap)
+{
+	const struct wire_msg *last = steps[n - 1];
+	const uint8_t *lzone = zones ? zones[n - 1] : NULL;
+	struct wire_builder b;
+	int err;
+
+	err = wire_build_init(&b, out, cap, 0,
+			      WIRE_FLAG_QR | WIRE_FLAG_RA |
+				      (last->rcode & 0xF));
+	if (err == 0)
+		err = wire_build_question(&b, qname, qtype, WIRE_CLASS_IN);
+	for (size_t s = 0; s < n && err == 0; s++)
+		for (size_t i = 0;
+		     i < steps[s]->count[WIRE_SEC_ANSWER] && err == 0; i++)
+			if (in_zone(&steps[s]->sec[WIRE_SEC_ANSWER][i],
+				    zones ? zones[s] : NULL))
+				err = wire_build_rr(
+					&b, WIRE_SEC_ANSWER,
+					&steps[s]->sec[WIRE_SEC_ANSWER][i]);
+	for (size_t s = 0; s + 1 < n && err == 0; s++)
+		for (size_t i = 0;
+		     i < steps[s]->count[WIRE_SEC_AUTHORITY] && err == 0; i++) {
+			const struct wire_rr *rr =
+				&steps[s]->sec[WIRE_SEC_AUTHORITY][i];
+			if (is_denial(rr) &&
+			    in_zone(rr, zones ? zones[s] : NULL))
+				err = wire_build_rr(&b, WIRE_SEC_AUTHORITY, rr);
+		}
+	for (size_t i = 0; i < last->count[WIRE_SEC_AUTHORITY] && err == 0; i++)
+		if (in_zone(&last->sec[WIRE_SEC_AUTHORITY][i], lzone))
+			err = wire_build_rr(&b, WIRE_SEC_AUTHORITY,
+					    &last->sec[WIRE_SEC_AUTHORITY][i]);
+	if (err == 0)
+		err = wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, WIRE_EDNS_DO,
+				     NULL, 0);
+	if (err < 0)
+		return err;
+	return (int)wire_build_finish(&b);
+}
+
+/* A DS record of zone, or an RRSIG over one (class IN). */
+static bool ds_of(const struct wire_rr *rr, const uint8_t *zone)
+{
+	uint16_t t = rr->type == WIRE_TYPE_RRSIG ? rrsig_covered(rr) : rr->type;
+
+	return t == WIRE_TYPE_DS && rr->rclass == WIRE_CLASS_IN &&
+	       wire_dname_equal(rr->owner, zone);
+}
+
+int it_referral_ds(const struct wire_msg *m, const uint8_t *zone, uint8_t *out,
+		   size_t cap, uint32_t *ret_ttl)
+{
+	struct wire_builder b;
+	uint32_t ttl = UINT32_MAX;
+	size_t nds = 0;
+	int err;
+
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
+
+		if (rr->type == WIRE_TYPE_DS && ds_of(rr, zone)) {
+			nds++;
+			if (rr->ttl < ttl)
+				ttl = rr->ttl;
+		}
+	}
+	if (nds == 0)
+		return 0;
+	err = wire_build_init(&b, out, cap, 0,
+			      WIRE_FLAG_QR | WIRE_FLAG_AA | WIRE_RCODE_NOERROR);
+	if (err == 0)
+		err = wire_build_question(&b, zone, WIRE_TYPE_DS,
+					  WIRE_CLASS_IN);
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY] && err == 0; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
+
+		if (ds_of(rr, zone))
+			err = wire_build_rr(&b, WIRE_SEC_ANSWER, rr);
+	}
+	if (err == 0)
+		err = wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, WIRE_EDNS_DO,
+				     NULL, 0);
+	if (err < 0)
+		return err;
+	*ret_ttl = ttl;
+	return (int)wire_build_finish(&b);
+}

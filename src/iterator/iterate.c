@@ -1,0 +1,1128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A question walks down from the closest zone cut it knows (the root
+ * hints when it knows none): one query at a time to one server of the
+ * current zone, chosen by RTT. A referral moves it down, a CNAME to
+ * another name starts the walk again for the target, a final response
+ * ends it. Servers that time out or answer unusably are left for the
+ * zone's others; when a zone has no address left, its NS names are
+ * looked up by a nested question (a "sub" request, whose callback
+ * continues the parent). Every end is marked and the driver woken
+ * (it_env.wake): the callbacks run from it_deliver(), never inside
+ * it_query() or it_recv(). No socket, timer or clock here: queries go
+ * out through it_env.send, and each entry point is given the time.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/errcode.h"
+#include "iterator/iter_msg.h"
+#include "iterator/iter_prime.h"
+#include "iterator/iterate.h"
+#include "wire/dname.h"
+#include "wire/msg.h"
+
+/* A zone cut: its NS names and the addresses known for them. */
+struct zone {
+	uint8_t name[DT_NAME_MAXLEN]; /* lower case */
+	uint8_t ns[DT_IT_NS_MAX][DT_NAME_MAXLEN];
+	size_t nns;
+	struct up_server addr[DT_IT_ADDRS_MAX];
+	size_t naddr;
+};
+
+struct zone_ent {
+	bool used;
+	int64_t expires; /* ms */
+	int64_t used_ms; /* last looked up */
+	struct zone z;
+};
+
+struct srv_ent {
+	bool used;
+	struct up_server addr;
+	unsigned srtt_ms;
+	int64_t lame_until;
+	int64_t used_ms;
+};
+
+/* A stub zone (it_add_stub): servers given, never asked for. */
+struct stub {
+	uint8_t name[DT_NAME_MAXLEN]; /* lower case */
+	struct up_server addr[DT_IT_ADDRS_MAX];
+	size_t naddr;
+};
+
+/* A DS RRset that came with a referral, as the response to its question
+ * (it_referral_ds). */
+struct ds_ent {
+	uint8_t zone[DT_NAME_MAXLEN]; /* lower case; empty: unused */
+	int64_t expires;	      /* ms */
+	struct up_server from;	      /* the parent's server that sent it */
+	uint8_t *msg;
+	size_t len;
+};
+
+struct iterator {
+	struct it_env env;
+	int64_t now; /* of the call under way (ms) */
+	struct it_hints hints;
+	struct stub stubs[DT_IT_STUBS_MAX];
+	size_t nstubs;
+	size_t nending;		 /* requests ended, not delivered yet */
+	struct it_prime *prime;	 /* the root's servers (RFC 8109) */
+	uint16_t port;		 /* tests: every server's port (it_set_port) */
+	bool no_qmin;		 /* it_set_qmin(false) */
+	struct it_req *reqs;	 /* pending, top-level and nested */
+	struct it_lookup lookup; /* NS addresses, validated (optional) */
+	struct zone_ent *zones;
+	struct srv_ent *srvs;
+	struct ds_ent *ds; /* DT_IT_DS_MAX */
+	struct it_stats stats;
+	bool root_ok;		    /* atomic */
+	uint64_t rnd;		    /* xorshift64* state, never 0 */
+	uint8_t out[DT_MSG_MAXLEN]; /* the response being delivered */
+};
+
+#define MAX_STEPS (DT_IT_CNAME_MAX + 1)
+
+struct it_req {
+	struct iterator *it;
+	struct it_req *prev, *next;
+	struct it_req *parent; /* NS-address lookups: whom it serves */
+	struct it_req *top;    /* the question the budget is charged to */
+	struct it_req *sub;    /* the NS-address lookup under way */
+	up_done_fn *cb;
+	void *arg;
+	uint8_t qname[DT_NAME_MAXLEN];
+	uint16_t qtype;
+	uint8_t cur[DT_NAME_MAXLEN]; /* asked now: qname or a CNAME target */
+	unsigned depth;		     /* NS-address nesting */
+	unsigned nest;		     /* it_query_nest's */
+	void *lk;		     /* it->lookup's under way */
+	uint16_t lk_type;
+	unsigned lookups; /* it->lookup's started */
+	unsigned queries; /* top only: charged by all below */
+	unsigned referrals, links;
+	/* the zone asked now */
+	struct zone z;
+	uint32_t tried;	     /* bit i: z.addr[i] asked in this zone */
+	size_t ns_next;	     /* z.ns[] looked up so far */
+	bool ns_aaaa;	     /* z.ns[ns_next - 1] had no A: AAAA next */
+	bool z_answered;     /* a server of z answered at all */
+	int64_t z_start;     /* when z was first asked (ms) */
+	unsigned rounds;     /* rounds over z's servers */
+	unsigned z_timeouts; /* tries of z's servers without an answer */
+	/* QNAME minimisation (RFC 9156, relaxed) */
+	unsigned qmin_labels;	     /* labels of the next minimised name */
+	unsigned qmin_count;	     /* minimised queries sent */
+	bool qmin_off;		     /* a server did not cope: full names */
+	uint8_t ask[DT_NAME_MAXLEN]; /* the query under way */
+	uint16_t ask_type;
+	bool minimised; /* ask is a minimised query */
+	void *up;	/* the driver's handle of the query under way */
+	struct it_io io;
+	size_t srv; /* z.addr index asked */
+	int64_t sent_ms;
+	/* responses of the steps so far (raw copies) */
+	uint8_t *step[MAX_STEPS];
+	size_t steplen[MAX_STEPS];
+	uint8_t stepzone[MAX_STEPS][DT_NAME_MAXLEN]; /* whose server sent it */
+	size_t nsteps;
+	struct up_server last_server;
+	/* the end */
+	bool ending; /* waits for it_deliver */
+	int err;
+	bool in_cb;
+	bool prime_wait; /* held until the root is primed */
+};
+
+#define STAT(it, f) __atomic_fetch_add(&(it)->stats.f, 1, __ATOMIC_RELAXED)
+
+/* --- randomness (server exploration only; IDs and ports are the
+ * driver's): xorshift64*, seeded by the caller --- */
+
+static unsigned rnd(struct iterator *it)
+{
+	it->rnd ^= it->rnd >> 12;
+	it->rnd ^= it->rnd << 25;
+	it->rnd ^= it->rnd >> 27;
+	return (unsigned)((it->rnd * 0x2545F4914F6CDD1DULL) >> 48);
+}
+
+/* --- servers: RTT and lameness --- */
+
+static struct srv_ent *srv_get(struct iterator *it, const struct up_server *a)
+{
+	struct srv_ent *lru = &it->srvs[0];
+
+	for (size_t i = 0; i < DT_IT_SERVERS_MAX; i++) {
+		struct srv_ent *s = &it->srvs[i];
+
+		if (s->used && up_server_equal(&s->addr, a)) {
+			s->used_ms = it->now;
+			return s;
+		}
+		if (!s->used || (lru->used && s->used_ms < lru->used_ms))
+			lru = s;
+	}
+	memset(lru, 0, sizeof(*lru));
+	lru->used = true;
+	lru->addr = *a;
+	lru->srtt_ms = DT_IT_RTT_UNKNOWN_MS;
+	lru->used_ms = it->now;
+	return lru;
+}
+
+static void srv_rtt(struct srv_ent *s, int64_t rtt)
+{
+	if (rtt < 1)
+		rtt = 1;
+	s->srtt_ms = (unsigned)((7 * (int64_t)s->srtt_ms + rtt) / 8);
+}
+
+/* No answer: the server looks slower, so that others go first. */
+static void srv_timeout(struct srv_ent *s)
+{
+	unsigned t = s->srtt_ms * 2 + 100;
+
+	s->srtt_ms =
+		t > 10 * DT_IT_TIMEOUT_MAX_MS ? 10 * DT_IT_TIMEOUT_MAX_MS : t;
+}
+
+static void srv_lame(struct iterator *it, struct srv_ent *s)
+{
+	s->lame_until = it->now + DT_IT_LAME_MS;
+	STAT(it, lame);
+}
+
+static unsigned timeout_of(const struct srv_ent *s)
+{
+	unsigned t = 3 * s->srtt_ms;
+
+	if (t < DT_IT_TIMEOUT_MIN_MS)
+		t = DT_IT_TIMEOUT_MIN_MS;
+	return t > DT_IT_TIMEOUT_MAX_MS ? DT_IT_TIMEOUT_MAX_MS : t;
+}
+
+/* The server of r's zone to ask next: not asked yet in this zone, not
+ * lame unless all are, the fastest or now and then a random one.
+ * Returns its index or -1. */
+static int choose(struct it_req *r)
+{
+	struct iterator *it = r->it;
+	int64_t now = it->now;
+	int cand[DT_IT_ADDRS_MAX], ncand = 0;
+
+	for (int pass = 0; pass < 2 && ncand == 0; pass++)
+		for (size_t i = 0; i < r->z.naddr; i++) {
+			struct srv_ent *s = srv_get(it, &r->z.addr[i]);
+
+			if (!(r->tried & (1u << i)) &&
+			    (pass == 1 || s->lame_until <= now))
+				cand[ncand++] = (int)i;
+		}
+	if (ncand == 0)
+		return -1;
+	if (ncand > 1 && rnd(it) % DT_IT_EXPLORE == 0)
+		return cand[rnd(it) % (unsigned)ncand];
+	int best = cand[0];
+	unsigned best_rtt = srv_get(it, &r->z.addr[best])->srtt_ms;
+	for (int k = 1; k < ncand; k++) {
+		unsigned t = srv_get(it, &r->z.addr[cand[k]])->srtt_ms;
+		if (t < best_rtt) {
+			best = cand[k];
+			best_rtt = t;
+		}
+	}
+	return best;
+}
+
+/* --- zone cuts --- */
+
+static void zone_root(struct iterator *it, struct zone *z)
+{
+	const struct it_hints *h =
+		it_prime_servers(it->prime, &it->hints, it->now);
+
+	memset(z, 0, sizeof(*z));
+	z->name[0] = 0;
+	z->naddr = h->n < DT_IT_ADDRS_MAX ? h->n : DT_IT_ADDRS_MAX;
+	/* More addresses than a zone holds: start at a random one. */
+	size_t off = h->n ? rnd(it) % h->n : 0;
+	for (size_t i = 0; i < z->naddr; i++)
+		z->addr[i] = h->addr[(off + i) % h->n];
+}
+
+static struct zone_ent *zone_lookup(struct iterator *it, const uint8_t *name)
+{
+	int64_t now = it->now;
+
+	for (size_t i = 0; i < DT_IT_ZONES_MAX; i++) {
+		struct zone_ent *e = &it->zones[i];
+
+		if (e->used && e->expires > now &&
+		    wire_dname_equal(e->z.name, name))
+			return e;
+	}
+	return NULL;
+}
+
+/* The stub zone of exactly name as a zone, or false. */
+static bool stub_get(struct iterator *it, const uint8_t *name, struct zone *ret)
+{
+	for (size_t i = 0; i < it->nstubs; i++) {
+		const struct stub *st = &it->stubs[i];
+
+		if (!wire_dname_equal(st->name, name))
+			continue;
+		memset(ret, 0, sizeof(*ret));
+		wire_dname_copy(ret->name, st->name);
+		memcpy(ret->addr, st->addr, st->naddr * sizeof(st->addr[0]));
+		ret->naddr = st->naddr;
+		return true;
+	}
+	return false;
+}
+
+/* The closest zone cut known at or above name (strictly above when
+ * above), the root hints at worst. */
+static void zone_closest(struct iterator *it, const uint8_t *name, bool above,
+			 struct zone *ret)
+{
+	const uint8_t *n = name;
+
+	if (above && !wire_dname_is_root(n))
+		n = wire_dname_parent(n);
+	for (;;) {
+		if (stub_get(it, n, ret))
+			return;
+		struct zone_ent *e =
+			wire_dname_is_root(n) ? NULL : zone_lookup(it, n);
+		if (e && e->z.naddr + e->z.nns > 0) {
+			e->used_ms = it->now;
+			*ret = e->z;
+			return;
+		}
+		if (wire_dname_is_root(n))
+			break;
+		n = wire_dname_parent(n);
+	}
+	zone_root(it, ret);
+}
+
+static void zone_store(struct iterator *it, const struct zone *z, uint32_t ttl)
+{
+	int64_t now = it->now;
+	struct zone_ent *e = zone_lookup(it, z->name);
+
+	if (!e) {
+		e = &it->zones[0];
+		for (size_t i = 0; i < DT_IT_ZONES_MAX; i++) {
+			struct zone_ent *x = &it->zones[i];
+			if (!x->used || x->expires <= now) {
+				e = x;
+				break;
+			}
+			if (x->used_ms < e->used_ms)
+				e = x;
+		}
+	}
+	if (ttl > DT_IT_ZONE_TTL_MAX)
+		ttl = DT_IT_ZONE_TTL_MAX;
+	e->used = true;
+	e->expires = now + (int64_t)ttl * 1000;
+	e->used_ms = now;
+	e->z = *z;
+}
+
+/* An address learnt for a zone's NS name: in r's zone and the cache. */
+static void zone_add_addr(struct it_req *r, const struct up_server *a)
+{
+	struct zone_ent *e = zone_lookup(r->it, r->z.name);
+
+	for (size_t i = 0; i < r->z.naddr; i++)
+		if (up_server_equal(&r->z.addr[i], a))
+			return;
+	if (r->z.naddr == DT_IT_ADDRS_MAX)
+		return;
+	r->z.addr[r->z.naddr++] = *a;
+	if (e && e->z.naddr < DT_IT_ADDRS_MAX)
+		e->z.addr[e->z.naddr++] = *a;
+}
+
+/* A new zone for r: nothing asked of it yet. */
+static void zone_reset(struct it_req *r)
+{
+	r->tried = 0;
+	r->ns_next = 0;
+	r->ns_aaaa = false;
+	r->z_answered = false;
+	r->z_start = r->it->now;
+	r->rounds = 1;
+	r->z_timeouts = 0;
+	r->qmin_labels = (unsigned)wire_dname_labels(r->z.name) + 1;
+}
+
+/* Sets r's zone: the closest known for r->cur. */
+static void zone_start(struct it_req *r)
+{
+	zone_closest(r->it, r->cur, r->qtype == WIRE_TYPE_DS, &r->z);
+	zone_reset(r);
+}
+
+/* What to ask r's zone: the name one label below the zone (then the
+ * next) with type A while that is above r->cur (RFC 9156: A rather than
+ * NS, which some servers mishandle), else the question itself. */
+static void choose_ask(struct it_req *r)
+{
+	unsigned labels = (unsigned)wire_dname_labels(r->cur);
+
+	r->minimised = !r->qmin_off && !r->it->no_qmin &&
+		       r->qmin_labels < labels &&
+		       r->qmin_count < DT_IT_QMIN_MAX;
+	if (r->minimised) {
+		wire_dname_copy(r->ask, wire_dname_ancestor(
+						r->cur, (int)r->qmin_labels));
+		r->ask_type = WIRE_TYPE_A;
+		r->qmin_count++;
+	} else {
+		wire_dname_copy(r->ask, r->cur);
+		r->ask_type = r->qtype;
+	}
+}
+
+/* A server did not cope with a minimised query: ask it the full name. */
+static void qmin_fallback(struct it_req *r)
+{
+	r->qmin_off = true;
+	r->tried &= ~(1u << r->srv);
+}
+
+/* --- requests --- */
+
+static struct it_req *req_new(struct iterator *it, const uint8_t *qname,
+			      uint16_t qtype, up_done_fn *cb, void *arg)
+{
+	struct it_req *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->it = it;
+	r->top = r;
+	r->cb = cb;
+	r->arg = arg;
+	r->qtype = qtype;
+	wire_dname_copy(r->qname, qname);
+	wire_dname_copy(r->cur, qname);
+	r->next = it->reqs;
+	if (it->reqs)
+		it->reqs->prev = r;
+	it->reqs = r;
+	return r;
+}
+
+static void unlink_req(struct it_req *r)
+{
+	struct iterator *it = r->it;
+
+	if (r->prev)
+		r->prev->next = r->next;
+	else
+		it->reqs = r->next;
+	if (r->next)
+		r->next->prev = r->prev;
+	r->prev = r->next = NULL;
+}
+
+static void req_free(struct it_req *r)
+{
+	for (size_t i = 0; i < r->nsteps; i++)
+		free(r->step[i]);
+	free(r);
+}
+
+/* Hands err (0: the steps' response) to the caller from it_deliver(). */
+static void end(struct it_req *r, int err)
+{
+	r->err = err;
+	r->ending = true;
+	r->it->nending++;
+	r->it->env.wake(r->it->env.arg);
+}
+
+static int assemble(struct it_req *r, size_t *ret_len)
+{
+	struct wire_msg *m[MAX_STEPS] = {0};
+	const uint8_t *zones[MAX_STEPS];
+	int err = 0, len = 0;
+
+	for (size_t i = 0; i < r->nsteps && err == 0; i++)
+		if (!(m[i] = wire_msg_parse(r->step[i], r->steplen[i], 0,
+					    &err)))
+			err = err ? err : -ENOMEM;
+	for (size_t i = 0; i < r->nsteps; i++)
+		zones[i] = r->stepzone[i];
+	if (err == 0)
+		len = it_assemble((const struct wire_msg *const *)m, zones,
+				  r->nsteps, r->qname, r->qtype, r->it->out,
+				  sizeof(r->it->out));
+	for (size_t i = 0; i < r->nsteps; i++)
+		wire_msg_free(m[i]);
+	if (err < 0 || len < 0)
+		return err < 0 ? err : len;
+	*ret_len = (size_t)len;
+	return 0;
+}
+
+static void on_end(struct it_req *r)
+{
+	struct up_answer ans = {.server = &r->last_server};
+	int err = r->err;
+
+	if (err == 0 && r->nsteps == 0)
+		err = DT_EUPSTREAM;
+	if (err == 0 && assemble(r, &ans.len) < 0)
+		err = DT_EUPSTREAM;
+	ans.msg = r->it->out;
+	r->ending = false;
+	r->it->nending--;
+	unlink_req(r);
+	r->in_cb = true;
+	r->cb(r->arg, err, err ? NULL : &ans, -1);
+	req_free(r);
+}
+
+/* --- the walk --- */
+
+static void step(struct it_req *r);
+
+static void on_answer(void *arg, int err, const struct up_answer *ans,
+		      int last_rcode, int64_t now);
+
+/* Why nothing is left to ask in r's zone. */
+static int no_server(struct it_req *r)
+{
+	struct iterator *it = r->it;
+
+	if (r->z_answered)
+		return DT_EUPSTREAM;
+	if (!wire_dname_is_root(r->z.name))
+		return DT_ETIMEOUT;
+	__atomic_store_n(&it->root_ok, false, __ATOMIC_RELAXED);
+	if (!r->parent)
+		STAT(it, root_unreachable);
+	return DT_ENETBLOCKED;
+}
+
+static void ns_looked_up(void *arg, int err, const struct up_answer *ans,
+			 int last_rcode)
+{
+	/* From on_end(), inside it_deliver(): it->now is that call's. */
+	struct it_req *r = arg;
+	struct wire_msg *m;
+	int e;
+
+	size_t had = r->z.naddr;
+	bool was_a = r->sub->qtype == WIRE_TYPE_A;
+
+	(void)last_rcode;
+	r->sub = NULL;
+	if (!err && (m = wire_msg_parse(ans->msg, ans->len, 0, &e))) {
+		for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER]; i++) {
+			struct up_server a;
+			if (it_addr_from_rr(&m->sec[WIRE_SEC_ANSWER][i], &a))
+				zone_add_addr(r, &a);
+		}
+		wire_msg_free(m);
+	}
+	r->ns_aaaa = was_a && r->z.naddr == had;
+	step(r);
+}
+
+/* The validated addresses of the NS name looked up (it->lookup). */
+static void ns_validated(void *arg, const struct up_server *addrs, size_t n,
+			 int64_t now)
+{
+	struct it_req *r = arg;
+	size_t had = r->z.naddr;
+
+	r->it->now = now;
+	r->lk = NULL;
+	for (size_t i = 0; i < n; i++)
+		zone_add_addr(r, &addrs[i]);
+	r->ns_aaaa = r->lk_type == WIRE_TYPE_A && r->z.naddr == had;
+	step(r);
+}
+
+/* Looks up the address of the next NS name of r's zone that can be
+ * looked up (not below the zone itself: without glue it cannot be
+ * reached): A, then AAAA when A gave none. Through it->lookup when set
+ * (a question of its own, validated), else by a nested request of this
+ * iterator. Returns false when none is left. */
+static bool lookup_ns(struct it_req *r)
+{
+	struct iterator *it = r->it;
+	bool hook = it->lookup.start != NULL;
+
+	while ((r->ns_aaaa || r->ns_next < r->z.nns) &&
+	       (hook ? r->nest < DT_IT_NS_DEPTH_MAX &&
+				r->lookups < DT_IT_NS_LOOKUPS_MAX
+		     : r->depth < DT_IT_NS_DEPTH_MAX)) {
+		uint16_t type = r->ns_aaaa ? WIRE_TYPE_AAAA : WIRE_TYPE_A;
+		const uint8_t *ns = r->ns_aaaa ? r->z.ns[r->ns_next - 1]
+					       : r->z.ns[r->ns_next++];
+		struct it_req *s;
+
+		r->ns_aaaa = false;
+		if (wire_dname_is_subdomain(ns, r->z.name))
+			continue;
+		if (hook) {
+			r->lookups++;
+			r->lk_type = type;
+			r->lk = it->lookup.start(it->lookup.arg, ns, type,
+						 r->nest + 1, ns_validated, r);
+			if (r->lk)
+				return true;
+			continue;
+		}
+		s = req_new(it, ns, type, ns_looked_up, r);
+		if (!s)
+			return false;
+		s->parent = r;
+		s->top = r->top;
+		s->depth = r->depth + 1;
+		r->sub = s;
+		zone_start(s);
+		step(s);
+		return true;
+	}
+	return false;
+}
+
+static void set_port(struct up_server *s, uint16_t port)
+{
+	if (s->addr.ss_family == AF_INET)
+		((struct sockaddr_in *)&s->addr)->sin_port = htons(port);
+	else if (s->addr.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&s->addr)->sin6_port = htons(port);
+}
+
+/* Whether r is about to ask the root's servers for the first time. */
+static bool root_unasked(const struct it_req *r)
+{
+	return wire_dname_is_root(r->z.name) && r->tried == 0 &&
+	       !r->z_answered && r->z_timeouts == 0 && r->rounds == 1;
+}
+
+static void step(struct it_req *r)
+{
+	struct iterator *it = r->it;
+	struct up_conf conf = {.nns = 1, .attempts = 1};
+	struct srv_ent *s;
+	int i;
+
+	if (r->top->queries >= DT_IT_QUERIES_MAX) {
+		end(r, DT_EUPSTREAM);
+		return;
+	}
+	if (root_unasked(r) &&
+	    it_prime_hold(it->prime, &it->hints, it->now, rnd(it))) {
+		r->prime_wait = true; /* on_primed() goes on */
+		return;
+	}
+	int64_t waited = it->now - r->z_start;
+	if (!r->z_answered && r->z_timeouts && waited >= DT_IT_ZONE_WAIT_MS) {
+		end(r, no_server(r));
+		return;
+	}
+	if ((i = choose(r)) < 0 && !r->sub && !r->lk && lookup_ns(r))
+		return;
+	if (i < 0 && r->z.naddr && !r->z_answered &&
+	    r->rounds < DT_IT_ROUNDS_MAX) {
+		/* Another round: a datagram lost, a server that stalled. */
+		r->rounds++;
+		r->tried = 0;
+		i = choose(r);
+	}
+	if (i < 0) {
+		end(r, no_server(r));
+		return;
+	}
+	s = srv_get(it, &r->z.addr[i]);
+	choose_ask(r);
+	conf.ns[0] = r->z.addr[i];
+	if (it->port)
+		set_port(&conf.ns[0], it->port);
+	conf.timeout_ms = timeout_of(s);
+	if (!r->z_answered && conf.timeout_ms > DT_IT_ZONE_WAIT_MS - waited)
+		conf.timeout_ms = (unsigned)(DT_IT_ZONE_WAIT_MS - waited);
+	if (conf.timeout_ms < DT_IT_TIMEOUT_MIN_MS)
+		conf.timeout_ms = DT_IT_TIMEOUT_MIN_MS;
+	r->tried |= 1u << i;
+	r->srv = (size_t)i;
+	r->sent_ms = it->now;
+	r->top->queries++;
+	STAT(it, queries);
+	struct it_send q = {.name = r->ask, .type = r->ask_type, .conf = &conf};
+	r->io.fn = on_answer;
+	r->io.arg = r;
+	r->up = it->env.send(it->env.arg, &q, &r->io);
+	if (!r->up)
+		end(r, -ENOMEM);
+}
+
+static int keep_step(struct it_req *r, const struct up_answer *ans)
+{
+	uint8_t *copy;
+
+	if (r->nsteps == MAX_STEPS || !(copy = malloc(ans->len)))
+		return r->nsteps == MAX_STEPS ? DT_EUPSTREAM : -ENOMEM;
+	memcpy(copy, ans->msg, ans->len);
+	wire_dname_copy(r->stepzone[r->nsteps], r->z.name);
+	r->step[r->nsteps] = copy;
+	r->steplen[r->nsteps++] = ans->len;
+	r->last_server = *ans->server;
+	return 0;
+}
+
+static void follow_referral(struct it_req *r, const struct it_referral *ref)
+{
+	struct zone *z = &r->z;
+
+	STAT(r->it, referrals);
+	memset(z, 0, sizeof(*z));
+	wire_dname_copy(z->name, ref->zone);
+	wire_dname_tolower(z->name);
+	for (size_t i = 0; i < ref->nns; i++) {
+		wire_dname_copy(z->ns[i], ref->ns[i]);
+		wire_dname_tolower(z->ns[i]);
+	}
+	z->nns = ref->nns;
+	memcpy(z->addr, ref->addr, ref->naddr * sizeof(ref->addr[0]));
+	z->naddr = ref->naddr;
+	zone_store(r->it, z, ref->ttl);
+	zone_reset(r);
+}
+
+/* --- DS RRsets from referrals --- */
+
+/* Keeps the DS RRset of zone that m, a referral from server from,
+ * carries: a later `zone DS` question is answered from it. */
+static void ds_learn(struct iterator *it, const struct wire_msg *m,
+		     const uint8_t *zone, const struct up_server *from)
+{
+	struct ds_ent *e = &it->ds[0];
+	uint32_t ttl = 0;
+	uint8_t *copy;
+	int len;
+
+	len = it_referral_ds(m, zone, it->out, sizeof(it->out), &ttl);
+	if (len <= 0 || !(copy = malloc((size_t)len)))
+		return;
+	memcpy(copy, it->out, (size_t)len);
+	for (size_t i = 0; i < DT_IT_DS_MAX; i++) {
+		struct ds_ent *x = &it->ds[i];
+
+		if (wire_dname_equal(x->zone, zone) || !x->msg) {
+			e = x;
+			break;
+		}
+		if (x->expires < e->expires)
+			e = x;
+	}
+	free(e->msg);
+	if (ttl > DT_IT_ZONE_TTL_MAX)
+		ttl = DT_IT_ZONE_TTL_MAX;
+	wire_dname_copy(e->zone, zone);
+	wire_dname_tolower(e->zone);
+	e->expires = it->now + (int64_t)ttl * 1000;
+	e->from = *from;
+	e->msg = copy;
+	e->len = (size_t)len;
+}
+
+/* The DS response kept for zone, or NULL. */
+static struct ds_ent *ds_lookup(struct iterator *it, const uint8_t *zone)
+{
+	for (size_t i = 0; i < DT_IT_DS_MAX; i++) {
+		struct ds_ent *e = &it->ds[i];
+
+		if (e->msg && e->expires > it->now &&
+		    wire_dname_equal(e->zone, zone))
+			return e;
+	}
+	return NULL;
+}
+
+/* The response to a minimised query that is not a referral: the name
+ * exists and is no zone cut, so one more label is asked; NXDOMAIN (which
+ * broken servers give for empty non-terminals) or an unusable response
+ * sends the full name instead. */
+static void on_minimised(struct it_req *r, const struct wire_msg *m,
+			 enum it_kind kind)
+{
+	const uint8_t *apex;
+	uint32_t ttl;
+
+	/* Parent and child on the same servers: remember the child's cut
+	 * with them, so that later questions (its DS, its names) start
+	 * there instead of minimising through the parent again. */
+	if ((apex = it_child_apex(m, r->z.name, r->ask, &ttl))) {
+		struct zone child = r->z;
+		wire_dname_copy(child.name, apex);
+		wire_dname_tolower(child.name);
+		zone_store(r->it, &child, ttl);
+	}
+	if (kind == IT_LAME || m->rcode == WIRE_RCODE_NXDOMAIN) {
+		qmin_fallback(r);
+	} else {
+		r->qmin_labels++;
+		r->tried &= ~(1u << r->srv);
+	}
+	step(r);
+}
+
+/* What a response of a server of r's zone makes r do next. */
+static void on_kind(struct it_req *r, struct srv_ent *s, enum it_kind kind,
+		    const struct up_answer *ans, const uint8_t *next,
+		    const struct it_referral *ref)
+{
+	int err;
+
+	switch (kind) {
+	case IT_FINAL: end(r, keep_step(r, ans)); break;
+	case IT_CNAME:
+		if ((err = keep_step(r, ans)) < 0 ||
+		    ++r->links > DT_IT_CNAME_MAX) {
+			end(r, err < 0 ? err : DT_EUPSTREAM);
+			break;
+		}
+		wire_dname_copy(r->cur, next);
+		zone_start(r);
+		step(r);
+		break;
+	case IT_REFERRAL:
+		if (++r->referrals > DT_IT_REFERRALS_MAX) {
+			end(r, DT_EUPSTREAM);
+			break;
+		}
+		follow_referral(r, ref);
+		step(r);
+		break;
+	case IT_LAME:
+		srv_lame(r->it, s);
+		step(r);
+		break;
+	}
+}
+
+/* One response of a server of r's zone. */
+static void on_response(struct it_req *r, struct srv_ent *s,
+			const struct up_answer *ans)
+{
+	uint8_t next[DT_NAME_MAXLEN];
+	struct it_referral *ref = malloc(sizeof(*ref));
+	struct wire_msg *m;
+	enum it_kind kind;
+	int err = 0;
+
+	m = ref ? wire_msg_parse(ans->msg, ans->len, 0, &err) : NULL;
+	if (!ref || !m) {
+		free(ref);
+		if (err == -ENOMEM || !ref) {
+			end(r, -ENOMEM);
+			return;
+		}
+		srv_lame(r->it, s);
+		step(r);
+		return;
+	}
+	kind = it_classify(m, r->z.name, r->ask, r->ask_type, next, ref);
+	if (kind == IT_REFERRAL)
+		ds_learn(r->it, m, ref->zone, ans->server);
+	if (r->minimised && kind != IT_REFERRAL)
+		on_minimised(r, m, kind);
+	else
+		on_kind(r, s, kind, ans, next, ref);
+	wire_msg_free(m);
+	free(ref);
+}
+
+static void on_answer(void *arg, int err, const struct up_answer *ans,
+		      int last_rcode, int64_t now)
+{
+	struct it_req *r = arg;
+	struct iterator *it = r->it;
+	struct srv_ent *s;
+
+	it->now = now;
+	s = srv_get(it, &r->z.addr[r->srv]);
+	r->up = NULL;
+	if (err == -ENOMEM) {
+		end(r, err);
+		return;
+	}
+	if (err && last_rcode < 0) { /* no answer: timeout, unreachable */
+		STAT(it, timeouts);
+		r->z_timeouts++;
+		srv_timeout(s);
+		step(r);
+		return;
+	}
+	/* Any answer, even a refusal: the network lets queries through. */
+	r->z_answered = true;
+	__atomic_store_n(&it->root_ok, true, __ATOMIC_RELAXED);
+	if (err) {
+		if (r->minimised)
+			qmin_fallback(r);
+		else
+			srv_lame(it, s);
+		step(r);
+		return;
+	}
+	srv_rtt(s, it->now - r->sent_ms);
+	on_response(r, s, ans);
+}
+
+/* The priming exchange ended: the questions it held go on, from the
+ * primed servers or the hints; when no hint address answered, with the
+ * time it took counted against the root's DT_IT_ZONE_WAIT_MS. */
+static void on_primed(void *arg, int err, int64_t started, int64_t now)
+{
+	struct iterator *it = arg;
+
+	it->now = now;
+	if (err != -ENOMEM)
+		STAT(it, queries);
+	if (err == DT_ETIMEOUT)
+		STAT(it, timeouts);
+	else if (err != -ENOMEM)
+		__atomic_store_n(&it->root_ok, true, __ATOMIC_RELAXED);
+	for (struct it_req *r = it->reqs; r; r = r->next) {
+		if (!r->prime_wait)
+			continue;
+		r->prime_wait = false;
+		zone_start(r);
+		if (err == DT_ETIMEOUT) {
+			r->z_start = started;
+			r->z_timeouts = 1;
+		}
+		step(r);
+	}
+}
+
+/* --- the interface --- */
+
+struct iterator *it_new(const struct it_env *env, const struct it_hints *hints,
+			uint64_t seed)
+{
+	struct iterator *it = calloc(1, sizeof(*it));
+
+	if (!it)
+		return NULL;
+	it->env = *env;
+	it->zones = calloc(DT_IT_ZONES_MAX, sizeof(*it->zones));
+	it->srvs = calloc(DT_IT_SERVERS_MAX, sizeof(*it->srvs));
+	it->ds = calloc(DT_IT_DS_MAX, sizeof(*it->ds));
+	it->prime = it_prime_new(&it->env, on_primed, it);
+	if (!it->zones || !it->srvs || !it->ds || !it->prime) {
+		it_free(it);
+		return NULL;
+	}
+	it->rnd = seed ? seed : 0x9E3779B97F4A7C15ULL;
+	it->hints = *hints;
+	it->root_ok = true;
+	return it;
+}
+
+void it_free(struct iterator *it)
+{
+	if (!it)
+		return;
+	while (it->reqs) {
+		struct it_req *r = it->reqs;
+		while (r->parent)
+			r = r->parent;
+		it_cancel(r);
+	}
+	it_prime_free(it->prime);
+	for (size_t i = 0; it->ds && i < DT_IT_DS_MAX; i++)
+		free(it->ds[i].msg);
+	free(it->ds);
+	free(it->zones);
+	free(it->srvs);
+	free(it);
+}
+
+void it_set_port(struct iterator *it, uint16_t port)
+{
+	it->port = port;
+	it_prime_set_port(it->prime, port);
+}
+
+void it_set_qmin(struct iterator *it, bool on)
+{
+	it->no_qmin = !on;
+}
+
+void it_set_notice(struct iterator *it, it_notice_fn *fn, void *arg)
+{
+	it_prime_set_notice(it->prime, fn, arg);
+}
+
+void it_set_hints(struct iterator *it, const struct it_hints *hints,
+		  int64_t now)
+{
+	it->now = now;
+	it->hints = *hints;
+	memset(it->zones, 0, DT_IT_ZONES_MAX * sizeof(*it->zones));
+	for (size_t i = 0; i < DT_IT_DS_MAX; i++) {
+		free(it->ds[i].msg);
+		memset(&it->ds[i], 0, sizeof(it->ds[i]));
+	}
+	it_prime_forget(it->prime, hints, now);
+}
+
+void it_set_lookup(struct iterator *it, const struct it_lookup *lookup)
+{
+	if (lookup)
+		it->lookup = *lookup;
+	else
+		memset(&it->lookup, 0, sizeof(it->lookup));
+}
+
+/* A DS question whose RRset came with the referral to its zone: answered
+ * from it, without a query (one question fewer per cut). Used once: the
+ * records are not validated here, so a forged referral's DS weighs no
+ * more than one forged answer to the DS question would (the resolver
+ * core caches the verdict, not this). */
+static bool ds_answer(struct it_req *r)
+{
+	struct ds_ent *e = ds_lookup(r->it, r->cur);
+	struct up_answer ans;
+	int err;
+
+	if (!e)
+		return false;
+	ans = (struct up_answer){
+		.msg = e->msg, .len = e->len, .server = &e->from};
+	STAT(r->it, ds_from_referral);
+	err = keep_step(r, &ans);
+	free(e->msg);
+	memset(e, 0, sizeof(*e));
+	end(r, err);
+	return true;
+}
+
+int it_add_stub(struct iterator *it, const uint8_t *name,
+		const struct up_server *addrs, size_t n)
+{
+	struct stub *st;
+
+	if (it->nstubs == DT_IT_STUBS_MAX)
+		return DT_ELIMIT;
+	st = &it->stubs[it->nstubs++];
+	wire_dname_copy(st->name, name);
+	wire_dname_tolower(st->name);
+	st->naddr = n < DT_IT_ADDRS_MAX ? n : DT_IT_ADDRS_MAX;
+	memcpy(st->addr, addrs, st->naddr * sizeof(addrs[0]));
+	return 0;
+}
+
+void it_recv(struct it_io *io, int err, const struct up_answer *ans,
+	     int last_rcode, int64_t now)
+{
+	io->fn(io->arg, err, ans, last_rcode, now);
+}
+
+void it_deliver(struct iterator *it, int64_t now)
+{
+	it->now = now;
+	it_prime_deliver(it->prime, now);
+	while (it->nending) {
+		struct it_req *r = it->reqs;
+
+		while (r && !r->ending)
+			r = r->next;
+		if (!r)
+			break;
+		on_end(r);
+	}
+}
+
+struct it_req *it_query(struct iterator *it, int64_t now, const uint8_t *qname,
+			uint16_t qtype, up_done_fn *cb, void *arg)
+{
+	return it_query_nest(it, now, qname, qtype, 0, cb, arg);
+}
+
+struct it_req *it_query_nest(struct iterator *it, int64_t now,
+			     const uint8_t *qname, uint16_t qtype,
+			     unsigned nest, up_done_fn *cb, void *arg)
+{
+	struct it_req *r;
+	int len = wire_dname_check(qname, qname + DT_NAME_MAXLEN);
+
+	it->now = now;
+	if (len < 0)
+		qname = (const uint8_t *)""; /* ends below with the error */
+	if (!(r = req_new(it, qname, qtype, cb, arg)))
+		return NULL;
+	r->nest = nest;
+	STAT(it, questions);
+	if (len < 0) {
+		end(r, len);
+		return r;
+	}
+	wire_dname_tolower(r->cur);
+	if (qtype == WIRE_TYPE_DS && ds_answer(r))
+		return r;
+	zone_start(r);
+	step(r);
+	return r;
+}
+
+void it_cancel(struct it_req *r)
+{
+	if (!r || r->in_cb)
+		return;
+	if (r->sub)
+		it_cancel(r->sub);
+	if (r->lk)
+		r->it->lookup.cancel(r->it->lookup.arg, r->lk);
+	if (r->up)
+		r->it->env.cancel(r->it->env.arg, r->up);
+	if (r->ending)
+		r->it->nending--;
+	unlink_req(r);
+	req_free(r);
+}
+
+void it_get_stats(const struct iterator *it, struct it_stats *ret)
+{
+	ret->questions =
+		__atomic_load_n(&it->stats.questions, __ATOMIC_RELAXED);
+	ret->queries = __atomic_load_n(&it->stats.queries, __ATOMIC_RELAXED);
+	ret->referrals =
+		__atomic_load_n(&it->stats.referrals, __ATOMIC_RELAXED);
+	ret->timeouts = __atomic_load_n(&it->stats.timeouts, __ATOMIC_RELAXED);
+	ret->lame = __atomic_load_n(&it->stats.lame, __ATOMIC_RELAXED);
+	ret->root_unreachable =
+		__atomic_load_n(&it->stats.root_unreachable, __ATOMIC_RELAXED);
+	ret->ds_from_referral =
+		__atomic_load_n(&it->stats.ds_from_referral, __ATOMIC_RELAXED);
+}
+
+bool it_root_reachable(const struct iterator *it)
+{
+	return __atomic_load_n(&it->root_ok, __ATOMIC_RELAXED);
+}
+
+bool it_root_primed(const struct iterator *it)
+{
+	return it_prime_primed(it->prime);
+}
