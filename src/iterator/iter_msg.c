@@ -248,6 +248,39 @@ static bool in_zone(const struct wire_rr *rr, const uint8_t *zone)
 	return !zone || wire_dname_is_subdomain(rr->owner, zone);
 }
 
+/* Whether the answer section of m has an RRset (not an RRSIG) that the
+ * RRSIG rr covers. */
+static bool covers_answer(const struct wire_msg *m, const struct wire_rr *rr)
+{
+	uint16_t t = rrsig_covered(rr);
+
+	for (size_t i = 0; t && i < m->count[WIRE_SEC_ANSWER]; i++) {
+		const struct wire_rr *a = &m->sec[WIRE_SEC_ANSWER][i];
+		if (a->type == t && a->rclass == rr->rclass &&
+		    wire_dname_equal(a->owner, rr->owner))
+			return true;
+	}
+	return false;
+}
+
+/* The RRSIGs a server put in the additional section over RRsets of its
+ * answer section (some do; a signature proves what it proves wherever it
+ * sits, and Unbound takes them too): moved to the answer beside them. */
+static int answer_sigs_elsewhere(struct wire_builder *b,
+				 const struct wire_msg *m, const uint8_t *zone)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < m->count[WIRE_SEC_ADDITIONAL] && err == 0;
+	     i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_ADDITIONAL][i];
+		if (rr->type == WIRE_TYPE_RRSIG && in_zone(rr, zone) &&
+		    covers_answer(m, rr))
+			err = wire_build_rr(b, WIRE_SEC_ANSWER, rr);
+	}
+	return err;
+}
+
 int it_assemble(const struct wire_msg *const *steps,
 		const uint8_t *const *zones, size_t n, const uint8_t *qname,
 		uint16_t qtype, uint8_t *out, size_t cap)
@@ -262,7 +295,7 @@ int it_assemble(const struct wire_msg *const *steps,
 				      (last->rcode & 0xF));
 	if (err == 0)
 		err = wire_build_question(&b, qname, qtype, WIRE_CLASS_IN);
-	for (size_t s = 0; s < n && err == 0; s++)
+	for (size_t s = 0; s < n && err == 0; s++) {
 		for (size_t i = 0;
 		     i < steps[s]->count[WIRE_SEC_ANSWER] && err == 0; i++)
 			if (in_zone(&steps[s]->sec[WIRE_SEC_ANSWER][i],
@@ -270,6 +303,10 @@ int it_assemble(const struct wire_msg *const *steps,
 				err = wire_build_rr(
 					&b, WIRE_SEC_ANSWER,
 					&steps[s]->sec[WIRE_SEC_ANSWER][i]);
+		if (err == 0)
+			err = answer_sigs_elsewhere(&b, steps[s],
+						    zones ? zones[s] : NULL);
+	}
 	for (size_t s = 0; s + 1 < n && err == 0; s++)
 		for (size_t i = 0;
 		     i < steps[s]->count[WIRE_SEC_AUTHORITY] && err == 0; i++) {
