@@ -1057,8 +1057,11 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 		finish_fetch_failed(t, err);
 		return;
 	}
+	/* YXDOMAIN too: the validator proves it from the DNAME that
+	 * overflows (RFC 6672 §2.2), or finds it proves nothing. */
 	if (m && m->rcode != WIRE_RCODE_NOERROR &&
-	    m->rcode != WIRE_RCODE_NXDOMAIN) {
+	    m->rcode != WIRE_RCODE_NXDOMAIN &&
+	    m->rcode != WIRE_RCODE_YXDOMAIN) {
 		if (retry(t, false)) {
 			want_fetch(t);
 			return;
