@@ -265,7 +265,8 @@ static void status(struct txt *t, struct worker *w)
 	     uc->timeout_ms / 1000, uc->attempts, uc->rotate ? " rotate" : "",
 	     uc->defaulted ? " (no nameserver line: 127.0.0.1)" : "");
 	if (uc->nsearch) {
-		/* Names of the list are private (policy.h). */
+		/* Names of the list are private once proven unsigned
+		 * (rsv_private_domain). */
 		char list[8 + DT_UP_MAXSEARCH * DT_NAME_TEXT_MAXLEN] = "search=";
 		size_t off = strlen(list);
 		for (size_t i = 0; i < uc->nsearch && off < sizeof(list); i++) {

@@ -74,6 +74,8 @@ struct rsv_task {
 					   them (nsec.c), not fetched */
 	const struct cfg_nta *nta;	/* a negative trust anchor applied */
 	bool unvalidated;		/* answered unvalidated (hotspot) */
+	bool search_walked;		/* the walk to its search suffix
+					   is done (search_pending) */
 	struct val_work work;		/* shared by every run and key set */
 };
 

@@ -8,7 +8,10 @@
 # that sets AD and drops RRSIGs, one that fails DS questions, a hotspot
 # portal, a slow one, a router that knows the local names; resolv.conf
 # switched from a dead server to a live one (roaming); a network that
-# blocks queries to authoritative servers too.
+# blocks queries to authoritative servers too; a network that hands out
+# a signed zone as its DHCP search domain and forges the names under it
+# (in forward and in recursive mode: secure or SERVFAIL, never
+# insecure, and while recursing nothing of it asked of the network).
 #
 # Where the network's resolver cannot do DNSSEC, dnstrustd (resolution
 # auto, the default) resolves from the lab root (root-hints: the lab's
@@ -27,6 +30,7 @@ DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3 NETPROXY=$4 CLI=$5
 if [ "$(id -u)" != 0 ]; then
 	skip_all "needs root (the lab binds port 53)"
 fi
+export LAB_GLUELESS=1 # glueless.lab. NS ns.secure.lab., for hijack
 lab_start lab-networks
 listen=$LAB_NET.103
 proxy=$LAB_NET.91 # the network's resolver, in the mode of $mode
@@ -183,6 +187,7 @@ listen $listen@53
 resolv-conf $resolv
 trust-anchor-file $LAB_ANCHOR
 ${hints:-$hints_line}
+${extra_conf:-}
 query-timeout $query_timeout
 log-level info
 EOF
@@ -376,6 +381,79 @@ if net "nameserver $proxy" "search $search"; then
 else
 	not_ok "router: dnstrustd starts" "$(tail -5 "$dlog")"
 fi
+
+# --- a DHCP search domain naming a signed zone ---
+
+# The network hands out `search lab` (the lab's signed TLD) and claims
+# it: its resolver answers every A at or below lab. with the address of
+# the server that never answers, and no data for DS and DNSKEY there. A
+# search suffix is private only once the public tree proves it unsigned
+# or absent (docs/DESIGN.md): lab. is signed, so its names are validated
+# like any other: secure, or SERVFAIL when the network is the only way
+# to them (forward), never insecure with the forged address.
+# secure_or_fails NAME TYPE ADDR: secure with ADDR through the listener,
+# or SERVFAIL without records; with $strict set, secure only.
+secure_or_fails() {
+	local out st rc got
+	out=$(q "$1" "$2" 2>&1 | head -1)
+	st=$(echo "$out" | field status) rc=$(echo "$out" | field rcode)
+	if [ "$st/$rc/$(echo "$out" | field ad)" = secure/NOERROR/1 ]; then
+		got=$(dig @"$listen" +tries=1 +time=6 +short "$1" "$2" |
+			sort | tr '\n' ',')
+		if [ "$got" = "$3," ]; then
+			ok "$net_name: $1 $2 secure, $3"
+		else
+			not_ok "$net_name: $1 $2 secure, $3" "listener: $got"
+		fi
+	elif [ -z "${strict:-}" ] &&
+		[ "$rc/$(echo "$out" | field answers)/$(echo "$out" | field ad)" = SERVFAIL/0/0 ]; then
+		ok "$net_name: $1 $2 fails closed ($st)"
+	else
+		not_ok "$net_name: $1 $2 secure${strict:+ (recursing)}${strict:- or SERVFAIL}, never the network's" "$out"
+	fi
+}
+for res in forward recursive; do
+	net_name="hijack lab. ($res)"
+	echo "hijack lab. $dead" >"$mode"
+	extra_conf="resolution $res"
+	strict=""
+	[ "$res" = recursive ] && strict=1
+	if [ "$res" = recursive ] && [ -z "$hints_line" ]; then
+		not_ok "$net_name: dnstrustd can recurse" "no root-hints"
+		continue
+	fi
+	if ! net "nameserver $proxy" "search lab"; then
+		not_ok "$net_name: dnstrustd starts" "$(tail -5 "$dlog")"
+		continue
+	fi
+	secure_or_fails www.secure.lab. A 192.0.2.1
+	secure_or_fails mail.secure.lab. A "$(truth mail.secure.lab.)"
+	secure_or_fails www.sub.secure.lab. A 192.0.2.10
+	secure_or_fails www.nsec3.lab. A "$(truth www.nsec3.lab.)"
+	says "$net_name: none of it insecure or cached from the network (insecure=$(counter insecure))" \
+		test "$(counter insecure)" = 0
+	if [ "$res" = recursive ]; then
+		seen=$(proxy_saw '^q [^ ]*[.]lab[.] ')
+		check "$net_name: no name below lab. asked of the network ($seen)" \
+			[ "$seen" = 0 ]
+	fi
+done
+# The network claims secure.lab., where glueless.lab.'s name server is
+# named (ns.secure.lab., no glue): while recursing, that address is a
+# question to the public tree, not to the network.
+net_name="hijack secure.lab. (recursive)"
+echo "hijack secure.lab. $dead" >"$mode"
+extra_conf="resolution recursive"
+if [ -n "$hints_line" ] && net "nameserver $proxy" "search secure.lab"; then
+	asks www.glueless.lab. A insecure NOERROR "" 192.0.2.120
+	asks ns.secure.lab. A secure NOERROR
+	seen=$(proxy_saw '^q [^ ]*secure[.]lab[.] ')
+	check "$net_name: no name below secure.lab. asked of the network ($seen)" \
+		[ "$seen" = 0 ]
+else
+	not_ok "$net_name: dnstrustd starts" "$(tail -5 "$dlog")"
+fi
+extra_conf=""
 
 # --- a hotspot before and after sign-on ---
 

@@ -46,13 +46,19 @@ after -m say for the whole run:
                  domain: A 192.168.1.3); other types there NOERROR and no
                  data, other names below lan. and box. NXDOMAIN; passes
                  everything else through untouched (DNSSEC works)
+  hijack SUFFIX ADDR
+                 a hostile network that hands out SUFFIX as its DHCP
+                 search domain and claims it: every A question at or
+                 below SUFFIX answered with ADDR (unsigned, AA=0), every
+                 other type there (DS and DNSKEY included) NOERROR and no
+                 data; names elsewhere forwarded untouched
 
 Every question is one line on stdout, flushed, as it is answered:
 
   q NAME TYPE edns=0|1 do=0|1 tcp=0|1 -> RCODE|TC|DROP|CLOSE ACTION
 
 (ACTION: forwarded, stripped, formerr, truncated, ad-set, ds-refused,
-portal, local, dropped...), so tests count questions and FORMERRs.
+portal, local, hijacked, dropped...), so tests count questions and FORMERRs.
 Prints "ready" once both sockets are bound. Stops on SIGTERM. Traffic
 only to the loopback addresses it is given.
 
@@ -443,6 +449,23 @@ def m_router(args):
     return imitation
 
 
+def m_hijack(args):
+    suffix = args[0].lower().rstrip(".") + "."
+    addr = socket.inet_aton(args[1])
+
+    def imitation(q, up, tcp):
+        name = q.qname.lower()
+        if name != suffix and not below(name, suffix):
+            return m_pass(q, up, tcp)
+        r = reply_to(q)
+        if q.qtype == T_A:
+            r.sections[0].append(RR(q.qname, T_A, 1, 300, [addr]))
+        if q.opt():
+            add_opt(r)
+        return r, "hijacked"
+    return imitation
+
+
 def m_pass(q, up, tcp):
     r = forward(up, q, tcp)
     return r, "forwarded" if r else "no-upstream"
@@ -453,7 +476,7 @@ def imitation(words):
               "trunc512": m_trunc, "ad-strip": m_adstrip,
               "ds-servfail": m_ds(2), "ds-nxdomain": m_ds(3)}
     made = {"portal": m_portal, "slow": m_slow, "router": m_router,
-            "ds-servfail-slownx": m_ds_slownx}
+            "ds-servfail-slownx": m_ds_slownx, "hijack": m_hijack}
     if words[0] in simple:
         return simple[words[0]]
     if words[0] in made:
