@@ -197,8 +197,13 @@ static void status_capab(struct txt *t, struct daemon *d)
 		     v[i].edns_off ? "no-edns" : "edns",
 		     v[i].tcp_first ? ",tcp" : ",udp", v[i].reason);
 	}
-	line(t, "upstream-judgement=%s",
-	     upstreams_recursive(d) ? "recursive" : "forward");
+	if (__atomic_load_n(&d->resolution, __ATOMIC_RELAXED) ==
+	    CFG_RES_RECURSIVE)
+		line(t, "upstream-judgement=not-used (resolution recursive: "
+			"the resolv.conf servers are not probed)");
+	else
+		line(t, "upstream-judgement=%s",
+		     upstreams_recursive(d) ? "recursive" : "forward");
 }
 
 /* Where records come from, and how recursion from the root fares. */

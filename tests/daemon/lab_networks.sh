@@ -114,6 +114,17 @@ sees "DS SERVFAIL" '^SERVFAIL .*an=0' +dnssec secure.lab. DS
 sees "the rest forwarded" '^NOERROR .*rrsig=1 addr=192.0.2.1$' +dnssec www.secure.lab. A
 echo ds-nxdomain >"$mode"
 sees "DS NXDOMAIN" '^NXDOMAIN .*an=0' +dnssec secure.lab. DS
+echo ds-empty >"$mode"
+sees "DS: no data, no denial" '^NOERROR .*an=0 opt=1 rrsig=0' +dnssec secure.lab. DS
+sees "the rest forwarded" '^NOERROR .*rrsig=1 addr=192.0.2.1$' +dnssec www.secure.lab. A
+echo nodata-dnskey >"$mode"
+sees "the root DNSKEY: no data" '^NOERROR .*an=0 opt=1 rrsig=0' +dnssec . DNSKEY
+sees "DS: no data" '^NOERROR .*an=0 opt=1 rrsig=0' +dnssec secure.lab. DS
+sees "the rest forwarded" '^NOERROR .*rrsig=1 addr=192.0.2.1$' +dnssec www.secure.lab. A
+echo no-do >"$mode"
+sees "EDNS kept, no RRSIG" '^NOERROR .*an=1 opt=1 rrsig=0 addr=192.0.2.1$' +dnssec www.secure.lab. A
+check "proxy no-do: DO=0 in the reply" \
+	bash -c "dig @$proxy +tries=1 +time=3 +dnssec . DNSKEY | grep -q 'EDNS: version: 0, flags:;'"
 echo "ds-servfail-slownx 300" >"$mode"
 sees "DS SERVFAIL" '^SERVFAIL .*an=0' +dnssec secure.lab. DS
 t0=$(date +%s%N)
@@ -313,12 +324,14 @@ proxy_saw() { tail -n +"$((mark + 1))" "$plog" | grep -c -- "$1"; }
 
 # --- networks whose resolver cannot do DNSSEC ---
 
+# ds-empty, nodata-dnskey and no-do each reach "no" within the probe's
+# three steps, and resolution auto recurses.
 # ds-servfail-slownx: the probe's "yes" (its first step) comes before
 # its DS step can take it back; the first questions must not be let go
 # to meet the DS failure first (the start-up hold waits for the probe's
 # every step).
 for net_name in strip formerr-edns trunc512 ad-strip ds-servfail ds-nxdomain \
-	ds-servfail-slownx; do
+	ds-servfail-slownx ds-empty nodata-dnskey no-do; do
 	echo "$net_name" >"$mode"
 	if ! net "nameserver $proxy"; then
 		not_ok "$net_name: dnstrustd starts" "$(tail -5 "$dlog")"
@@ -471,6 +484,8 @@ if net "nameserver $proxy"; then
 	fails "$portal_name" A
 	check "portal: status or the log says a portal is suspected" \
 		wait_for 30 portal_said
+	check "portal: the probe's name that does not exist got an address: the log names $proxy" \
+		wait_log "upstream $proxy answers names that do not exist with addresses: a captive portal is suspected"
 	says "portal: dnstrust hotspot" "$CLI" hotspot --socket "$sock"
 	# This portal forwards DS and DNSKEY questions: the chain proves
 	# insecure.lab. unsigned, so its (forged) address is insecure, as
