@@ -255,6 +255,31 @@
  * the window ends (status always shows the verdict in force). */
 #define DT_UP_NOTICE_BURST     5
 #define DT_UP_NOTICE_WINDOW_MS 300000
+/* Upstream TCP connections open at once in the daemon (every worker,
+ * the probe and the iterator), and to any one server; a request over
+ * the cap waits for a connection to close, within its try's timeout.
+ * A server that sets TC over UDP and never answers over TCP would
+ * otherwise hold a connection per question for the whole timeout: 992
+ * open at 500 questions a second, until file descriptors ran short and
+ * health probes failed (Unbound keeps at most 10 per thread,
+ * outgoing-num-tcp). 64 in all is far past what honest truncation needs
+ * (answers over 1232 octets are rare, and each takes one round trip),
+ * 8 per server keeps one hanging server from taking them all. Queued
+ * requests are looked at again every DT_UP_TCP_QUEUE_POLL_MS (a
+ * connection closed by another thread's client) and at once when one of
+ * their own client's closes. */
+#define DT_UP_TCP_MAX 64
+#define DT_UP_TCP_PER_SERVER 8
+#define DT_UP_TCP_QUEUE_POLL_MS 20
+/* UDP source ports are drawn by the daemon, uniformly from 1024-65535
+ * (RFC 5452 §10: the whole unprivileged range, about 16 bits, where the
+ * kernel's ephemeral range, 32768-60999 by default, gives 14.8), so an
+ * off-path forger must guess them as well as the ID. A port in use is
+ * drawn again, at most DT_UP_PORT_TRIES times (with 64,512 ports and a
+ * few hundred in use, 8 draws all failing is vanishingly rare); then
+ * the kernel's choice is taken rather than the query lost. */
+#define DT_UP_PORT_MIN 1024
+#define DT_UP_PORT_TRIES 8
 /* resolv.conf search list: glibc before 2.26 kept 6 domains of 256
  * characters in all (MAXDNSRCH); a DHCP or VPN client writes one or two.
  * Those past either bound are ignored. Kept in wire form, back to back. */

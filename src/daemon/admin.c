@@ -197,8 +197,13 @@ static void status_capab(struct txt *t, struct daemon *d)
 		     v[i].edns_off ? "no-edns" : "edns",
 		     v[i].tcp_first ? ",tcp" : ",udp", v[i].reason);
 	}
-	line(t, "upstream-judgement=%s",
-	     upstreams_recursive(d) ? "recursive" : "forward");
+	if (__atomic_load_n(&d->resolution, __ATOMIC_RELAXED) ==
+	    CFG_RES_RECURSIVE)
+		line(t, "upstream-judgement=not-used (resolution recursive: "
+			"the resolv.conf servers are not probed)");
+	else
+		line(t, "upstream-judgement=%s",
+		     upstreams_recursive(d) ? "recursive" : "forward");
 }
 
 /* Where records come from, and how recursion from the root fares. */
@@ -265,7 +270,8 @@ static void status(struct txt *t, struct worker *w)
 	     uc->timeout_ms / 1000, uc->attempts, uc->rotate ? " rotate" : "",
 	     uc->defaulted ? " (no nameserver line: 127.0.0.1)" : "");
 	if (uc->nsearch) {
-		/* Names of the list are private (policy.h). */
+		/* Names of the list are private once proven unsigned
+		 * (rsv_private_domain). */
 		char list[8 + DT_UP_MAXSEARCH * DT_NAME_TEXT_MAXLEN] = "search=";
 		size_t off = strlen(list);
 		for (size_t i = 0; i < uc->nsearch && off < sizeof(list); i++) {

@@ -14,7 +14,9 @@
 #include "daemon/daemon.h"
 #include "daemon/hotspot.h"
 #include "daemon/log.h"
+#include "daemon/upstreams.h"
 #include "resolver/resolver.h"
+#include "upstream/capab.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -198,6 +200,28 @@ static void time_text(int64_t t, char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* The probe's evidence (upstream/capab.h): a resolv.conf server that
+ * answered a name that does not exist with an address. Writes the
+ * status line and returns true when there is one. */
+static bool upstream_portal(struct daemon *d, char *portal, size_t len)
+{
+	struct capab_view v[DT_UP_MAXNS];
+	size_t n = d->ups ? upstreams_list(d, v, DT_UP_MAXNS) : 0;
+	char a[80];
+
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i].portal)
+			continue;
+		up_server_str(&v[i].server, a, sizeof(a));
+		snprintf(portal, len,
+			 "portal=suspected reason=upstream %s answers names "
+			 "that do not exist with addresses",
+			 a);
+		return true;
+	}
+	return false;
+}
+
 void hotspot_status(struct worker *w, char *hs, size_t hslen, char *portal,
 		    size_t portallen)
 {
@@ -216,14 +240,17 @@ void hotspot_status(struct worker *w, char *hs, size_t hslen, char *portal,
 	} else {
 		snprintf(hs, hslen, "hotspot=off");
 	}
+	bool seen = false;
 	pthread_mutex_lock(&h->mu);
 	if (h->suspected_ms &&
-	    loop_now_ms(w->loop) - h->suspected_ms < PORTAL_WINDOW_MS)
+	    loop_now_ms(w->loop) - h->suspected_ms < PORTAL_WINDOW_MS) {
 		snprintf(portal, portallen, "portal=suspected reason=%s",
 			 h->reason);
-	else
-		snprintf(portal, portallen, "portal=none");
+		seen = true;
+	}
 	pthread_mutex_unlock(&h->mu);
+	if (!seen && !upstream_portal(w->d, portal, portallen))
+		snprintf(portal, portallen, "portal=none");
 }
 
 bool hotspot_answer(struct worker *w, const struct qinfo *q,

@@ -174,6 +174,18 @@ bool policy_private(const struct cfg *c, const struct up_conf *uc,
 	return policy_private_domain(c, uc, name, NULL) != NULL;
 }
 
+const uint8_t *policy_search_domain(const struct up_conf *uc,
+				    const uint8_t *name)
+{
+	enum policy_private_src src = POLICY_PRIVATE_NONE;
+	const uint8_t *best = NULL;
+
+	for (size_t i = 0; uc && i < uc->nsearch; i++)
+		deeper(up_conf_search(uc, i), POLICY_PRIVATE_SEARCH, name,
+		       &best, &src);
+	return best;
+}
+
 bool policy_changed(const struct cfg *a, const struct cfg *b)
 {
 	size_t off = offsetof(struct cfg, mode);

@@ -43,9 +43,11 @@ enum policy_private_src {
  * or NULL: the deepest among the private-domain lines, the built-in
  * list (unless no-private-defaults) and the search list of uc (may be
  * NULL). *ret_src (may be NULL) says where it came from; written only
- * when a domain is returned. Names at or below one are the local
- * network's: asked of resolv.conf's servers, and insecure rather than
- * bogus when they cannot be proven (docs/DESIGN.md).
+ * when a domain is returned. The resolver core asks rsv_private_domain
+ * instead, which counts a search name only once proven unsigned; names
+ * private by that are the local network's: asked of resolv.conf's
+ * servers, and insecure rather than bogus when they cannot be proven
+ * (docs/DESIGN.md).
  */
 const uint8_t *policy_private_domain(const struct cfg *c,
 				     const struct up_conf *uc,
@@ -55,6 +57,15 @@ const uint8_t *policy_private_domain(const struct cfg *c,
 /* Whether name is at or below a private domain (policy_private_domain). */
 bool policy_private(const struct cfg *c, const struct up_conf *uc,
 		    const uint8_t *name);
+
+/*
+ * The deepest name of uc's search list (may be NULL) at or above name,
+ * or NULL. A search name is the network's word, not the administrator's:
+ * it makes names private only once the public tree proves it unsigned or
+ * absent (rsv_private_domain, docs/DESIGN.md "Search suffixes").
+ */
+const uint8_t *policy_search_domain(const struct up_conf *uc,
+				    const uint8_t *name);
 
 /* The built-in private domains, in presentation form (status, docs,
  * tests). */

@@ -223,8 +223,11 @@ static struct xjoin *join_or_own(struct worker *w, struct rsv_fetch *f,
 
 /*
  * Whether a fetch goes to the resolv.conf servers even while recursing:
- * private names (policy.h: the network's own names and search list; for
- * a DS, the name's parent, which holds it), and
+ * private names (rsv_private_domain: private-domain lines, built-in
+ * names, and search suffixes the public tree proves unsigned or absent;
+ * for a DS, the name's parent, which holds it; a search suffix that is a
+ * signed public zone sends nothing to the network, name-server addresses
+ * included), and
  * during a hotspot sign-on every question but DS and DNSKEY (the portal
  * is on the network and answers names the public DNS does not have; the
  * chain is still fetched from the root when it can be, so that a signed
@@ -239,7 +242,9 @@ static bool resolve_to_network(struct worker *w, const uint8_t *name,
 	/* A DS is the parent's: lan. DS is the root's to deny. */
 	if (type == WIRE_TYPE_DS && name[0])
 		name += 1 + name[0];
-	return policy_private(&w->st->cfg, up_client_conf(w->up), name);
+	return rsv_private_domain(w->d->cache, w->st,
+				  up_client_conf(w->up), name,
+				  loop_now_ms(w->loop) / 1000, NULL) != NULL;
 }
 
 /* Whether wf goes to the iterator rather than upstream. */

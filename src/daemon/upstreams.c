@@ -30,6 +30,9 @@ struct upstreams {
 	struct noticelimit lim;	     /* notices per server, judgement */
 	struct loop_timer lim_timer; /* the next summary of held ones */
 	int64_t judge_until;	     /* atomic: upstreams_judging_until */
+	bool probe_off;		     /* the probe asks nobody (resolution
+					recursive) */
+	bool probe_set;		     /* probe_off is what it was given */
 };
 
 static void on_events(void *arg);
@@ -66,6 +69,22 @@ int64_t upstreams_judging_until(struct daemon *d)
 		      : 0;
 }
 
+/* The servers the probe asks: none while resolution is configured
+ * recursive (their judgement is not used, and a hostile network learns
+ * nothing from our questions to it). */
+static void probe_servers(struct daemon *d)
+{
+	static const struct up_conf none;
+	bool rec = __atomic_load_n(&d->resolution, __ATOMIC_RELAXED) ==
+		   CFG_RES_RECURSIVE;
+
+	if (rec == d->ups->probe_off && d->ups->probe_set)
+		return;
+	d->ups->probe_off = rec;
+	d->ups->probe_set = true;
+	up_probe_set_conf(d->ups->probe, rec ? &none : &d->upconf);
+}
+
 int upstreams_init(struct daemon *d)
 {
 	struct upstreams *u = calloc(1, sizeof(*u));
@@ -81,7 +100,7 @@ int upstreams_init(struct daemon *d)
 	if (!u->probe)
 		return -ENOMEM;
 	capab_set_servers(u->capab, &d->upconf);
-	up_probe_set_conf(u->probe, &d->upconf);
+	probe_servers(d);
 	judge_from_now(u);
 	return 0;
 }
@@ -109,7 +128,8 @@ void upstreams_set_conf(struct daemon *d)
 	struct upstreams *u = d->ups;
 
 	capab_set_servers(u->capab, &d->upconf);
-	up_probe_set_conf(u->probe, &d->upconf);
+	u->probe_set = false;
+	probe_servers(d);
 	judge_from_now(u);
 	u->nseen = 0;
 	upstreams_changed_verdict(d);
@@ -276,6 +296,24 @@ void upstreams_changed_verdict(struct daemon *d)
 				 told ? why : NULL);
 }
 
+/* A server that answered the probe's name that does not exist. */
+static void log_portal(struct upstreams *u)
+{
+	struct capab_view v[DT_UP_MAXNS];
+	size_t n = capab_list(u->capab, v, DT_UP_MAXNS);
+	char a[80];
+
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i].portal)
+			continue;
+		up_server_str(&v[i].server, a, sizeof(a));
+		log_notice("upstream %s answers names that do not exist with "
+			   "addresses: a captive portal is suspected (status "
+			   "portal=); once signed on, it is probed again",
+			   a);
+	}
+}
+
 static void on_events(void *arg)
 {
 	struct daemon *d = arg;
@@ -289,6 +327,8 @@ static void on_events(void *arg)
 			   "validated as secure dropped",
 			   n);
 	}
+	if (ev & CAPAB_EV_PORTAL)
+		log_portal(u);
 	if (ev & CAPAB_EV_VERDICT) {
 		log_changes(u);
 		upstreams_changed_verdict(d);
@@ -303,6 +343,7 @@ void upstreams_apply(struct daemon *d)
 {
 	bool rec = upstreams_recursive(d);
 
+	probe_servers(d);
 	if (d->set_recursing)
 		d->set_recursing(d, rec,
 				 rec ? "no upstream can do DNSSEC"

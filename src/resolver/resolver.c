@@ -41,6 +41,7 @@ struct rsv_fetch {
 };
 
 static void task_run(struct rsv_task *t, const struct rsv_clock *now);
+static void fetch_wanted(struct rsv_task *t, const struct wire_msg *m);
 static void finish_result(struct rsv_task *t, const struct val_result *res);
 static struct wire_msg *take_main(struct rsv_task *t);
 
@@ -713,7 +714,8 @@ static const uint8_t *signed_holder(struct rsv_task *t)
 /* Whether a private name's unproven answer may be taken as insecure:
  * not when a signed zone (signed_holder) at or below the private domain
  * holds the name (its data must validate), and for the network's search
- * list (its word, not the admin's) only when none below the root does. */
+ * list (its word, not the admin's; rsv_private_domain counts it only
+ * once proven unsigned) only when none below the root does. */
 static bool private_softens(const uint8_t *dom, enum policy_private_src src,
 			    const uint8_t *signed_zone)
 {
@@ -749,7 +751,8 @@ static bool finish_unproven(struct rsv_task *t, const struct wire_msg *m,
 		return false;
 	const struct up_conf *uc = r->env.network ? r->env.network(r->env.arg)
 						  : NULL;
-	const uint8_t *dom = policy_private_domain(cfg, uc, t->qname, &src);
+	const uint8_t *dom = rsv_private_domain(r->cache, t->st, uc, t->qname,
+						t->mono, &src);
 	const uint8_t *sz = signed_holder(t);
 	uint32_t hotspot = r->env.hotspot ? r->env.hotspot(r->env.arg) : 0;
 
@@ -915,7 +918,50 @@ static bool ask_network(struct rsv_task *t)
 						  : NULL;
 
 	return (r->env.hotspot && r->env.hotspot(r->env.arg)) ||
-	       policy_private(&t->st->cfg, uc, t->qname);
+	       rsv_private_domain(r->cache, t->st, uc, t->qname,
+				  t->mono, NULL);
+}
+
+/*
+ * A search suffix makes names private only once the public tree proves
+ * it unsigned or absent (rsv_private_domain). For a client question
+ * under one (and under no private-domain line or built-in name as deep),
+ * the walk first goes down to the suffix, so that the cache holds that
+ * proof or its absence before the question is sent (routed by it) and
+ * its answer judged. Returns true when a fetch is wanted for that
+ * (t->want set). Nested questions (name-server addresses) do not wait:
+ * they are private only by a proof already had.
+ */
+static bool search_pending(struct rsv_task *t)
+{
+	struct resolver *r = t->r;
+	const struct up_conf *uc = r->env.network ? r->env.network(r->env.arg)
+						  : NULL;
+	uint8_t suffix[DT_NAME_MAXLEN];
+	struct walk_source wsrc;
+	struct val_keysource src;
+	struct walk walk;
+
+	if (t->search_walked || t->nest)
+		return false;
+	const uint8_t *s = policy_search_domain(uc, t->qname);
+	const uint8_t *admin = policy_private_domain(&t->st->cfg, NULL,
+						     t->qname, NULL);
+	if (!s || (admin && wire_dname_labels(admin) >= wire_dname_labels(s)))
+		return false;
+	wire_dname_copy(suffix, s);
+	wire_dname_tolower(suffix);
+	if (rsv_search_proven(r->cache, t->st, suffix, t->mono))
+		return false;
+	source_init(t, &wsrc);
+	walk_init(&walk, &wsrc, t->st->ta, &t->tmpl);
+	walk_keysource(&walk, &src);
+	(void)src.name_keys(src.arg, suffix);
+	if (t->want && walk.fail_err != -ENOMEM)
+		return true;
+	t->want = false;
+	t->search_walked = true;
+	return false;
 }
 
 /* A negative answer put together from kept NSEC records (nsec.c), as
@@ -1007,23 +1053,6 @@ static bool retry(struct rsv_task *t, bool budget)
 	return true;
 }
 
-/* Sends the fetch t wants, or fails t. */
-static void want_fetch(struct rsv_task *t)
-{
-	int err;
-
-	if (t->nf >= t->r->fetches_max) {
-		finish_failed(t, DT_ELIMIT, "limit-fetches",
-			      "too many upstream queries");
-		return;
-	}
-	if ((err = fetch_start(t, t->want_name, t->want_type)) < 0)
-		finish_failed(t, err,
-			      err == -ENOMEM ? "internal-nomem"
-					     : "upstream-failed",
-			      "the upstream query cannot be sent");
-}
-
 /* One validation run; fetches what is missing or finishes. */
 static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 {
@@ -1046,12 +1075,16 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 	t->tmpl.work = &t->work;
 	t->tmpl.sigcache = t->r->sigcache;
 	t->tmpl.test_fake_sig = t->st->test_fake_sig;
+	if (search_pending(t)) {
+		fetch_wanted(t, NULL);
+		return;
+	}
 	const struct wire_msg *m = task_fetched(t, t->qname, t->qtype, &err);
 	if (!m && !err && !t->synth_tried)
 		m = try_synthesize(t);
 	if (!m && err) {
 		if (err == DT_EUPSTREAM && retry(t, false)) {
-			want_fetch(t); /* malformed: asked again */
+			fetch_wanted(t, NULL); /* malformed: asked again */
 			return;
 		}
 		finish_fetch_failed(t, err);
@@ -1063,7 +1096,7 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 	    m->rcode != WIRE_RCODE_NXDOMAIN &&
 	    m->rcode != WIRE_RCODE_YXDOMAIN) {
 		if (retry(t, false)) {
-			want_fetch(t);
+			fetch_wanted(t, NULL);
 			return;
 		}
 		finish_failed(t, DT_EUPSTREAM, "upstream-rcode",
@@ -1096,7 +1129,7 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 		    (!t->synth || res.verdict.status == VAL_SECURE)) {
 			if (res.verdict.status == VAL_BOGUS &&
 			    retry(t, res.verdict.budget)) {
-				want_fetch(t);
+				fetch_wanted(t, NULL);
 				return;
 			}
 			if (finish_unproven(t, m, &res))
@@ -1116,6 +1149,15 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 			return;
 		}
 	}
+	fetch_wanted(t, m);
+}
+
+/* Fetches what t wants; m (may be NULL): the question's response, whose
+ * chain of trust is fetched at once. */
+static void fetch_wanted(struct rsv_task *t, const struct wire_msg *m)
+{
+	int err;
+
 	if (t->nf >= t->r->fetches_max) {
 		finish_failed(t, DT_ELIMIT, "limit-fetches",
 			      "too many upstream queries");

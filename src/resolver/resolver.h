@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "daemon/policy.h"
 #include "resolver/answer.h"
 
 struct cache;
@@ -226,5 +227,34 @@ size_t rsv_drop_unproven(struct cache *c);
  * not (the start of a hotspot sign-on: the portal answers names the
  * public DNS proves absent). Returns the number dropped. */
 size_t rsv_drop_unproven_negative(struct cache *c);
+
+struct dstate;
+struct up_conf;
+
+/*
+ * Whether suffix is proven not to be in a signed zone: no trust anchor of
+ * st is at or above it (the administrator's anchors leave it unsigned),
+ * or the cache holds the public tree's proof: a zone at or above it
+ * proven unsigned (an insecure key set, built from a validated denial of
+ * the DS), or it or an ancestor proven not to exist (a validated
+ * NXDOMAIN). mono: monotonic seconds.
+ */
+bool rsv_search_proven(struct cache *c, const struct dstate *st,
+		       const uint8_t *suffix, int64_t mono);
+
+/*
+ * The private domain at or above name as questions are sent and answers
+ * judged (docs/DESIGN.md, "Search suffixes"): the deepest private-domain
+ * line or built-in name of st's configuration, or the deepest search
+ * name of uc (may be NULL) once rsv_search_proven holds for it,
+ * whichever is deeper; NULL when none. *src (may be NULL) says which,
+ * written only when one is returned.
+ * A search name that is a signed public zone, or one not yet proven
+ * unsigned, makes nothing private.
+ */
+const uint8_t *rsv_private_domain(struct cache *c, const struct dstate *st,
+				  const struct up_conf *uc,
+				  const uint8_t *name, int64_t mono,
+				  enum policy_private_src *src);
 
 #endif

@@ -15,6 +15,7 @@
 #include "daemon/log.h"
 #include "daemon/policy.h"
 #include "resolver/task.h"
+#include "validator/anchor.h"
 #include "validator/keyset.h"
 #include "wire/bytes.h"
 #include "wire/dname.h"
@@ -159,6 +160,84 @@ static bool unproven_or_negative(const uint8_t *key, size_t klen, void *val,
 size_t rsv_drop_unproven_negative(struct cache *c)
 {
 	return cache_remove_if_val(c, unproven_or_negative, NULL);
+}
+
+/* --- search suffixes: private only when proven unsigned --- */
+
+/* The status of the key set the cache holds for zone, or -1. */
+static int cached_keys_status(struct cache *c, const uint8_t *zone,
+			      int64_t mono)
+{
+	uint8_t key[DT_CACHE_KEY_MAXLEN];
+	size_t klen = cache_key('K', zone, WIRE_TYPE_DNSKEY, WIRE_CLASS_IN, key);
+	struct cache_ref ref;
+	int st;
+
+	if (!cache_get(c, key, klen, mono, &ref))
+		return -1;
+	st = (int)((const struct val_keyset *)ref.val)->verdict.status;
+	cache_unref(c, &ref);
+	return st;
+}
+
+/* Whether the cache holds a DS probe of name that proved it absent. */
+static bool cached_nxdomain(struct cache *c, const uint8_t *name,
+			    int64_t mono)
+{
+	uint8_t key[DT_CACHE_KEY_MAXLEN];
+	size_t klen = cache_key('P', name, WIRE_TYPE_DS, WIRE_CLASS_IN, key);
+	struct cache_ref ref;
+	bool nx;
+
+	if (!cache_get(c, key, klen, mono, &ref))
+		return false;
+	nx = (enum walk_probe)(uintptr_t)ref.val == WALK_PROBE_NXDOMAIN;
+	cache_unref(c, &ref);
+	return nx;
+}
+
+/*
+ * Key sets and probes enter the cache only from the walk down from a
+ * trust anchor (keys_put, probe_put; those of negative trust anchors and
+ * of policy exemptions stay with their task): an insecure key set there
+ * rests on a validated denial of the DS at or above its zone, an
+ * NXDOMAIN probe on a validated denial of the name. Neither can be made
+ * up by whoever relays the responses.
+ */
+bool rsv_search_proven(struct cache *c, const struct dstate *st,
+		       const uint8_t *suffix, int64_t mono)
+{
+	if (!st->ta || !val_anchors_find(st->ta, suffix))
+		return true;
+	for (int n = wire_dname_labels(suffix); n > 0; n--) {
+		const uint8_t *a = wire_dname_ancestor(suffix, n);
+		if (cached_keys_status(c, a, mono) == VAL_INSECURE ||
+		    cached_nxdomain(c, a, mono))
+			return true;
+	}
+	return false;
+}
+
+const uint8_t *rsv_private_domain(struct cache *c, const struct dstate *st,
+				  const struct up_conf *uc,
+				  const uint8_t *name, int64_t mono,
+				  enum policy_private_src *src)
+{
+	enum policy_private_src asrc = POLICY_PRIVATE_NONE;
+	const uint8_t *admin = policy_private_domain(&st->cfg, NULL, name,
+						     &asrc);
+	const uint8_t *search = policy_search_domain(uc, name);
+
+	if (search && (!admin || wire_dname_labels(search) >
+					 wire_dname_labels(admin)) &&
+	    rsv_search_proven(c, st, search, mono)) {
+		if (src)
+			*src = POLICY_PRIVATE_SEARCH;
+		return search;
+	}
+	if (admin && src)
+		*src = asrc;
+	return admin;
 }
 
 static struct wire_msg *response_cached(struct rsv_task *t,

@@ -78,6 +78,8 @@ struct rsv_task {
 					   (resolver.c retry()): cached
 					   responses and key sets that are
 					   not secure are not used then */
+	bool search_walked;		/* the walk to its search suffix
+					   is done (search_pending) */
 	struct val_work work;		/* shared by every run and key set */
 };
 

@@ -23,6 +23,13 @@ struct entry {
 	bool ad_strip;	       /* the last RRSIG_STRIPPED had AD=1 */
 	bool edns_ignored;     /* edns NO: answered without OPT */
 	bool probed;	       /* CAPAB_PROBED seen */
+	bool do_cleared;       /* the last key answer had DO=0 */
+	bool portal;	       /* CAPAB_NXD_ANSWERED since the last probe
+				  that found a real NXDOMAIN */
+	enum capab_tri rootkey; /* the root's DNSKEY RRset answered */
+	bool rootkey_nx;       /* rootkey NO: NXDOMAIN (else no data) */
+	bool held;	       /* judged "no": stays so until a probe */
+	const char *held_reason; /* finds nothing wrong; the first reason */
 	enum capab_obs ds_obs; /* the last DS failure */
 	unsigned fails;	       /* tries unanswered since the last answer */
 	unsigned truncs;       /* TC=1 since the last big UDP answer */
@@ -109,13 +116,14 @@ static const char *ds_reason(enum capab_obs obs)
 	switch (obs) {
 	case CAPAB_DS_NXDOMAIN: return "NXDOMAIN to DS";
 	case CAPAB_DS_REFUSED: return "REFUSED to DS";
+	case CAPAB_DS_EMPTY: return "DS without data or denial";
 	default: return "SERVFAIL to DS";
 	}
 }
 
 /* The order decides which reason shows when several apply: silence
  * first (it says nothing of DNSSEC), then the cause nearest the wire. */
-static enum capab_tri judge(const struct entry *e, const char **reason)
+static enum capab_tri judge_now(const struct entry *e, const char **reason)
 {
 	if (alive(e) == CAPAB_NO) {
 		*reason = "unreachable";
@@ -129,9 +137,18 @@ static enum capab_tri judge(const struct entry *e, const char **reason)
 		*reason = "truncates at 512 and refuses TCP";
 		return CAPAB_NO;
 	}
+	if (e->rootkey == CAPAB_NO) {
+		*reason = e->rootkey_nx ? "NXDOMAIN to the root DNSKEY"
+					: "no data to the root DNSKEY";
+		return CAPAB_NO;
+	}
 	if (e->rrsig == CAPAB_NO) {
 		*reason = e->ad_strip ? "sets AD without RRSIG"
 				      : "strips RRSIG with DO=1";
+		return CAPAB_NO;
+	}
+	if (e->do_cleared) {
+		*reason = "clears DO in replies";
 		return CAPAB_NO;
 	}
 	if (e->ds == CAPAB_NO) {
@@ -145,6 +162,43 @@ static enum capab_tri judge(const struct entry *e, const char **reason)
 	*reason = e->ever_answered ? "no DNSSEC answer seen yet"
 				   : "not asked yet";
 	return CAPAB_UNKNOWN;
+}
+
+/* judge_now, and a held "no" kept (its first reason) while the server
+ * answers: the hysteresis rule of capab.h. */
+static enum capab_tri judge(const struct entry *e, const char **reason)
+{
+	enum capab_tri v = judge_now(e, reason);
+
+	if (e->held && v != CAPAB_NO && alive(e) != CAPAB_NO) {
+		*reason = e->held_reason;
+		return CAPAB_NO;
+	}
+	return v;
+}
+
+/* Whether what makes e "no" is the DNSSEC content of its answers (what
+ * an on-path party rewrites at will), not the transport (EDNS, TCP),
+ * whose own counts decide. */
+static bool content_fault(const struct entry *e)
+{
+	return e->rootkey == CAPAB_NO || e->do_cleared ||
+	       e->rrsig == CAPAB_NO || e->ds == CAPAB_NO;
+}
+
+/* After observations: a "no" for the content of answers is held; a
+ * probe through all its steps that finds nothing wrong ends the hold. */
+static void hold(struct entry *e, bool probed)
+{
+	const char *reason;
+	enum capab_tri v = judge_now(e, &reason);
+
+	if (v == CAPAB_NO && !e->held && content_fault(e)) {
+		e->held = true;
+		e->held_reason = reason;
+	} else if (v == CAPAB_YES && probed) {
+		e->held = false;
+	}
 }
 
 static enum capab_tri verdict(const struct entry *e)
@@ -211,7 +265,10 @@ static void apply(struct entry *e, enum capab_obs obs)
 		e->edns = CAPAB_NO;
 		e->edns_ignored = obs == CAPAB_EDNS_IGNORED;
 		break;
-	case CAPAB_RRSIG_OK: e->rrsig = CAPAB_YES; break;
+	case CAPAB_RRSIG_OK:
+		e->rrsig = CAPAB_YES;
+		e->do_cleared = false; /* RRSIGs came: DO was honoured */
+		break;
 	case CAPAB_RRSIG_STRIPPED:
 	case CAPAB_AD_STRIPPED:
 		e->rrsig = CAPAB_NO;
@@ -221,6 +278,7 @@ static void apply(struct entry *e, enum capab_obs obs)
 	case CAPAB_DS_SERVFAIL:
 	case CAPAB_DS_NXDOMAIN:
 	case CAPAB_DS_REFUSED:
+	case CAPAB_DS_EMPTY:
 		e->ds = CAPAB_NO;
 		e->ds_obs = obs;
 		break;
@@ -232,6 +290,16 @@ static void apply(struct entry *e, enum capab_obs obs)
 	case CAPAB_TCP_OK: e->tcp = CAPAB_YES; break;
 	case CAPAB_TCP_FAIL: e->tcp = CAPAB_NO; break;
 	case CAPAB_PROBED: e->probed = true; break;
+	case CAPAB_ROOTKEY_NODATA:
+	case CAPAB_ROOTKEY_NXDOMAIN:
+		e->rootkey = CAPAB_NO;
+		e->rootkey_nx = obs == CAPAB_ROOTKEY_NXDOMAIN;
+		break;
+	case CAPAB_DO_CLEARED: e->do_cleared = true; break;
+	case CAPAB_NXD_ANSWERED: e->portal = true; break;
+	case CAPAB_NXD_OK: e->portal = false; break;
+	case CAPAB_ROOTKEY_OK: e->rootkey = CAPAB_YES; break;
+	case CAPAB_OBS_COUNT: break;
 	}
 }
 
@@ -246,11 +314,18 @@ static void observe_many(struct capab *c, const struct up_server *s,
 	if (e) {
 		enum capab_tri before = verdict(e);
 		bool down = all_unreachable(c), was_settled = settled(c);
+		bool was_portal = e->portal;
 
-		for (size_t i = 0; i < n; i++)
+		bool probed = false;
+		for (size_t i = 0; i < n; i++) {
 			apply(e, obs[i]);
+			probed |= obs[i] == CAPAB_PROBED;
+		}
+		hold(e, probed);
 		if (verdict(e) != before)
 			ev |= CAPAB_EV_VERDICT;
+		if (e->portal && !was_portal)
+			ev |= CAPAB_EV_PORTAL;
 		if (!was_settled && settled(c))
 			ev |= CAPAB_EV_SETTLED;
 		if (down && !all_unreachable(c))
@@ -298,7 +373,7 @@ void capab_learn_response(struct capab *c, const struct up_server *s,
 			  uint16_t qtype, const uint8_t *msg, size_t len,
 			  bool edns_sent, bool tcp)
 {
-	enum capab_obs obs[4];
+	enum capab_obs obs[7];
 	size_t n = 0;
 	int err;
 	struct wire_msg *m = NULL;
@@ -322,17 +397,33 @@ void capab_learn_response(struct capab *c, const struct up_server *s,
 	else if (m && edns_sent && keys)
 		obs[n++] = CAPAB_EDNS_IGNORED;
 	if (m && edns_sent && m->edns.present && m->has_question &&
+	    m->qtype == qtype && keys && qtype == WIRE_TYPE_DNSKEY &&
+	    m->qname[0] == 0 && m->rcode == WIRE_RCODE_NXDOMAIN)
+		obs[n++] = CAPAB_ROOTKEY_NXDOMAIN;
+	if (m && edns_sent && m->edns.present && m->has_question &&
 	    m->qtype == qtype && m->rcode == WIRE_RCODE_NOERROR && keys) {
 		bool set, sig;
 
 		rrset_signed(m, &set, &sig);
+		if (set && qtype == WIRE_TYPE_DNSKEY && m->qname[0] == 0)
+			obs[n++] = CAPAB_ROOTKEY_OK;
 		if (set && sig)
 			obs[n++] = CAPAB_RRSIG_OK;
 		else if (set)
 			obs[n++] = (m->hdr.flags & WIRE_FLAG_AD)
 					   ? CAPAB_AD_STRIPPED
 					   : CAPAB_RRSIG_STRIPPED;
+		else if (qtype == WIRE_TYPE_DNSKEY && m->qname[0] == 0)
+			obs[n++] = CAPAB_ROOTKEY_NODATA;
 	}
+	/* After RRSIG_OK, which clears it. DO is checked where the probe
+	 * asks (the root's DNSKEY, a top-level DS): a router's own answers
+	 * for its local names may come without it and say nothing of what
+	 * it forwards. */
+	if (m && edns_sent && m->edns.present && m->has_question &&
+	    m->qtype == qtype && keys && wire_dname_labels(m->qname) <= 1 &&
+	    !(m->edns.flags & WIRE_EDNS_DO))
+		obs[n++] = CAPAB_DO_CLEARED;
 	wire_msg_free(m);
 	observe_many(c, s, obs, n);
 }
@@ -376,6 +467,10 @@ static void view_of(const struct entry *e, struct capab_view *v)
 	v->edns_off = e->edns == CAPAB_NO;
 	v->tcp_first = tcp_first(e);
 	v->probed = e->probed;
+	v->portal = e->portal;
+	v->held = e->held && judge_now(e, &v->reason) != CAPAB_NO &&
+		  alive(e) != CAPAB_NO;
+	v->dnssec = judge(e, &v->reason);
 }
 
 size_t capab_list(struct capab *c, struct capab_view *out, size_t cap)

@@ -8,8 +8,13 @@
  *
  * A server that does not answer at all is "unknown", never "no": silence
  * is not proof that a server cannot do DNSSEC, and a "no" may make the
- * daemon resolve from the root. Each property keeps its last observation
- * (a server that starts returning RRSIGs again is "yes" again).
+ * daemon resolve from the root. Each property keeps its last observation,
+ * but a server once judged "no" for the DNSSEC content of its answers
+ * (RRSIGs, DS, the root's DNSKEY, DO) stays "no" (its first reason kept) until a probe goes through
+ * all its steps finding nothing wrong (hysteresis:
+ * an on-path party that signs some answers and strips others cannot
+ * flip the mode with the traffic; it can only wait for the probe, whose
+ * back-off grows with every "no" of the same network, probe.c).
  *
  * One table for the daemon, behind a mutex: the workers feed it, the main
  * thread reads it. Servers not in the table (split-DNS ones) are ignored.
@@ -54,6 +59,21 @@ enum capab_obs {
 	CAPAB_TCP_FAIL,	      /* TCP to it failed (after TC=1) */
 	CAPAB_PROBED,	      /* the probe (probe.c) went through all its
 				 steps with it, whatever they showed */
+	CAPAB_ROOTKEY_NODATA, /* no DNSKEY RRset for the root (NOERROR) */
+	CAPAB_ROOTKEY_NXDOMAIN, /* NXDOMAIN to the root DNSKEY */
+	CAPAB_DO_CLEARED,     /* a DNSKEY or DS answer to DO=1 with DO=0
+				 (RFC 3225 §3: the bit is copied) */
+	CAPAB_DS_EMPTY,	      /* no DS RRset and no denial (NSEC, NSEC3)
+				 for an existing zone's DS */
+	CAPAB_NXD_ANSWERED,   /* a name that does not exist answered with
+				 an address: a captive portal, or a
+				 resolver that rewrites NXDOMAIN; reported
+				 (capab_view.portal), not a "no": what it
+				 forges is bogus, and its DNSKEY and DS
+				 may be what a sign-on needs */
+	CAPAB_NXD_OK,	      /* such a name answered NXDOMAIN */
+	CAPAB_ROOTKEY_OK,     /* the root's DNSKEY RRset answered */
+	CAPAB_OBS_COUNT,      /* not an observation: their number */
 };
 
 /* Events for the change callback (a mask). */
@@ -62,6 +82,8 @@ enum {
 	CAPAB_EV_RECOVERED = 1 << 1, /* every server was unreachable, and
 					one answered */
 	CAPAB_EV_SETTLED = 1 << 2,   /* capab_settled turned true */
+	CAPAB_EV_PORTAL = 1 << 3,    /* a server answered a name that does
+					not exist (capab_view.portal) */
 };
 
 typedef void capab_event_fn(void *arg, unsigned events);
@@ -76,6 +98,9 @@ struct capab_view {
 	bool edns_off;	/* queries go without EDNS */
 	bool tcp_first; /* queries go over TCP at once */
 	bool probed;	/* the probe went through all its steps */
+	bool portal;	/* it answered a name that does not exist */
+	bool held;	/* "no" kept by the hysteresis rule, whatever
+			   the last observations show */
 };
 
 /* What every server's verdict says about where to resolve. */

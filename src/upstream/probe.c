@@ -15,6 +15,7 @@
 #include "upstream/capab.h"
 #include "upstream/probe.h"
 #include "upstream/transport.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 
@@ -136,8 +137,11 @@ static void plan(struct target *t)
 	int64_t now = loop_now_ms(p->loop);
 
 	if (!view_at(p, t->idx, &v) || v.dnssec == CAPAB_YES) {
+		/* The back-off is kept (reset only with the servers): a
+		 * server that turns "no" again is probed no sooner, so an
+		 * on-path party flipping its behaviour flips the judgement
+		 * back ever more rarely, at most every 5 min. */
 		t->next = 0;
-		t->backoff_ms = DT_UP_PROBE_BACKOFF_MIN_MS;
 		return;
 	}
 	if (v.alive == CAPAB_NO && all_down(p)) {
@@ -193,6 +197,14 @@ static void ask_random(struct target *t)
 	ask(t, STEP_NXD, name, WIRE_TYPE_A);
 }
 
+/* Whether the random name, which does not exist, was answered with
+ * records: a captive portal, or a resolver that rewrites NXDOMAIN. */
+static bool answered(const struct up_answer *ans)
+{
+	return ans->len >= DT_MSG_HDRLEN && (ans->msg[3] & 0xF) == 0 &&
+	       wire_get16(ans->msg + 6) > 0;
+}
+
 static bool one_label(const uint8_t *name)
 {
 	return name[0] > 0 && name[1 + name[0]] == 0;
@@ -226,6 +238,26 @@ static bool tld_from(const struct up_answer *ans, uint8_t *ret)
 	return found;
 }
 
+/* Whether a NOERROR response holds a DS RRset in its answer or a
+ * denial (NSEC or NSEC3) in its authority section: a resolver that
+ * strips DNSSEC records answers a zone's DS with neither. */
+static bool ds_or_denial(const struct up_answer *ans)
+{
+	int err;
+	bool found = false;
+	struct wire_msg *m = wire_msg_parse(ans->msg, ans->len, 0, &err);
+
+	for (size_t i = 0; m && !found && i < m->count[WIRE_SEC_ANSWER]; i++)
+		found = m->sec[WIRE_SEC_ANSWER][i].type == WIRE_TYPE_DS;
+	for (size_t i = 0; m && !found && i < m->count[WIRE_SEC_AUTHORITY];
+	     i++) {
+		uint16_t type = m->sec[WIRE_SEC_AUTHORITY][i].type;
+		found = type == WIRE_TYPE_NSEC || type == WIRE_TYPE_NSEC3;
+	}
+	wire_msg_free(m);
+	return found;
+}
+
 static void ds_result(struct target *t, int err, const struct up_answer *ans,
 		      int last_rcode)
 {
@@ -237,6 +269,8 @@ static void ds_result(struct target *t, int err, const struct up_answer *ans,
 
 	if (!err && rcode == WIRE_RCODE_NXDOMAIN)
 		capab_observe(c, s, CAPAB_DS_NXDOMAIN);
+	else if (!err && !ds_or_denial(ans))
+		capab_observe(c, s, CAPAB_DS_EMPTY);
 	else if (!err)
 		capab_observe(c, s, CAPAB_DS_OK);
 	else if (last_rcode == WIRE_RCODE_SERVFAIL)
@@ -261,6 +295,10 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 		ask_random(t);
 		return;
 	case STEP_NXD:
+		if (!err)
+			capab_observe(t->p->capab, &t->one.ns[0],
+				      answered(ans) ? CAPAB_NXD_ANSWERED
+						    : CAPAB_NXD_OK);
 		if (err || !tld_from(ans, t->tld))
 			break;
 		ask(t, STEP_DS, t->tld, WIRE_TYPE_DS);

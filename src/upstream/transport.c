@@ -9,6 +9,11 @@
  * ends with an error, delivered from a 0 ms timer so that no callback
  * ever runs inside up_query().
  *
+ * UDP sockets are bound to a source port drawn from 1024-65535 (limits.h,
+ * DT_UP_PORT_MIN). TCP connections are counted process-wide, in all and
+ * per server; a try over the cap (DT_UP_TCP_MAX, DT_UP_TCP_PER_SERVER)
+ * waits on its client's queue, its timer running, until one closes.
+ *
  * Every callback path ends by either waiting again or handing the request
  * to deliver()/end(); after deliver() the request (and possibly the
  * client, freed by the caller's callback) is gone, so nothing touches
@@ -17,6 +22,8 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
+#include <netinet/in.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +32,7 @@
 #include <unistd.h>
 
 #include "common/errcode.h"
+#include "common/limits.h"
 #include "common/loop.h"
 #include "upstream/capab.h"
 #include "upstream/transport.h"
@@ -58,6 +66,8 @@ struct up_client {
 	struct capab *capab; /* fed with what the servers do, or NULL */
 	bool capab_apply;    /* and its remembered behaviour followed */
 	struct srv_slot srv[UP_STATS_SERVERS];
+	struct up_req *tcpq;	      /* waiting for a TCP connection */
+	struct loop_timer tcpq_timer; /* looks at them again */
 	uint8_t rnd[64]; /* getrandom() output not used yet */
 	size_t rnd_left;
 	uint8_t rx[DT_MSG_MAXLEN]; /* UDP receive buffer */
@@ -83,6 +93,10 @@ struct up_req {
 	int last_rcode;
 	int err;    /* the error end() delivers */
 	bool in_cb; /* its callback is running: up_cancel no-op */
+	bool tcp_held;	 /* a TCP connection counted (tcp_take) */
+	bool tcp_queued; /* on c->tcpq, waiting for one */
+	bool tcp_first;	 /* what tcp_start was told, for the wait */
+	struct up_req *qprev, *qnext; /* on c->tcpq */
 
 	/* The try under way. */
 	int fd;
@@ -198,6 +212,74 @@ static void order_servers(struct up_client *c, const struct up_conf *conf,
 	r->nns = n;
 }
 
+/* --- TCP connections: counted process-wide, in all and per server --- */
+
+/* A server has an entry only while it has connections open, so
+ * DT_UP_TCP_MAX entries are enough. */
+static struct {
+	pthread_mutex_t mu;
+	unsigned total;
+	struct {
+		struct up_server server;
+		unsigned n;
+	} srv[DT_UP_TCP_MAX];
+} tcp_count = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+/* Counts a connection to s; false when the cap is reached. */
+static bool tcp_take(const struct up_server *s)
+{
+	bool ok = false;
+	size_t i, free_slot = DT_UP_TCP_MAX;
+
+	pthread_mutex_lock(&tcp_count.mu);
+	for (i = 0; i < DT_UP_TCP_MAX; i++) {
+		if (!tcp_count.srv[i].n) {
+			if (free_slot == DT_UP_TCP_MAX)
+				free_slot = i;
+		} else if (up_server_equal(&tcp_count.srv[i].server, s)) {
+			break;
+		}
+	}
+	if (tcp_count.total < DT_UP_TCP_MAX) {
+		if (i == DT_UP_TCP_MAX && free_slot < DT_UP_TCP_MAX) {
+			i = free_slot;
+			tcp_count.srv[i].server = *s;
+		}
+		if (i < DT_UP_TCP_MAX &&
+		    tcp_count.srv[i].n < DT_UP_TCP_PER_SERVER) {
+			tcp_count.srv[i].n++;
+			tcp_count.total++;
+			ok = true;
+		}
+	}
+	pthread_mutex_unlock(&tcp_count.mu);
+	return ok;
+}
+
+static void tcp_give(const struct up_server *s)
+{
+	pthread_mutex_lock(&tcp_count.mu);
+	for (size_t i = 0; i < DT_UP_TCP_MAX; i++) {
+		if (tcp_count.srv[i].n &&
+		    up_server_equal(&tcp_count.srv[i].server, s)) {
+			tcp_count.srv[i].n--;
+			tcp_count.total--;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&tcp_count.mu);
+}
+
+unsigned up_tcp_open(void)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&tcp_count.mu);
+	n = tcp_count.total;
+	pthread_mutex_unlock(&tcp_count.mu);
+	return n;
+}
+
 /* --- the query --- */
 
 static int rand16(struct up_client *c, uint16_t *ret)
@@ -259,6 +341,8 @@ enum verdict {
 	V_ANSWER,  /* a checked response; its RCODE decides */
 	V_TC,	   /* truncated over UDP: ask over TCP */
 	V_REFUSAL, /* FORMERR or NOTIMP without a question */
+	V_TC_TCP,  /* truncated over TCP: no answer (RFC 7766 §5: a
+		      server sends the whole answer over TCP) */
 };
 
 static bool question_matches(const struct up_req *r, const uint8_t *pkt,
@@ -304,8 +388,8 @@ static enum verdict check(const struct up_req *r, const uint8_t *pkt,
 	}
 	if (qd != 1 || !question_matches(r, pkt, len))
 		return V_DROP;
-	if ((flags & WIRE_FLAG_TC) && !r->tcp)
-		return V_TC;
+	if (flags & WIRE_FLAG_TC)
+		return r->tcp ? V_TC_TCP : V_TC;
 	msg = wire_msg_parse(pkt, len, WIRE_PARSE_TRUNC_OK, &err);
 	if (!msg)
 		return V_DROP;
@@ -320,17 +404,42 @@ static void on_udp(struct loop_io *io, uint32_t revents);
 static void on_tcp(struct loop_io *io, uint32_t revents);
 static void on_timeout(struct loop_timer *t);
 static void on_end(struct loop_timer *t);
+static void server_failed(struct up_req *r);
 
-/* Ends the try under way: socket, io and timer; keeps a TCP response. */
+static void tcpq_remove(struct up_req *r)
+{
+	if (r->qprev)
+		r->qprev->qnext = r->qnext;
+	else
+		r->c->tcpq = r->qnext;
+	if (r->qnext)
+		r->qnext->qprev = r->qprev;
+	r->qprev = r->qnext = NULL;
+	r->tcp_queued = false;
+}
+
+/* Ends the try under way: socket, io and timer, its place in the TCP
+ * queue or its counted connection (the queue is looked at again at
+ * once); keeps a TCP response. */
 static void try_stop(struct up_req *r)
 {
-	loop_timer_stop(r->c->loop, &r->timer);
+	struct up_client *c = r->c;
+
+	loop_timer_stop(c->loop, &r->timer);
 	if (r->io_on)
-		loop_io_del(r->c->loop, &r->io);
+		loop_io_del(c->loop, &r->io);
 	r->io_on = false;
 	if (r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
+	if (r->tcp_queued)
+		tcpq_remove(r);
+	if (r->tcp_held) {
+		r->tcp_held = false;
+		tcp_give(cur_server(r));
+		if (c->tcpq)
+			loop_timer_start(c->loop, &c->tcpq_timer, 0);
+	}
 }
 
 static void try_close(struct up_req *r)
@@ -338,6 +447,52 @@ static void try_close(struct up_req *r)
 	try_stop(r);
 	free(r->rbuf);
 	r->rbuf = NULL;
+}
+
+/* A source port drawn uniformly from DT_UP_PORT_MIN-65535. */
+static int rand_port(struct up_client *c, uint16_t *port)
+{
+	int err;
+
+	*port = 0;
+	do {
+		err = rand16(c, port);
+	} while (err == 0 && *port < DT_UP_PORT_MIN);
+	return err;
+}
+
+/* Binds the UDP socket fd of family to a port of our drawing (limits.h:
+ * DT_UP_PORT_MIN), the wildcard address; after DT_UP_PORT_TRIES ports in
+ * use, leaves the choice to the kernel (connect binds one). */
+static int bind_port(struct up_client *c, int fd, int family)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	uint16_t port;
+	int err;
+
+	for (int i = 0; i < DT_UP_PORT_TRIES; i++) {
+		if ((err = rand_port(c, &port)) < 0)
+			return err;
+		memset(&ss, 0, sizeof(ss));
+		if (family == AF_INET6) {
+			struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+			a->sin6_family = AF_INET6;
+			a->sin6_port = htons(port);
+			len = sizeof(*a);
+		} else {
+			struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+			a->sin_family = AF_INET;
+			a->sin_port = htons(port);
+			len = sizeof(*a);
+		}
+		if (bind(fd, (struct sockaddr *)&ss, len) == 0)
+			return 0;
+		if (errno != EADDRINUSE)
+			return -errno;
+	}
+	c->stats.port_fallback++;
+	return 0;
 }
 
 /* Opens a connected socket to the current server and registers it. */
@@ -351,6 +506,9 @@ static int try_open(struct up_req *r, int type, uint32_t events,
 	r->fd = socket(sa->sa_family, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (r->fd < 0)
 		return -errno;
+	if (type == SOCK_DGRAM &&
+	    (err = bind_port(r->c, r->fd, sa->sa_family)) < 0)
+		return err;
 	err = connect(r->fd, sa, s->addrlen);
 	if (err != 0 && errno != EINPROGRESS)
 		return -errno;
@@ -444,15 +602,11 @@ static int udp_start(struct up_req *r)
 	return err;
 }
 
-/* first: TCP at once, a try of its own (not after TC=1 over UDP). */
-static int tcp_start(struct up_req *r, bool first)
+/* The connection of a TCP try, counted (tcp_take) already. */
+static int tcp_connect(struct up_req *r, bool first)
 {
 	int err;
 
-	r->tcp = true;
-	r->woff = 0;
-	r->rgot = 0;
-	r->c->stats.tcp++;
 	err = build_query(r);
 	if (err == 0)
 		err = try_open(r, SOCK_STREAM, LOOP_WRITE, on_tcp);
@@ -466,6 +620,61 @@ static int tcp_start(struct up_req *r, bool first)
 		SRV_COUNT(r, tries, 1);
 	}
 	return 0;
+}
+
+/* first: TCP at once, a try of its own (not after TC=1 over UDP). Over
+ * the cap of connections, the try waits on the client's queue, for at
+ * most its timeout (which ends it as an unanswered try would). */
+static int tcp_start(struct up_req *r, bool first)
+{
+	struct up_client *c = r->c;
+
+	r->tcp = true;
+	r->woff = 0;
+	r->rgot = 0;
+	c->stats.tcp++;
+	if (tcp_take(cur_server(r))) {
+		r->tcp_held = true;
+		return tcp_connect(r, first);
+	}
+	c->stats.tcp_queued++;
+	r->tcp_first = first;
+	r->tcp_queued = true;
+	r->qprev = NULL;
+	r->qnext = c->tcpq;
+	if (c->tcpq)
+		c->tcpq->qprev = r;
+	c->tcpq = r;
+	r->timer.cb = on_timeout;
+	loop_timer_start(c->loop, &r->timer, r->timeout_ms);
+	if (!c->tcpq_timer.heap_index)
+		loop_timer_start(c->loop, &c->tcpq_timer,
+				 DT_UP_TCP_QUEUE_POLL_MS);
+	return 0;
+}
+
+/* Starts the queued tries that now get a connection, the longest
+ * waiting first; looks again later while any is left. */
+static void tcpq_run(struct loop_timer *t)
+{
+	struct up_client *c = t->arg;
+	struct up_req *r = c->tcpq, *prev;
+
+	while (r && r->qnext)
+		r = r->qnext;
+	for (; r; r = prev) {
+		prev = r->qprev;
+		if (!tcp_take(cur_server(r)))
+			continue;
+		tcpq_remove(r);
+		r->tcp_held = true;
+		loop_timer_stop(c->loop, &r->timer);
+		if (tcp_connect(r, r->tcp_first) < 0)
+			server_failed(r);
+	}
+	if (c->tcpq && !c->tcpq_timer.heap_index)
+		loop_timer_start(c->loop, &c->tcpq_timer,
+				 DT_UP_TCP_QUEUE_POLL_MS);
 }
 
 /* A slot's first try, as the server's remembered behaviour wants it. */
@@ -595,6 +804,15 @@ static void on_response(struct up_req *r, const uint8_t *pkt, size_t len,
 		try_close(r);
 		if (tcp_start(r, false) < 0)
 			server_failed(r);
+		return;
+	}
+	if (v == V_TC_TCP) {
+		/* Taken as a failed try, never as the records it has (an
+		 * empty NOERROR would pass for a denial). */
+		r->c->stats.truncated_tcp++;
+		SRV_COUNT(r, errors, 1);
+		r->failed = true;
+		next_slot(r);
 		return;
 	}
 	if (v == V_REFUSAL || rcode == WIRE_RCODE_FORMERR ||
@@ -740,6 +958,11 @@ static void on_timeout(struct loop_timer *t)
 	struct up_req *r = t->arg;
 
 	r->c->stats.timeouts++;
+	if (r->tcp_queued) {
+		/* Our own cap, not the server's doing. */
+		next_slot(r);
+		return;
+	}
 	SRV_COUNT(r, timeouts, 1);
 	observe(r, r->tcp ? CAPAB_TCP_FAIL : CAPAB_UNREACHABLE);
 	penalty_add(r->c, cur_server(r));
@@ -763,8 +986,11 @@ struct up_client *up_client_new(struct loop *loop)
 {
 	struct up_client *c = calloc(1, sizeof(*c));
 
-	if (c)
+	if (c) {
 		c->loop = loop;
+		c->tcpq_timer.cb = tcpq_run;
+		c->tcpq_timer.arg = c;
+	}
 	return c;
 }
 
@@ -774,6 +1000,7 @@ void up_client_free(struct up_client *c)
 		return;
 	while (c->reqs)
 		up_cancel(c->reqs);
+	loop_timer_stop(c->loop, &c->tcpq_timer);
 	free(c->pen);
 	free(c);
 }

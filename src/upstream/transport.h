@@ -132,10 +132,19 @@ struct up_stats {
 	uint64_t tcp;		/* TCP fallbacks after TC=1 */
 	uint64_t dropped;	/* received packets that did not match */
 	uint64_t failed;	/* requests ending with an error */
+	uint64_t tcp_queued;	/* TCP exchanges that waited for a
+				   connection (DT_UP_TCP_MAX) */
+	uint64_t truncated_tcp;	/* TC=1 over TCP: taken as a failure */
+	uint64_t port_fallback;	/* UDP sockets left to the kernel's port
+				   (DT_UP_PORT_TRIES drawn ports in use) */
 };
 
 /* Counters of this client since it was made. */
 void up_client_stats(const struct up_client *c, struct up_stats *ret);
+
+/* Upstream TCP connections open now in the process, every client's
+ * (at most DT_UP_TCP_MAX, DT_UP_TCP_PER_SERVER to one server). */
+unsigned up_tcp_open(void);
 
 /* Servers counted one by one: those of resolv.conf and of a few split-DNS
  * domains; later ones are not counted per server. */

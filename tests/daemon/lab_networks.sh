@@ -8,7 +8,10 @@
 # that sets AD and drops RRSIGs, one that fails DS questions, a hotspot
 # portal, a slow one, a router that knows the local names; resolv.conf
 # switched from a dead server to a live one (roaming); a network that
-# blocks queries to authoritative servers too.
+# blocks queries to authoritative servers too; a network that hands out
+# a signed zone as its DHCP search domain and forges the names under it
+# (in forward and in recursive mode: secure or SERVFAIL, never
+# insecure, and while recursing nothing of it asked of the network).
 #
 # Where the network's resolver cannot do DNSSEC, dnstrustd (resolution
 # auto, the default) resolves from the lab root (root-hints: the lab's
@@ -27,6 +30,7 @@ DNSTRUSTD=$1 DTQ=$2 LAB_SH=$3 NETPROXY=$4 CLI=$5
 if [ "$(id -u)" != 0 ]; then
 	skip_all "needs root (the lab binds port 53)"
 fi
+export LAB_GLUELESS=1 # glueless.lab. NS ns.secure.lab., for hijack
 lab_start lab-networks
 listen=$LAB_NET.103
 proxy=$LAB_NET.91 # the network's resolver, in the mode of $mode
@@ -110,6 +114,17 @@ sees "DS SERVFAIL" '^SERVFAIL .*an=0' +dnssec secure.lab. DS
 sees "the rest forwarded" '^NOERROR .*rrsig=1 addr=192.0.2.1$' +dnssec www.secure.lab. A
 echo ds-nxdomain >"$mode"
 sees "DS NXDOMAIN" '^NXDOMAIN .*an=0' +dnssec secure.lab. DS
+echo ds-empty >"$mode"
+sees "DS: no data, no denial" '^NOERROR .*an=0 opt=1 rrsig=0' +dnssec secure.lab. DS
+sees "the rest forwarded" '^NOERROR .*rrsig=1 addr=192.0.2.1$' +dnssec www.secure.lab. A
+echo nodata-dnskey >"$mode"
+sees "the root DNSKEY: no data" '^NOERROR .*an=0 opt=1 rrsig=0' +dnssec . DNSKEY
+sees "DS: no data" '^NOERROR .*an=0 opt=1 rrsig=0' +dnssec secure.lab. DS
+sees "the rest forwarded" '^NOERROR .*rrsig=1 addr=192.0.2.1$' +dnssec www.secure.lab. A
+echo no-do >"$mode"
+sees "EDNS kept, no RRSIG" '^NOERROR .*an=1 opt=1 rrsig=0 addr=192.0.2.1$' +dnssec www.secure.lab. A
+check "proxy no-do: DO=0 in the reply" \
+	bash -c "dig @$proxy +tries=1 +time=3 +dnssec . DNSKEY | grep -q 'EDNS: version: 0, flags:;'"
 echo "ds-servfail-slownx 300" >"$mode"
 sees "DS SERVFAIL" '^SERVFAIL .*an=0' +dnssec secure.lab. DS
 t0=$(date +%s%N)
@@ -183,6 +198,7 @@ listen $listen@53
 resolv-conf $resolv
 trust-anchor-file $LAB_ANCHOR
 ${hints:-$hints_line}
+${extra_conf:-}
 query-timeout $query_timeout
 log-level info
 EOF
@@ -308,12 +324,14 @@ proxy_saw() { tail -n +"$((mark + 1))" "$plog" | grep -c -- "$1"; }
 
 # --- networks whose resolver cannot do DNSSEC ---
 
+# ds-empty, nodata-dnskey and no-do each reach "no" within the probe's
+# three steps, and resolution auto recurses.
 # ds-servfail-slownx: the probe's "yes" (its first step) comes before
 # its DS step can take it back; the first questions must not be let go
 # to meet the DS failure first (the start-up hold waits for the probe's
 # every step).
 for net_name in strip formerr-edns trunc512 ad-strip ds-servfail ds-nxdomain \
-	ds-servfail-slownx; do
+	ds-servfail-slownx ds-empty nodata-dnskey no-do; do
 	echo "$net_name" >"$mode"
 	if ! net "nameserver $proxy"; then
 		not_ok "$net_name: dnstrustd starts" "$(tail -5 "$dlog")"
@@ -377,6 +395,79 @@ else
 	not_ok "router: dnstrustd starts" "$(tail -5 "$dlog")"
 fi
 
+# --- a DHCP search domain naming a signed zone ---
+
+# The network hands out `search lab` (the lab's signed TLD) and claims
+# it: its resolver answers every A at or below lab. with the address of
+# the server that never answers, and no data for DS and DNSKEY there. A
+# search suffix is private only once the public tree proves it unsigned
+# or absent (docs/DESIGN.md): lab. is signed, so its names are validated
+# like any other: secure, or SERVFAIL when the network is the only way
+# to them (forward), never insecure with the forged address.
+# secure_or_fails NAME TYPE ADDR: secure with ADDR through the listener,
+# or SERVFAIL without records; with $strict set, secure only.
+secure_or_fails() {
+	local out st rc got
+	out=$(q "$1" "$2" 2>&1 | head -1)
+	st=$(echo "$out" | field status) rc=$(echo "$out" | field rcode)
+	if [ "$st/$rc/$(echo "$out" | field ad)" = secure/NOERROR/1 ]; then
+		got=$(dig @"$listen" +tries=1 +time=6 +short "$1" "$2" |
+			sort | tr '\n' ',')
+		if [ "$got" = "$3," ]; then
+			ok "$net_name: $1 $2 secure, $3"
+		else
+			not_ok "$net_name: $1 $2 secure, $3" "listener: $got"
+		fi
+	elif [ -z "${strict:-}" ] &&
+		[ "$rc/$(echo "$out" | field answers)/$(echo "$out" | field ad)" = SERVFAIL/0/0 ]; then
+		ok "$net_name: $1 $2 fails closed ($st)"
+	else
+		not_ok "$net_name: $1 $2 secure${strict:+ (recursing)}${strict:- or SERVFAIL}, never the network's" "$out"
+	fi
+}
+for res in forward recursive; do
+	net_name="hijack lab. ($res)"
+	echo "hijack lab. $dead" >"$mode"
+	extra_conf="resolution $res"
+	strict=""
+	[ "$res" = recursive ] && strict=1
+	if [ "$res" = recursive ] && [ -z "$hints_line" ]; then
+		not_ok "$net_name: dnstrustd can recurse" "no root-hints"
+		continue
+	fi
+	if ! net "nameserver $proxy" "search lab"; then
+		not_ok "$net_name: dnstrustd starts" "$(tail -5 "$dlog")"
+		continue
+	fi
+	secure_or_fails www.secure.lab. A 192.0.2.1
+	secure_or_fails mail.secure.lab. A "$(truth mail.secure.lab.)"
+	secure_or_fails www.sub.secure.lab. A 192.0.2.10
+	secure_or_fails www.nsec3.lab. A "$(truth www.nsec3.lab.)"
+	says "$net_name: none of it insecure or cached from the network (insecure=$(counter insecure))" \
+		test "$(counter insecure)" = 0
+	if [ "$res" = recursive ]; then
+		seen=$(proxy_saw '^q [^ ]*[.]lab[.] ')
+		check "$net_name: no name below lab. asked of the network ($seen)" \
+			[ "$seen" = 0 ]
+	fi
+done
+# The network claims secure.lab., where glueless.lab.'s name server is
+# named (ns.secure.lab., no glue): while recursing, that address is a
+# question to the public tree, not to the network.
+net_name="hijack secure.lab. (recursive)"
+echo "hijack secure.lab. $dead" >"$mode"
+extra_conf="resolution recursive"
+if [ -n "$hints_line" ] && net "nameserver $proxy" "search secure.lab"; then
+	asks www.glueless.lab. A insecure NOERROR "" 192.0.2.120
+	asks ns.secure.lab. A secure NOERROR
+	seen=$(proxy_saw '^q [^ ]*secure[.]lab[.] ')
+	check "$net_name: no name below secure.lab. asked of the network ($seen)" \
+		[ "$seen" = 0 ]
+else
+	not_ok "$net_name: dnstrustd starts" "$(tail -5 "$dlog")"
+fi
+extra_conf=""
+
 # --- a hotspot before and after sign-on ---
 
 net_name=portal
@@ -393,6 +484,8 @@ if net "nameserver $proxy"; then
 	fails "$portal_name" A
 	check "portal: status or the log says a portal is suspected" \
 		wait_for 30 portal_said
+	check "portal: the probe's name that does not exist got an address: the log names $proxy" \
+		wait_log "upstream $proxy answers names that do not exist with addresses: a captive portal is suspected"
 	says "portal: dnstrust hotspot" "$CLI" hotspot --socket "$sock"
 	# This portal forwards DS and DNSKEY questions: the chain proves
 	# insecure.lab. unsigned, so its (forged) address is insecure, as

@@ -10,7 +10,8 @@
 # answers FORMERR to EDNS costs one FORMERR, not one per question;
 # resolv.conf switched from a dead server to a good one (a question
 # under way moves to it), and a network that failed everything coming
-# back: names resolve within a second.
+# back: names resolve within a second; with resolution recursive the
+# resolv.conf server is not probed at all.
 #
 # usage: lab_upstreams.sh DNSTRUSTD DTQ LAB_SH FAULTPROXY DNSTRUST
 #        (TAP on stdout)
@@ -213,5 +214,30 @@ t1=$(now_ms)
 note "resolved $((t1 - t0)) ms after the network came back"
 check "  the log says the failures were dropped" \
 	wait_log "upstreams answer again"
+check "dnstrustd stops cleanly" stop_daemon
+
+# --- resolution recursive: the resolv.conf server is never probed ---
+# Recursing, dnstrustd asks the lab's NSD and Knot, never the lab's
+# iterating Unbound behind the proxy: any question Unbound logs from now
+# on is a probe of the resolv.conf server.
+echo pass >"$work/good.mode"
+resolv "$good"
+printf 'resolution recursive\n' >>"$conf"
+: >"$dlog"
+unbound_asked() { grep -c ' IN$' "$LAB_UNBOUND_LOG" || :; }
+judgement_not_used() {
+	status | grep -q '^txt=upstream-judgement=not-used (resolution recursive'
+}
+before=$(unbound_asked)
+check "dnstrustd starts (resolution recursive)" start_daemon
+ans=$(ask www.secure.lab. 9)
+check "a signed name validates from the root ($ans)" \
+	[ "$ans" = "NOERROR, ad" ]
+sleep 3
+after=$(unbound_asked)
+check "the resolv.conf server was not probed ($((after - before)) questions reached it in 3 s)" \
+	[ "$after" = "$before" ]
+check "status: upstream-judgement=not-used (resolution recursive)" \
+	judgement_not_used
 check "dnstrustd stops cleanly" stop_daemon
 finish

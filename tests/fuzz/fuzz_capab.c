@@ -8,7 +8,7 @@
  * Input: octet 0 gives the number of servers (1 + octet % 3), then
  * operations. An operation octet op with the top bit set is an
  * observation: server op & 3 (3 is a server not in the table), the
- * observation the next octet % 17. Otherwise it is a response: server
+ * observation the next octet % CAPAB_OBS_COUNT. Otherwise it is a response: server
  * op & 3, question type (op >> 2) & 7 of a table, EDNS sent when op &
  * 0x20, over TCP when op & 0x40, then a 16-bit big-endian length and
  * the message.
@@ -30,7 +30,10 @@
  * for the behaviours judged: a validating server, RRSIGs stripped, AD
  * without RRSIG, EDNS ignored or answered FORMERR, unreachable then
  * answering, truncation and TCP, big UDP answers, DS failures, a server
- * not in the table, a response that does not parse.
+ * not in the table, a response that does not parse; no data or NXDOMAIN
+ * for the root DNSKEY, DO cleared and an empty DS, a portal answering the
+ * name that does not exist, a "no" held against signed answers until a
+ * clean probe.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -191,7 +194,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (pos >= size)
 				break;
 			capab_observe(c, &srv[who],
-				      (enum capab_obs)(data[pos++] % 17));
+				      (enum capab_obs)(data[pos++] %
+						       CAPAB_OBS_COUNT));
 		} else {
 			size_t len;
 

@@ -25,6 +25,13 @@ after -m say for the whole run:
   ad-strip       sets AD and drops every RRSIG (keeps the rest)
   ds-servfail    SERVFAIL to every DS question, the rest forwarded
   ds-nxdomain    NXDOMAIN to every DS question, the rest forwarded
+  ds-empty       NOERROR without records (no DS, no NSEC) to every DS
+                 question, DO copied; the rest forwarded
+  nodata-dnskey  a resolver that drops the DNSSEC types: NOERROR without
+                 records to every DNSKEY and DS question (the root's
+                 DNSKEY too), EDNS and DO kept; the rest forwarded
+  no-do          speaks EDNS but ignores DO: asks the upstream with DO=0
+                 (so no RRSIG, NSEC or NSEC3 come) and answers with DO=0
   ds-servfail-slownx [MS]
                  as ds-servfail, and every NXDOMAIN answer comes after MS
                  milliseconds (300): a resolver whose misses take long,
@@ -46,13 +53,19 @@ after -m say for the whole run:
                  domain: A 192.168.1.3); other types there NOERROR and no
                  data, other names below lan. and box. NXDOMAIN; passes
                  everything else through untouched (DNSSEC works)
+  hijack SUFFIX ADDR
+                 a hostile network that hands out SUFFIX as its DHCP
+                 search domain and claims it: every A question at or
+                 below SUFFIX answered with ADDR (unsigned, AA=0), every
+                 other type there (DS and DNSKEY included) NOERROR and no
+                 data; names elsewhere forwarded untouched
 
 Every question is one line on stdout, flushed, as it is answered:
 
   q NAME TYPE edns=0|1 do=0|1 tcp=0|1 -> RCODE|TC|DROP|CLOSE ACTION
 
 (ACTION: forwarded, stripped, formerr, truncated, ad-set, ds-refused,
-portal, local, dropped...), so tests count questions and FORMERRs.
+portal, local, hijacked, dropped...), so tests count questions and FORMERRs.
 Prints "ready" once both sockets are bound. Stops on SIGTERM. Traffic
 only to the loopback addresses it is given.
 
@@ -274,8 +287,8 @@ def reply_to(q, rcode=0, flags=0):
     return r
 
 
-def add_opt(r, size=EDNS_SIZE):
-    r.sections[2].append(RR(".", T_OPT, size, 0, [b""]))
+def add_opt(r, size=EDNS_SIZE, do=False):
+    r.sections[2].append(RR(".", T_OPT, size, 0x8000 if do else 0, [b""]))
 
 
 def drop_opt(m):
@@ -377,6 +390,41 @@ def m_ds(rcode):
     return imitation
 
 
+def m_ds_empty(q, up, tcp):
+    if q.qtype == T_DS:
+        r = reply_to(q)
+        if q.opt():
+            add_opt(r, do=q.do_bit())
+        return r, "ds-empty"
+    return m_pass(q, up, tcp)
+
+
+def m_nodata_keys(q, up, tcp):
+    if q.qtype in (T_DS, T_DNSKEY):
+        r = reply_to(q)
+        if q.opt():
+            add_opt(r, do=q.do_bit())
+        return r, "keys-nodata"
+    return m_pass(q, up, tcp)
+
+
+def m_no_do(q, up, tcp):
+    c = copy_query(q)
+    opt = c.opt()
+    if opt:
+        c.sections[2] = [rr for rr in c.sections[2] if rr.type != T_OPT]
+        c.sections[2].append(RR(".", T_OPT, opt.rclass, opt.ttl & ~0x8000,
+                                opt.rdata))
+    r = forward(up, c, tcp)
+    if r is None:
+        return None, "no-upstream"
+    r.raw = None
+    o = r.opt()
+    if o:
+        o.ttl &= ~0x8000
+    return r, "do-cleared"
+
+
 def m_ds_slownx(args):
     ms = float(args[0]) if args else 300.0
     ds = m_ds(2)
@@ -443,6 +491,23 @@ def m_router(args):
     return imitation
 
 
+def m_hijack(args):
+    suffix = args[0].lower().rstrip(".") + "."
+    addr = socket.inet_aton(args[1])
+
+    def imitation(q, up, tcp):
+        name = q.qname.lower()
+        if name != suffix and not below(name, suffix):
+            return m_pass(q, up, tcp)
+        r = reply_to(q)
+        if q.qtype == T_A:
+            r.sections[0].append(RR(q.qname, T_A, 1, 300, [addr]))
+        if q.opt():
+            add_opt(r)
+        return r, "hijacked"
+    return imitation
+
+
 def m_pass(q, up, tcp):
     r = forward(up, q, tcp)
     return r, "forwarded" if r else "no-upstream"
@@ -451,9 +516,11 @@ def m_pass(q, up, tcp):
 def imitation(words):
     simple = {"pass": m_pass, "strip": m_strip, "formerr-edns": m_formerr,
               "trunc512": m_trunc, "ad-strip": m_adstrip,
-              "ds-servfail": m_ds(2), "ds-nxdomain": m_ds(3)}
+              "ds-servfail": m_ds(2), "ds-nxdomain": m_ds(3),
+              "ds-empty": m_ds_empty, "nodata-dnskey": m_nodata_keys,
+              "no-do": m_no_do}
     made = {"portal": m_portal, "slow": m_slow, "router": m_router,
-            "ds-servfail-slownx": m_ds_slownx}
+            "ds-servfail-slownx": m_ds_slownx, "hijack": m_hijack}
     if words[0] in simple:
         return simple[words[0]]
     if words[0] in made:

@@ -138,7 +138,69 @@ static void reasons(struct capab *c)
 	verdict_is(c, A, "no", "strips RRSIG with DO=1",
 		   "yes, then stripped: the last observation counts");
 	obs(c, &A, 1, CAPAB_RRSIG_OK);
-	verdict_is(c, A, "yes", "returns RRSIG with DO=1", "signed again");
+	verdict_is(c, A, "no", "strips RRSIG with DO=1",
+		   "signed again: still no (held until a probe)");
+	ok(view(c, &A).held, "  and the view says it is held");
+	obs(c, &A, 1, CAPAB_PROBED);
+	verdict_is(c, A, "yes", "returns RRSIG with DO=1",
+		   "a probe through all its steps finds it signed: yes");
+	obs(c, &A, 2, CAPAB_RRSIG_STRIPPED, CAPAB_RRSIG_OK);
+	verdict_is(c, A, "no", "strips RRSIG with DO=1",
+		   "stripped then signed between probes: no (an on-path "
+		   "party cannot flip it with the traffic)");
+	obs(c, &A, 2, CAPAB_DS_SERVFAIL, CAPAB_PROBED);
+	verdict_is(c, A, "no", "SERVFAIL to DS",
+		   "a probe that finds a fault keeps it held");
+	obs(c, &A, 2, CAPAB_DS_OK, CAPAB_PROBED);
+	verdict_is(c, A, "yes", "returns RRSIG with DO=1",
+		   "a clean probe ends the hold");
+}
+
+/* The hostile networks of issue 28: each reaches "no" with its reason. */
+static void hostile(struct capab *c)
+{
+	static const struct {
+		enum capab_obs obs;
+		const char *reason;
+	} t[] = {
+		{CAPAB_ROOTKEY_NODATA, "no data to the root DNSKEY"},
+		{CAPAB_ROOTKEY_NXDOMAIN, "NXDOMAIN to the root DNSKEY"},
+		{CAPAB_DO_CLEARED, "clears DO in replies"},
+		{CAPAB_DS_EMPTY, "DS without data or denial"},
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		set(c, 1);
+		obs(c, &A, 2, CAPAB_ANSWER, t[i].obs);
+		verdict_is(c, A, "no", t[i].reason, t[i].reason);
+		is_int(capab_mode(c, NULL), CAPAB_MODE_RECURSIVE,
+		       "%s: recursive", t[i].reason);
+		ok(capab_settled(c), "%s: settled", t[i].reason);
+	}
+	set(c, 1);
+	obs(c, &A, 3, CAPAB_ANSWER, CAPAB_RRSIG_OK, CAPAB_NXD_ANSWERED);
+	ok(view(c, &A).portal, "a portal is seen in the view");
+	verdict_is(c, A, "yes", "returns RRSIG with DO=1",
+		   "a portal that passes DNSKEY and DS signed: still yes "
+		   "(reported, its forgeries bogus)");
+	obs(c, &A, 1, CAPAB_NXD_OK);
+	ok(!view(c, &A).portal, "a real NXDOMAIN later: no portal");
+	set(c, 1);
+	obs(c, &A, 4, CAPAB_ANSWER, CAPAB_RRSIG_OK, CAPAB_DO_CLEARED,
+	    CAPAB_PROBED);
+	verdict_is(c, A, "no", "clears DO in replies",
+		   "DO cleared with RRSIGs seen before: no");
+	obs(c, &A, 2, CAPAB_RRSIG_OK, CAPAB_PROBED);
+	verdict_is(c, A, "yes", "returns RRSIG with DO=1",
+		   "signed again, and a clean probe: yes");
+	set(c, 1);
+	obs(c, &A, 3, CAPAB_ANSWER, CAPAB_ROOTKEY_NODATA, CAPAB_RRSIG_OK);
+	obs(c, &A, 1, CAPAB_PROBED);
+	verdict_is(c, A, "no", "no data to the root DNSKEY",
+		   "a signed DS does not make up for the root's DNSKEY");
+	obs(c, &A, 2, CAPAB_ROOTKEY_OK, CAPAB_PROBED);
+	verdict_is(c, A, "yes", "returns RRSIG with DO=1",
+		   "the root's DNSKEY answered, clean probe: yes");
 }
 
 static void judgement(struct capab *c)
@@ -333,8 +395,10 @@ static void learning(struct capab *c)
 	len = response(buf, WIRE_TYPE_DNSKEY, 0, true, true, true, 600);
 	ok(len > 512, "a %zu-octet response", len);
 	capab_learn_response(c, &A, WIRE_TYPE_DNSKEY, buf, len, true, false);
+	capab_observe(c, &A, CAPAB_PROBED);
 	v = view(c, &A);
-	is_str(capab_tri_name(v.dnssec), "yes", "signed again: yes");
+	is_str(capab_tri_name(v.dnssec), "yes",
+	       "signed again, and probed: yes");
 	is_str(capab_tri_name(v.big), "yes", "over 512 octets by UDP: large");
 	capab_learn_response(c, &A, WIRE_TYPE_DNSKEY, buf, len, true, true);
 	is_str(capab_tri_name(view(c, &A).tcp), "yes", "over TCP: tcp yes");
@@ -361,6 +425,7 @@ int main(void)
 		return 1;
 	silence_is_not_no(c);
 	reasons(c);
+	hostile(c);
 	judgement(c);
 	settling(c);
 	remembered(c);

@@ -5,7 +5,9 @@
  * to misbehave (answer, stay silent, SERVFAIL, refuse EDNS, truncate,
  * send spoofed packets before the answer, flood). Every fake answers
  * A 192.0.2.N over UDP and A 198.51.100.N over TCP, N being its number,
- * so the test sees who answered and how.
+ * so the test sees who answered and how. Also: the source ports the
+ * client draws, and its cap on TCP connections against a server that
+ * truncates over UDP and never answers over TCP.
  */
 #include <errno.h>
 #include <dirent.h>
@@ -21,6 +23,7 @@
 #include <unistd.h>
 
 #include "common/errcode.h"
+#include "common/limits.h"
 #include "common/loop.h"
 #include "upstream/capab.h"
 #include "upstream/transport.h"
@@ -43,6 +46,9 @@ enum behave {
 	B_TC,		/* TC=1 over UDP, the answer over TCP */
 	B_SPOOF,	/* junk and near-misses, then the answer */
 	B_FLOOD,	/* 100 packets with wrong IDs, no answer */
+	B_TC_HANG,	/* TC=1 over UDP; TCP connections accepted, held
+			   open, never read */
+	B_TC_TCP,	/* TC=1 over UDP and over TCP */
 };
 
 enum { NFAKE = 4 };
@@ -57,6 +63,16 @@ struct fake {
 };
 
 static struct fake fakes[NFAKE];
+
+/* The source port of every UDP query (test_ports). */
+enum { MAXPORTS = 1024 };
+static _Atomic int nports;
+static uint16_t seen_ports[MAXPORTS];
+
+/* Connections B_TC_HANG holds. */
+enum { MAXHELD = 600 };
+static int held[MAXHELD];
+static int nheld;
 static atomic_int fakes_stop;
 static pthread_t fake_thread;
 
@@ -147,6 +163,8 @@ static void udp_query(struct fake *f)
 	f->last_do = q->edns.present && (q->edns.flags & WIRE_EDNS_DO);
 	f->last_bufsize = q->edns.present ? q->edns.udp_size : 0;
 	f->last_port = ntohs(from.sin_port);
+	if (nports < MAXPORTS)
+		seen_ports[nports++] = ntohs(from.sin_port);
 	r.id = q->hdr.id;
 	switch (mode) {
 	case B_SILENT: break;
@@ -175,6 +193,8 @@ static void udp_query(struct fake *f)
 		send_reply(f->udp, &from, q, &r);
 		break;
 	case B_TC:
+	case B_TC_HANG:
+	case B_TC_TCP:
 		r.flags = WIRE_FLAG_TC;
 		r.addr[0] = 0;
 		send_reply(f->udp, &from, q, &r);
@@ -223,6 +243,15 @@ static void tcp_query(struct fake *f)
 
 	if (fd < 0)
 		return;
+	if (f->mode == B_TC_HANG) {
+		if (nheld < MAXHELD)
+			held[nheld++] = fd;
+		else
+			close(fd);
+		return;
+	}
+	if (f->mode == B_TC_TCP)
+		r = (struct reply){.question = true, .flags = WIRE_FLAG_TC};
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	if (read_full(fd, len, 2) && read_full(fd, buf, wire_get16(len)))
 		q = wire_msg_parse(buf, wire_get16(len), 0, &err);
@@ -290,6 +319,8 @@ static bool fake_open(struct fake *f, int n)
 
 static void fakes_reset(void)
 {
+	while (nheld > 0)
+		close(held[--nheld]);
 	for (int i = 0; i < NFAKE; i++) {
 		fakes[i].mode = B_ANSWER;
 		fakes[i].udp_queries = fakes[i].tcp_queries = 0;
@@ -906,6 +937,197 @@ static void test_parallel(void)
 	up_client_free(c);
 }
 
+/* Sends n questions (names q0.example. ...) at once on c and runs the
+ * loop until every one is done or ms have passed. */
+static void burst(struct up_client *c, struct result *res, int n, int64_t ms)
+{
+	static uint8_t names[600][32];
+	int64_t end = loop_now_ms(L) + ms;
+
+	for (int i = 0; i < n; i++) {
+		int len = snprintf((char *)names[i] + 1, 30, "q%d", i);
+
+		names[i][0] = (uint8_t)len;
+		memcpy(names[i] + 1 + len, "\7example\0", 9);
+		memset(&res[i], 0, sizeof(res[i]));
+		up_query(c, names[i], WIRE_TYPE_A, WIRE_CLASS_IN, NULL,
+			 done_nostop, &res[i]);
+	}
+	for (;;) {
+		int done = 0;
+		for (int i = 0; i < n; i++)
+			done += res[i].calls;
+		if (done == n || loop_now_ms(L) >= end)
+			break;
+		run_for(20);
+	}
+}
+
+static int cmp_port(const void *a, const void *b)
+{
+	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+}
+
+/* The daemon's own draw of UDP source ports, over the whole of
+ * 1024-65535: among 500, some far below the kernel's ephemeral range
+ * (32768-60999 by default) and some above it, nearly all distinct. */
+static void test_ports(void)
+{
+	enum { N = 500, BATCH = 100 };
+	int one[] = {1};
+	struct up_conf conf = conf_of(1, one, 1);
+	struct up_client *c = up_client_new(L);
+	static struct result res[BATCH];
+	int answered = 0, distinct = 1;
+	struct up_stats st;
+
+	fakes_reset();
+	nports = 0;
+	conf.timeout_ms = 2000;
+	up_client_set_conf(c, &conf);
+	for (int b = 0; b < N / BATCH; b++) {
+		burst(c, res, BATCH, 3000);
+		for (int i = 0; i < BATCH; i++)
+			answered += res[i].calls == 1 && res[i].err == 0;
+	}
+	up_client_stats(c, &st);
+	up_client_free(c);
+	is_int(answered, N, "%d questions answered", N);
+	int n = nports;
+	qsort(seen_ports, (size_t)n, sizeof(seen_ports[0]), cmp_port);
+	for (int i = 1; i < n; i++)
+		distinct += seen_ports[i] != seen_ports[i - 1];
+	diag("%d source ports: %d distinct, %u-%u", n, distinct,
+	     n ? seen_ports[0] : 0, n ? seen_ports[n - 1] : 0);
+	ok(n == N && seen_ports[0] >= DT_UP_PORT_MIN,
+	   "every source port at or above %d", DT_UP_PORT_MIN);
+	ok(n == N && seen_ports[0] < 10000 && seen_ports[n - 1] > 61000,
+	   "below 10000 and above 61000 among them (%u, %u): not the "
+	   "kernel's range", n ? seen_ports[0] : 0, n ? seen_ports[n - 1] : 0);
+	ok(distinct >= 490, "%d of %d distinct (about 498 expected)",
+	   distinct, n);
+	is_int((int)st.port_fallback, 0, "no port left to the kernel");
+}
+
+/* The connections open to fake n (its address as the remote end, in
+ * /proc/net/tcp: ESTABLISHED or SYN_SENT): the client's. */
+static int tcp_conns_to(int n)
+{
+	FILE *f = fopen("/proc/self/net/tcp", "r");
+	char line[256];
+	int count = 0;
+	char want[32];
+
+	if (!f)
+		return -1;
+	/* The kernel prints the address as the number its four octets make
+	 * in host order, the port in host order. */
+	snprintf(want, sizeof(want), "%08X:%04X",
+		 (unsigned)fakes[n - 1].addr.sin_addr.s_addr,
+		 (unsigned)ntohs(fakes[n - 1].addr.sin_port));
+	while (fgets(line, sizeof(line), f)) {
+		char local[32], rem[32];
+		unsigned st;
+		if (sscanf(line, " %*d: %31s %31s %x", local, rem, &st) == 3 &&
+		    strcmp(rem, want) == 0 && (st == 1 || st == 2))
+			count++;
+	}
+	fclose(f);
+	return count;
+}
+
+/* A server that truncates over UDP and never answers over TCP: a burst
+ * of questions holds at most DT_UP_TCP_PER_SERVER connections to it (the
+ * rest wait), each question ends within its timeout, and none is left
+ * open. Then a truncating server that does answer over TCP: the queue
+ * drains, every question answered. */
+static void test_tcp_cap(void)
+{
+	enum { N = 200 };
+	int three[] = {3}, two[] = {2};
+	struct up_conf conf = conf_of(1, three, 1);
+	struct up_client *c = up_client_new(L);
+	static struct result res[N];
+	struct up_stats st;
+	int failed = 0, answered = 0, most = 0;
+
+	fakes_reset();
+	fakes[2].mode = B_TC_HANG;
+	conf.timeout_ms = 1000;
+	up_client_set_conf(c, &conf);
+	burst(c, res, N, 300);
+	int open = tcp_conns_to(3);
+	diag("after 300 ms: %d TCP connections to the hanging server, "
+	     "%u counted", open, up_tcp_open());
+	ok(open > 0 && open <= DT_UP_TCP_PER_SERVER,
+	   "%d questions, TC then a silent TCP server: %d connections open "
+	   "(cap %d per server)", N, open, DT_UP_TCP_PER_SERVER);
+	is_int((int)up_tcp_open(), open, "the count agrees");
+	burst(c, res, 0, 0);
+	for (int64_t end = loop_now_ms(L) + 4000; loop_now_ms(L) < end;) {
+		int done = 0;
+		for (int i = 0; i < N; i++)
+			done += res[i].calls;
+		if (done == N)
+			break;
+		run_for(50);
+	}
+	for (int i = 0; i < N; i++)
+		failed += res[i].calls == 1 && res[i].err != 0;
+	up_client_stats(c, &st);
+	is_int(failed, N, "every question failed within its timeout");
+	ok(st.tcp_queued >= N - DT_UP_TCP_PER_SERVER,
+	   "%llu waited for a connection", (unsigned long long)st.tcp_queued);
+	run_for(50);
+	ok(tcp_conns_to(3) == 0 && up_tcp_open() == 0,
+	   "no connection left open (%d, %u counted)", tcp_conns_to(3),
+	   up_tcp_open());
+
+	conf = conf_of(1, two, 1);
+	conf.timeout_ms = 3000;
+	fakes[1].mode = B_TC;
+	up_client_set_conf(c, &conf);
+	memset(&st, 0, sizeof(st));
+	burst(c, res, 40, 0);
+	for (int64_t end = loop_now_ms(L) + 4000; loop_now_ms(L) < end;) {
+		int done = 0;
+		int now = (int)up_tcp_open();
+		most = now > most ? now : most;
+		for (int i = 0; i < 40; i++)
+			done += res[i].calls;
+		if (done == 40)
+			break;
+		run_for(10);
+	}
+	for (int i = 0; i < 40; i++)
+		answered += res[i].calls == 1 && res[i].err == 0 && res[i].tcp;
+	is_int(answered, 40, "a truncating server that answers over TCP: "
+			     "40 of 40 answered through the queue");
+	ok(most <= DT_UP_TCP_PER_SERVER, "at most %d connections at once "
+					 "(%d seen)", DT_UP_TCP_PER_SERVER,
+	   most);
+	up_client_free(c);
+	fakes_reset();
+}
+
+/* TC=1 over TCP is no answer (RFC 7766 §5): a failed try, never the
+ * empty NOERROR it carries. */
+static void test_tc_tcp(void)
+{
+	int four[] = {4};
+	struct up_conf conf = conf_of(1, four, 1);
+	struct up_stats st;
+	struct result r;
+
+	fakes_reset();
+	fakes[3].mode = B_TC_TCP;
+	r = ask(&conf, NULL, &st);
+	ok(r.calls == 1 && r.err != 0, "TC=1 over TCP: the request fails "
+				       "(err %d)", r.err);
+	ok(st.truncated_tcp == 1, "counted as truncated over TCP");
+	fakes_reset();
+}
+
 /* A callback that frees the client, and one that asks again. */
 static struct up_client *victim;
 
@@ -997,6 +1219,9 @@ int main(void)
 	test_cancel();
 	test_no_server();
 	test_parallel();
+	test_ports();
+	test_tcp_cap();
+	test_tc_tcp();
 	test_callbacks();
 	fakes_stop = 1;
 	pthread_join(fake_thread, NULL);
