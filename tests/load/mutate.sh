@@ -120,7 +120,8 @@ measure() {
 # cases NAME: the first cases of each sort, for the diagnostics.
 cases() {
 	grep -E '^(WRONG|DOWNGRADE|BOGUS-INSECURE|SERVFAIL) ' "$work/$1.cases" |
-		awk '{ print $1, $3 }' | sort | uniq -c | sort -rn | head -20
+		awk '{ print $1, $2, $3 }' | sed 's/^\([A-Z-]*\) m[0-9a-f]*\./\1 *./' |
+		sort | uniq -c | sort -rn | head -20
 	grep -v '^SERVFAIL ' "$work/$1.cases" | head -60
 }
 
