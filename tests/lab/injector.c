@@ -1,20 +1,68 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * An upstream that lies by addition: a UDP and TCP proxy on loopback in
- * front of an honest resolver that passes its answers on, with records
- * added (never removed: the genuine signed data stays), case by case or
- * at random. For tests/lab/injector.sh and tests/load/mutate.sh.
+ * An upstream that lies: a UDP and TCP proxy on loopback in front of an
+ * honest resolver that passes its answers on, changed case by case (-c:
+ * records added, never removed) or at random (-m). For
+ * tests/lab/injector.sh and tests/load/mutate.sh.
  *
  * usage: injector -l ADDR -u UPSTREAM [-p PORT] [-c CONTROL]
- *                 [-m PERCENT] [-s SEED] [-S STATS]
+ *                 [-m PERCENT] [-s SEED] [-S STATS] [-L LOG]
  *
- *   -c CONTROL  a file holding "CASE NAME": answers to questions for NAME
- *               (any type) get CASE's records (see cases[] below);
- *               read again for every answer, absent or empty: no change
- *   -m PERCENT  mutate that share of all answers at random (flip the
- *               RCODE, add or duplicate records, change owner case, add
- *               CNAME/DNAME, drop RRSIGs, junk in any section)
- *   -S STATS    rewritten after each answer: "answers N mutated M"
+ *   -c CONTROL  a file holding "KIND NAME [TYPE]": answers to questions
+ *               for NAME (of any type, or of TYPE) get that change
+ *               (a case of cases[] or any kind of kinds[] below); read
+ *               again for every answer, absent or empty: no change
+ *   -m PERCENT  change that share of all answers at random, each with one
+ *               of the kinds below that applies to it
+ *   -S STATS    rewritten every 256 answers and at the end: "answers N
+ *               mutated M", then "kind NAME COUNT" for each kind
+ *   -L LOG      one line per changed answer: "KIND NAME TYPE"
+ *
+ * The 37 kinds of change of -m (kinds[]):
+ *    1 rcode             RCODE set to NOERROR, SERVFAIL, NXDOMAIN or REFUSED
+ *    2 duplicate         a record of any section twice
+ *    3 owner-case        a copy of a record, its owner's case inverted
+ *    4 rdata-octet       a copy of a record, its last RDATA octet changed
+ *    5 drop-rrsigs       every RRSIG removed
+ *  6-20 the cases of -c  cname-beside, cname-before, dname-beside,
+ *                        dname-nocname, mid-chain, offchain, split,
+ *                        case-variant, other-class, wrong-type,
+ *                        auth-ns-glue, nx-answer, nodata-answer, rcode-nx,
+ *                        rcode-nx-cname (cases[])
+ *   21 foreign-soa       a negative answer, or a DS answer made NXDOMAIN or
+ *                        NODATA, given another lab zone's signed SOA (its
+ *                        own proof removed or kept)
+ *   22 foreign-nsec      the same with another zone's signed SOA and NSEC
+ *   23 foreign-nsec3     the same with another zone's signed SOA and NSEC3
+ *   24 foreign-unsigned  the same with another zone's SOA, NSEC and NSEC3
+ *                        without their RRSIGs
+ *   25 replay-name       any answer replaced by a genuine denial (RCODE and
+ *                        authority section) for another name of its zone
+ *   26 replay-zone       the same with a denial from another zone
+ *   27 wild-nsec         the NSEC of a wildcard owner re-owned under the
+ *                        wildcard, its RRSIG kept: at the name asked
+ *                        (NODATA) or at "0." below the wildcard's parent
+ *                        (NXDOMAIN)
+ *   28 wild-noproof      a wildcard-expanded answer without the NSEC or
+ *                        NSEC3 proving that no closer name exists
+ *   29 dname-strip-cname a DNAME answer without its synthesised CNAME
+ *   30 dname-alter-cname the synthesised CNAME pointing at another signed
+ *                        or unsigned name (the target's data kept or not)
+ *   31 chain-nxdomain    a CNAME or DNAME chain whose target's records are
+ *                        removed and RCODE set to NXDOMAIN (at random with a
+ *                        genuine denial's authority section from the pool)
+ *   32 chain-nodata      the same, RCODE NOERROR
+ *   33 optout-strip      the RRSIGs of opt-out NSEC3 records removed
+ *   34 denial-unsigned   a negative answer's authority RRSIGs removed
+ *   35 forge-unsigned    the answer replaced by an unsigned forged record
+ *                        of the type asked (NOERROR)
+ *   36 ds-child-nodata   a DS answer made NODATA with the child zone's own
+ *                        signed SOA and NSEC or NSEC3
+ *   37 strip-authority   a negative answer without its authority section
+ *
+ * Kinds 21-27, 31, 32 and 36 take genuine records from a pool: the last
+ * SEEN_MAX answers that carried an SOA, NSEC or NSEC3 in their authority
+ * section, each with the zone it speaks for.
  *
  * Injected data is always recognisable: the name evil.plain., A 6.6.6.6,
  * AAAA 2001:db8:666::6, TXT "evil", TLSA/SSHFP data of 0xee octets.
@@ -30,6 +78,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -296,27 +345,6 @@ static void apply_case(struct out *o, const struct wire_msg *m,
 		o->flags = (uint16_t)((o->flags & ~0xf) | c->rcode);
 }
 
-/* The case the control file names for m's question, or NULL. */
-static const struct icase *control_case(const char *path,
-					const struct wire_msg *m)
-{
-	char line[1200], cname[64], target[1100];
-	uint8_t t[DT_NAME_MAXLEN];
-	FILE *f = path ? fopen(path, "r") : NULL;
-	bool got = f && fgets(line, sizeof(line), f);
-
-	if (f)
-		fclose(f);
-	if (!got || sscanf(line, "%63s %1099s", cname, target) != 2 ||
-	    wire_dname_from_str(target, strlen(target), NULL, t) < 0 ||
-	    !wire_dname_equal(t, m->qname))
-		return NULL;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		if (!strcmp(cases[i].name, cname))
-			return &cases[i];
-	return NULL;
-}
-
 /* --- random mutation --- */
 
 static uint64_t rng = 88172645463325252ull;
@@ -327,32 +355,6 @@ static uint32_t rnd(uint32_t n)
 	rng ^= rng >> 7;
 	rng ^= rng << 17;
 	return (uint32_t)(rng % n);
-}
-
-/* A copy of a random record of the answer, its owner's case changed or
- * its RDATA's last octet changed, or a plain duplicate. */
-static void mutate_copy(struct out *o)
-{
-	size_t s = rnd(3), n = o->n[s];
-	uint8_t owner[DT_NAME_MAXLEN], rd[65535];
-	struct wire_rr rr;
-
-	if (!n)
-		return;
-	rr = o->rr[s][rnd((uint32_t)n)];
-	wire_dname_copy(owner, rr.owner);
-	if (rnd(2))
-		for (size_t i = 1; owner[i]; i++)
-			owner[i] ^= (owner[i] | 0x20) >= 'a' &&
-						    (owner[i] | 0x20) <= 'z'
-					    ? 0x20
-					    : 0;
-	memcpy(rd, rr.rdata, rr.rdlen);
-	if (rr.rdlen && rr.type != WIRE_TYPE_RRSIG && rnd(2))
-		rd[rr.rdlen - 1] ^= 0x66;
-	rr.owner = owner;
-	rr.rdata = rd;
-	add_rr(o, (int)s, (long)rnd((uint32_t)n + 1), &rr);
 }
 
 static void drop_sigs(struct out *o)
@@ -366,27 +368,594 @@ static void drop_sigs(struct out *o)
 	}
 }
 
-static void mutate(struct out *o, const struct wire_msg *m)
+/* --- the pool of genuine answers, kept to be replayed --- */
+
+/*
+ * The last SEEN_MAX genuine answers that carry a proof in their authority
+ * section (SOA, NSEC or NSEC3), each with the zone it speaks for: the
+ * mutations below take records of another zone, another name or a
+ * wildcard from them. Bounded: the oldest goes when a new one comes.
+ */
+#define SEEN_MAX 256
+
+enum {
+	S_SOA = 1,
+	S_NSEC = 2,
+	S_NSEC3 = 4,
+	S_WILD = 8, /* an NSEC owned by a wildcard */
+	S_NEG = 16, /* NXDOMAIN or NODATA */
+};
+
+struct seen {
+	struct wire_msg *m;
+	const uint8_t *zone;
+	unsigned flags;
+};
+
+static struct seen seen[SEEN_MAX];
+static size_t seen_next;
+
+static uint16_t covered(const struct wire_rr *rr)
+{
+	return rr->type == WIRE_TYPE_RRSIG && rr->rdlen >= 18
+		       ? wire_get16(rr->rdata)
+		       : 0;
+}
+
+/* The RRSIG's signer, or NULL. */
+static const uint8_t *signer(const struct wire_rr *rr)
+{
+	return rr->type == WIRE_TYPE_RRSIG && rr->rdlen > 18 ? rr->rdata + 18
+							     : NULL;
+}
+
+static bool is_negative(const struct wire_msg *m)
+{
+	return m->rcode == WIRE_RCODE_NXDOMAIN ||
+	       (m->rcode == WIRE_RCODE_NOERROR &&
+		m->count[WIRE_SEC_ANSWER] == 0);
+}
+
+/* The zone an answer speaks for: its SOA's owner, else the signer of its
+ * first RRSIG (authority, then answer); NULL for an unsigned answer. */
+static const uint8_t *msg_zone(const struct wire_msg *m)
+{
+	const int order[2] = {WIRE_SEC_AUTHORITY, WIRE_SEC_ANSWER};
+
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY]; i++)
+		if (m->sec[WIRE_SEC_AUTHORITY][i].type == WIRE_TYPE_SOA)
+			return m->sec[WIRE_SEC_AUTHORITY][i].owner;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < m->count[order[k]]; i++)
+			if (signer(&m->sec[order[k]][i]))
+				return signer(&m->sec[order[k]][i]);
+	return NULL;
+}
+
+/* Keeps m in the pool when it has a proof; returns true when it took
+ * m (the pool frees it later). */
+static bool seen_keep(struct wire_msg *m)
+{
+	unsigned f = is_negative(m) ? S_NEG : 0;
+	struct seen *e;
+
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
+		f |= rr->type == WIRE_TYPE_SOA	   ? S_SOA
+		     : rr->type == WIRE_TYPE_NSEC3 ? S_NSEC3
+		     : rr->type == WIRE_TYPE_NSEC
+			     ? S_NSEC | (wire_dname_is_wildcard(rr->owner)
+						 ? S_WILD
+						 : 0)
+			     : 0;
+	}
+	if (!(f & (S_SOA | S_NSEC | S_NSEC3)) || !msg_zone(m))
+		return false;
+	e = &seen[seen_next++ % SEEN_MAX];
+	wire_msg_free(e->m);
+	*e = (struct seen){m, msg_zone(m), f};
+	return true;
+}
+
+enum zone_rel {
+	Z_OTHER, /* another zone than m's */
+	Z_SAME,	 /* m's zone, another question name */
+	Z_CHILD, /* the zone at m's question name (a DS question's child) */
+	Z_ABOVE, /* a zone at or above m's question name */
+	Z_ANY,
+};
+
+static bool rel_ok(const struct seen *e, const struct wire_msg *m,
+		   enum zone_rel rel)
+{
+	const uint8_t *z = msg_zone(m);
+
+	switch (rel) {
+	case Z_OTHER: return !z || !wire_dname_equal(z, e->zone);
+	case Z_SAME:
+		return z && wire_dname_equal(z, e->zone) &&
+		       !wire_dname_equal(m->qname, e->m->qname);
+	case Z_CHILD: return wire_dname_equal(m->qname, e->zone);
+	case Z_ABOVE: return wire_dname_is_subdomain(m->qname, e->zone);
+	default: return true;
+	}
+}
+
+/* A random kept answer with all of want's flags in relation rel to m. */
+static const struct seen *seen_pick(const struct wire_msg *m, unsigned want,
+				    enum zone_rel rel)
+{
+	size_t start = rnd(SEEN_MAX);
+
+	for (size_t i = 0; i < SEEN_MAX; i++) {
+		const struct seen *e = &seen[(start + i) % SEEN_MAX];
+		if (e->m && (e->flags & want) == want && rel_ok(e, m, rel))
+			return e;
+	}
+	return NULL;
+}
+
+/* --- rewriting helpers --- */
+
+static void clear_section(struct out *o, int s)
+{
+	o->n[s] = 0;
+}
+
+static void set_rcode(struct out *o, unsigned rcode)
+{
+	o->flags = (uint16_t)((o->flags & ~0xf) | rcode);
+}
+
+/* Drops the records of section s of type t and the RRSIGs covering t. */
+static size_t drop_type(struct out *o, int s, uint16_t t)
+{
+	size_t k = 0, n = o->n[s];
+
+	for (size_t i = 0; i < n; i++)
+		if (o->rr[s][i].type != t && covered(&o->rr[s][i]) != t)
+			o->rr[s][k++] = o->rr[s][i];
+	o->n[s] = k;
+	return n - k;
+}
+
+/* Drops the RRSIGs of section s covering t. */
+static size_t drop_sigs_of(struct out *o, int s, uint16_t t)
+{
+	size_t k = 0, n = o->n[s];
+
+	for (size_t i = 0; i < n; i++)
+		if (covered(&o->rr[s][i]) != t)
+			o->rr[s][k++] = o->rr[s][i];
+	o->n[s] = k;
+	return n - k;
+}
+
+static bool type_in(uint16_t t, const uint16_t *types)
+{
+	for (; *types; types++)
+		if (*types == t)
+			return true;
+	return false;
+}
+
+/* Copies the authority records of src whose type is in types (0-ended)
+ * into o's authority section, their RRSIGs with them when sigs. */
+static void copy_proof(struct out *o, const struct wire_msg *src,
+		       const uint16_t *types, bool sigs)
+{
+	for (size_t i = 0; i < src->count[WIRE_SEC_AUTHORITY]; i++) {
+		const struct wire_rr *rr = &src->sec[WIRE_SEC_AUTHORITY][i];
+		if (type_in(rr->type, types) ||
+		    (sigs && type_in(covered(rr), types)))
+			add_rr(o, WIRE_SEC_AUTHORITY, -1, rr);
+	}
+}
+
+static bool has_type(const struct wire_msg *m, int s, uint16_t t)
+{
+	for (size_t i = 0; i < m->count[s]; i++)
+		if (m->sec[s][i].type == t)
+			return true;
+	return false;
+}
+
+/* A positive answer made a denial: no answer records, NXDOMAIN or
+ * NODATA at random. */
+static void make_negative(struct out *o)
+{
+	clear_section(o, WIRE_SEC_ANSWER);
+	set_rcode(o, rnd(2) ? WIRE_RCODE_NXDOMAIN : WIRE_RCODE_NOERROR);
+}
+
+/* --- the kinds of change --- */
+
+static const uint16_t t_soa[] = {WIRE_TYPE_SOA, 0};
+static const uint16_t t_nsec[] = {WIRE_TYPE_SOA, WIRE_TYPE_NSEC, 0};
+static const uint16_t t_nsec3[] = {WIRE_TYPE_SOA, WIRE_TYPE_NSEC3, 0};
+static const uint16_t t_proof[] = {WIRE_TYPE_SOA, WIRE_TYPE_NSEC,
+				   WIRE_TYPE_NSEC3, 0};
+
+static bool k_rcode(struct out *o, const struct wire_msg *m, int arg)
 {
 	static const uint16_t rcodes[] = {0, 2, 3, 5};
-	uint32_t what = rnd(8);
 
-	switch (what) {
-	case 0:
-		o->flags = (uint16_t)((o->flags & ~0xf) | rcodes[rnd(4)]);
-		break;
-	case 1: mutate_copy(o); break;
-	case 2: drop_sigs(o); break;
-	case 3: apply_case(o, m, &cases[rnd(2)]); break; /* CNAME */
-	case 4: apply_case(o, m, &cases[2]); break;	 /* DNAME */
-	default: apply_case(o, m, &cases[5 + rnd(10)]); break;
+	(void)m;
+	(void)arg;
+	set_rcode(o, rcodes[rnd(4)]);
+	return true;
+}
+
+/* arg 0: a plain duplicate, 1: owner case changed, 2: last RDATA octet
+ * changed. */
+static bool k_copy(struct out *o, const struct wire_msg *m, int arg)
+{
+	size_t s = rnd(3), n = o->n[s];
+	uint8_t owner[DT_NAME_MAXLEN], rd[65535];
+	struct wire_rr rr;
+
+	(void)m;
+	if (!n)
+		return false;
+	rr = o->rr[s][rnd((uint32_t)n)];
+	if (arg == 2 && (!rr.rdlen || rr.type == WIRE_TYPE_RRSIG))
+		return false;
+	wire_dname_copy(owner, rr.owner);
+	for (size_t i = 1; arg == 1 && owner[i]; i++)
+		owner[i] ^= (owner[i] | 0x20) >= 'a' && (owner[i] | 0x20) <= 'z'
+				    ? 0x20
+				    : 0;
+	memcpy(rd, rr.rdata, rr.rdlen);
+	if (arg == 2)
+		rd[rr.rdlen - 1] ^= 0x66;
+	rr.owner = owner;
+	rr.rdata = rd;
+	add_rr(o, (int)s, (long)rnd((uint32_t)n + 1), &rr);
+	return true;
+}
+
+static bool k_drop_sigs(struct out *o, const struct wire_msg *m, int arg)
+{
+	(void)m;
+	(void)arg;
+	drop_sigs(o);
+	return true;
+}
+
+static bool k_case(struct out *o, const struct wire_msg *m, int arg)
+{
+	if (!applies(&cases[arg], m))
+		return false;
+	apply_case(o, m, &cases[arg]);
+	return true;
+}
+
+/* A negative answer, or a DS answer made one, given the SOA (arg S_SOA),
+ * NSEC or NSEC3 of another zone, signed, kept from an earlier answer;
+ * the genuine proof removed or kept. */
+static bool k_foreign(struct out *o, const struct wire_msg *m, int arg)
+{
+	const struct seen *e;
+
+	if (!is_negative(m) && m->qtype != WIRE_TYPE_DS)
+		return false;
+	if (!(e = seen_pick(m, (unsigned)arg | S_SOA, Z_OTHER)))
+		return false;
+	if (!is_negative(m))
+		make_negative(o);
+	if (rnd(2))
+		clear_section(o, WIRE_SEC_AUTHORITY);
+	copy_proof(o, e->m,
+		   arg == S_SOA	   ? t_soa
+		   : arg == S_NSEC ? t_nsec
+				   : t_nsec3,
+		   true);
+	return true;
+}
+
+/* The same with another zone's SOA and NSEC or NSEC3 without their
+ * RRSIGs. */
+static bool k_foreign_unsigned(struct out *o, const struct wire_msg *m, int arg)
+{
+	const struct seen *e;
+
+	(void)arg;
+	if (!is_negative(m) && m->qtype != WIRE_TYPE_DS)
+		return false;
+	if (!(e = seen_pick(m, S_SOA, Z_OTHER)))
+		return false;
+	if (!is_negative(m))
+		make_negative(o);
+	clear_section(o, WIRE_SEC_AUTHORITY);
+	copy_proof(o, e->m, t_proof, false);
+	return true;
+}
+
+/* Any answer replaced by the authority section and RCODE of a genuine
+ * denial for another name of the same zone (arg Z_SAME) or of another
+ * zone (Z_OTHER). */
+static bool k_replay(struct out *o, const struct wire_msg *m, int arg)
+{
+	const struct seen *e = seen_pick(m, S_NEG, (enum zone_rel)arg);
+
+	if (!e)
+		return false;
+	clear_section(o, WIRE_SEC_ANSWER);
+	clear_section(o, WIRE_SEC_AUTHORITY);
+	copy_proof(o, e->m, t_proof, true);
+	set_rcode(o, e->m->rcode);
+	return true;
+}
+
+/* The wildcard NSEC of a genuine answer re-owned under the wildcard, its
+ * RRSIG (with the wildcard's label count) kept: at the name asked (a
+ * NODATA) or at "0." under the wildcard's parent, which sorts before
+ * every name under it the lab asks (an NXDOMAIN). */
+static bool k_wild_nsec(struct out *o, const struct wire_msg *m, int arg)
+{
+	const struct seen *e = seen_pick(m, S_WILD, Z_ABOVE);
+	const struct wire_msg *s = e ? e->m : NULL;
+	uint8_t zero[DT_NAME_MAXLEN + 2] = {1, '0'};
+	const uint8_t *parent = NULL, *owner;
+	bool nx = rnd(2);
+
+	(void)arg;
+	for (size_t i = 0; s && i < s->count[WIRE_SEC_AUTHORITY]; i++)
+		if (s->sec[WIRE_SEC_AUTHORITY][i].type == WIRE_TYPE_NSEC &&
+		    wire_dname_is_wildcard(s->sec[WIRE_SEC_AUTHORITY][i].owner))
+			parent = wire_dname_parent(
+				s->sec[WIRE_SEC_AUTHORITY][i].owner);
+	if (!parent || wire_dname_equal(m->qname, parent) ||
+	    !wire_dname_is_subdomain(m->qname, parent) ||
+	    wire_dname_len(parent) + 2 > DT_NAME_MAXLEN)
+		return false;
+	wire_dname_copy(zero + 2, parent);
+	owner = nx ? zero : m->qname;
+	clear_section(o, WIRE_SEC_ANSWER);
+	clear_section(o, WIRE_SEC_AUTHORITY);
+	copy_proof(o, s, t_soa, true);
+	for (size_t i = 0; i < s->count[WIRE_SEC_AUTHORITY]; i++) {
+		struct wire_rr rr = s->sec[WIRE_SEC_AUTHORITY][i];
+		if (!wire_dname_is_wildcard(rr.owner) ||
+		    (rr.type != WIRE_TYPE_NSEC &&
+		     covered(&rr) != WIRE_TYPE_NSEC))
+			continue;
+		rr.owner = owner;
+		add_rr(o, WIRE_SEC_AUTHORITY, -1, &rr);
 	}
+	set_rcode(o, nx ? WIRE_RCODE_NXDOMAIN : WIRE_RCODE_NOERROR);
+	return true;
+}
+
+/* A wildcard-expanded answer (an RRSIG with fewer labels than its
+ * owner) without the NSEC or NSEC3 that proves no closer name. */
+static bool k_wild_noproof(struct out *o, const struct wire_msg *m, int arg)
+{
+	bool expanded = false;
+
+	(void)arg;
+	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_ANSWER][i];
+		if (signer(rr) && rr->rdata[3] < wire_dname_labels(rr->owner))
+			expanded = true;
+	}
+	if (!expanded || (!has_type(m, WIRE_SEC_AUTHORITY, WIRE_TYPE_NSEC) &&
+			  !has_type(m, WIRE_SEC_AUTHORITY, WIRE_TYPE_NSEC3)))
+		return false;
+	drop_type(o, WIRE_SEC_AUTHORITY, WIRE_TYPE_NSEC);
+	drop_type(o, WIRE_SEC_AUTHORITY, WIRE_TYPE_NSEC3);
+	return true;
+}
+
+/* A DNAME answer with its synthesised CNAME removed (arg 0) or pointing
+ * elsewhere (arg 1: another signed name, the target's data kept or
+ * removed). */
+static bool k_dname_cname(struct out *o, const struct wire_msg *m, int arg)
+{
+	static const char *const other[] = {"\3www\6secure\3lab",
+					    "\3www\5nsec3\3lab",
+					    "\3www\10insecure\3lab"};
+	const uint8_t *to = (const uint8_t *)other[rnd(3)];
+
+	if (!has_type(m, WIRE_SEC_ANSWER, WIRE_TYPE_DNAME) ||
+	    !has_type(m, WIRE_SEC_ANSWER, WIRE_TYPE_CNAME))
+		return false;
+	if (arg == 0) {
+		drop_type(o, WIRE_SEC_ANSWER, WIRE_TYPE_CNAME);
+		return true;
+	}
+	for (size_t i = 0; i < o->n[WIRE_SEC_ANSWER]; i++) {
+		struct wire_rr *rr = &o->rr[WIRE_SEC_ANSWER][i];
+		if (rr->type == WIRE_TYPE_CNAME) {
+			rr->rdata = to;
+			rr->rdlen = (uint16_t)wire_dname_len(to);
+		}
+	}
+	if (rnd(2) && m->qtype != WIRE_TYPE_CNAME)
+		drop_type(o, WIRE_SEC_ANSWER, m->qtype);
+	return true;
+}
+
+/* A CNAME or DNAME chain whose end is made NXDOMAIN (arg 3) or NODATA
+ * (arg 0): the target's records removed, the chain kept, and at random
+ * the authority section of a genuine denial from the pool. */
+static bool k_chain_end(struct out *o, const struct wire_msg *m, int arg)
+{
+	const struct seen *e = rnd(2) ? seen_pick(m, S_NEG, Z_ANY) : NULL;
+
+	if (!has_type(m, WIRE_SEC_ANSWER, WIRE_TYPE_CNAME) &&
+	    !has_type(m, WIRE_SEC_ANSWER, WIRE_TYPE_DNAME))
+		return false;
+	if (m->qtype != WIRE_TYPE_CNAME && m->qtype != WIRE_TYPE_DNAME)
+		drop_type(o, WIRE_SEC_ANSWER, m->qtype);
+	if (e) {
+		clear_section(o, WIRE_SEC_AUTHORITY);
+		copy_proof(o, e->m, t_proof, true);
+	}
+	set_rcode(o, (unsigned)arg);
+	return true;
+}
+
+/* The RRSIGs of opt-out NSEC3 records (flags bit 0) removed. */
+static bool k_optout_strip(struct out *o, const struct wire_msg *m, int arg)
+{
+	bool optout = false;
+
+	(void)arg;
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
+		if (rr->type == WIRE_TYPE_NSEC3 && rr->rdlen > 2 &&
+		    (rr->rdata[1] & 1))
+			optout = true;
+	}
+	return optout && drop_sigs_of(o, WIRE_SEC_AUTHORITY, WIRE_TYPE_NSEC3);
+}
+
+/* A negative answer's proof with every RRSIG of the authority section
+ * removed. */
+static bool k_denial_unsigned(struct out *o, const struct wire_msg *m, int arg)
+{
+	(void)arg;
+	return is_negative(m) &&
+	       drop_type(o, WIRE_SEC_AUTHORITY, WIRE_TYPE_RRSIG);
+}
+
+/* The answer replaced by an unsigned forged record of the type asked (an
+ * NXDOMAIN made NOERROR). */
+static bool k_forge_unsigned(struct out *o, const struct wire_msg *m, int arg)
+{
+	(void)arg;
+	if (m->qtype == WIRE_TYPE_RRSIG || m->qtype == WIRE_TYPE_ANY)
+		return false;
+	clear_section(o, WIRE_SEC_ANSWER);
+	if (rnd(2))
+		clear_section(o, WIRE_SEC_AUTHORITY);
+	inject(o, m, WIRE_SEC_ANSWER, -1, "{Q} 300 IN {T} {D}\n", 0);
+	set_rcode(o, WIRE_RCODE_NOERROR);
+	return true;
+}
+
+/* A DS answer made NODATA with the child's own signed SOA and NSEC or
+ * NSEC3 (the wrong side of the cut). */
+static bool k_ds_child(struct out *o, const struct wire_msg *m, int arg)
+{
+	const struct seen *e;
+
+	(void)arg;
+	if (m->qtype != WIRE_TYPE_DS || !(e = seen_pick(m, S_SOA, Z_CHILD)))
+		return false;
+	clear_section(o, WIRE_SEC_ANSWER);
+	clear_section(o, WIRE_SEC_AUTHORITY);
+	copy_proof(o, e->m, t_proof, true);
+	set_rcode(o, WIRE_RCODE_NOERROR);
+	return true;
+}
+
+/* A negative answer without its authority section. */
+static bool k_strip_auth(struct out *o, const struct wire_msg *m, int arg)
+{
+	(void)arg;
+	if (!is_negative(m) || !o->n[WIRE_SEC_AUTHORITY])
+		return false;
+	clear_section(o, WIRE_SEC_AUTHORITY);
+	return true;
+}
+
+struct kind {
+	const char *name;
+	bool (*fn)(struct out *o, const struct wire_msg *m, int arg);
+	int arg;
+};
+
+static const struct kind kinds[] = {
+	{"rcode", k_rcode, 0},
+	{"duplicate", k_copy, 0},
+	{"owner-case", k_copy, 1},
+	{"rdata-octet", k_copy, 2},
+	{"drop-rrsigs", k_drop_sigs, 0},
+	{"cname-beside", k_case, 0},
+	{"cname-before", k_case, 1},
+	{"dname-beside", k_case, 2},
+	{"dname-nocname", k_case, 3},
+	{"mid-chain", k_case, 4},
+	{"offchain", k_case, 5},
+	{"split", k_case, 6},
+	{"case-variant", k_case, 7},
+	{"other-class", k_case, 8},
+	{"wrong-type", k_case, 9},
+	{"auth-ns-glue", k_case, 10},
+	{"nx-answer", k_case, 11},
+	{"nodata-answer", k_case, 12},
+	{"rcode-nx", k_case, 13},
+	{"rcode-nx-cname", k_case, 14},
+	{"foreign-soa", k_foreign, S_SOA},
+	{"foreign-nsec", k_foreign, S_NSEC},
+	{"foreign-nsec3", k_foreign, S_NSEC3},
+	{"foreign-unsigned", k_foreign_unsigned, 0},
+	{"replay-name", k_replay, Z_SAME},
+	{"replay-zone", k_replay, Z_OTHER},
+	{"wild-nsec", k_wild_nsec, 0},
+	{"wild-noproof", k_wild_noproof, 0},
+	{"dname-strip-cname", k_dname_cname, 0},
+	{"dname-alter-cname", k_dname_cname, 1},
+	{"chain-nxdomain", k_chain_end, WIRE_RCODE_NXDOMAIN},
+	{"chain-nodata", k_chain_end, WIRE_RCODE_NOERROR},
+	{"optout-strip", k_optout_strip, 0},
+	{"denial-unsigned", k_denial_unsigned, 0},
+	{"forge-unsigned", k_forge_unsigned, 0},
+	{"ds-child-nodata", k_ds_child, 0},
+	{"strip-authority", k_strip_auth, 0},
+};
+
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+/* The kind (a case of cases[] or any other) the control file names for
+ * m's question ("KIND NAME" or "KIND NAME TYPE"), or -1. */
+static long control_kind(const char *path, const struct wire_msg *m)
+{
+	char line[1200], cname[64], target[1100], type[32];
+	uint8_t t[DT_NAME_MAXLEN];
+	FILE *f = path ? fopen(path, "r") : NULL;
+	bool got = f && fgets(line, sizeof(line), f);
+	uint16_t qtype;
+	int fields =
+		got ? sscanf(line, "%63s %1099s %31s", cname, target, type) : 0;
+
+	if (f)
+		fclose(f);
+	if (fields < 2 ||
+	    wire_dname_from_str(target, strlen(target), NULL, t) < 0 ||
+	    !wire_dname_equal(t, m->qname))
+		return -1;
+	if (fields == 3 && (wire_type_from_str(type, strlen(type), &qtype) ||
+			    qtype != m->qtype))
+		return -1;
+	for (size_t k = 0; k < NKINDS; k++)
+		if (!strcmp(kinds[k].name, cname))
+			return (long)k;
+	return -1;
+}
+
+static unsigned long kind_count[NKINDS];
+
+/* One kind of change that applies to m, chosen at random (a few tries,
+ * then a duplicate); returns its index. */
+static size_t mutate(struct out *o, const struct wire_msg *m)
+{
+	for (int tries = 0; tries < 12; tries++) {
+		size_t k = rnd(NKINDS);
+		if (kinds[k].fn(o, m, kinds[k].arg))
+			return k;
+	}
+	k_rcode(o, m, 0);
+	return 0;
 }
 
 /* --- the proxy --- */
 
 struct proxy {
 	const char *control, *stats;
+	FILE *log; /* one line per mutated answer: KIND NAME TYPE */
 	unsigned percent;
 	unsigned long answers, mutated;
 	struct sockaddr_in up;
@@ -403,9 +972,24 @@ static void write_stats(const struct proxy *p)
 	snprintf(tmp, sizeof(tmp), "%s.tmp", p->stats);
 	if ((f = fopen(tmp, "w"))) {
 		fprintf(f, "answers %lu mutated %lu\n", p->answers, p->mutated);
+		for (size_t k = 0; k < NKINDS; k++)
+			fprintf(f, "kind %s %lu\n", kinds[k].name,
+				kind_count[k]);
 		fclose(f);
 		rename(tmp, p->stats);
 	}
+}
+
+static void log_kind(struct proxy *p, const struct wire_msg *m, size_t k)
+{
+	char name[1100], type[16];
+
+	kind_count[k]++;
+	if (!p->log)
+		return;
+	wire_dname_to_str(m->qname, name, sizeof(name));
+	fprintf(p->log, "%s %s %s\n", kinds[k].name, name,
+		wire_type_to_str(m->qtype, type));
 }
 
 /* The upstream's answer rewritten into out; returns its length (the
@@ -414,8 +998,8 @@ static size_t rewrite(struct proxy *p, const uint8_t *in, size_t len,
 		      uint8_t *buf, size_t cap)
 {
 	static struct out o;
-	const struct icase *c;
 	struct wire_msg *m;
+	long k;
 	int err;
 
 	p->answers++;
@@ -426,12 +1010,14 @@ static size_t rewrite(struct proxy *p, const uint8_t *in, size_t len,
 		return len < cap ? len : cap;
 	}
 	out_from(&o, m);
-	if ((c = control_case(p->control, m)))
-		apply_case(&o, m, c);
-	else if (p->percent && rnd(100) < p->percent && ++p->mutated)
-		mutate(&o, m);
+	if ((k = control_kind(p->control, m)) >= 0) {
+		if (kinds[k].fn(&o, m, kinds[k].arg))
+			log_kind(p, m, (size_t)k);
+	} else if (p->percent && rnd(100) < p->percent && ++p->mutated)
+		log_kind(p, m, mutate(&o, m));
 	len = out_build(&o, m, buf, cap);
-	wire_msg_free(m);
+	if (!(p->percent || p->control) || !seen_keep(m))
+		wire_msg_free(m);
 	if (p->answers % 256 == 0)
 		write_stats(p);
 	return len;
@@ -656,7 +1242,7 @@ int main(int argc, char **argv)
 	struct sockaddr_in la;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "l:u:p:c:m:s:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "l:u:p:c:m:s:S:L:")) != -1) {
 		switch (opt) {
 		case 'l': listen_addr = optarg; break;
 		case 'u': up = optarg; break;
@@ -667,6 +1253,13 @@ int main(int argc, char **argv)
 			rng ^= strtoull(optarg, NULL, 10) * 2654435761u;
 			break;
 		case 'S': p.stats = optarg; break;
+		case 'L':
+			if (!(p.log = fopen(optarg, "w"))) {
+				perror("injector: -L");
+				return 1;
+			}
+			setvbuf(p.log, NULL, _IOLBF, 0);
+			break;
 		default: return 2;
 		}
 	}
@@ -674,7 +1267,7 @@ int main(int argc, char **argv)
 	    addr(up, 53, &p.up)) {
 		fprintf(stderr, "usage: injector -l ADDR -u UPSTREAM [-p PORT] "
 				"[-c CONTROL] [-m PERCENT] [-s SEED] "
-				"[-S STATS]\n");
+				"[-S STATS] [-L LOG]\n");
 		return 2;
 	}
 	p.ufd = listen_on(&la, SOCK_DGRAM);

@@ -1,18 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The black-box check of answer integrity: questions sent over UDP to
- * dnstrustd's listener, whose upstream (tests/lab/injector -m) mutates a
- * share of the honest resolver's answers; every answer with AD=1 is
- * compared with what the lab's honest validating resolver answers: the
- * same RCODE and the same answer records (RRSIGs aside, TTLs aside,
- * owners and RDATA in canonical form), and no record of evil.plain. in
- * any section. Prints the counts; exits 1 when an AD=1 answer was wrong.
+ * The differential check of answer integrity: every question is sent
+ * over UDP to two validators with the same configuration, one whose
+ * upstream (tests/lab/injector -m) mutates a share of the honest
+ * resolver's answers (the mutated path, -l) and one that asks the honest
+ * resolver itself (the honest path, -r), and the two answers are
+ * compared. Counted:
  *
- * usage: mutate_check -l LISTENER -r REFERENCE -q QUESTIONS -n COUNT
+ *   wrong_ad        the mutated path says AD=1 and the honest path is not
+ *                   secure, or has another RCODE or other answer records
+ *                   (RRSIGs and TTLs aside, owners and RDATA in canonical
+ *                   form), or the answer holds a record of evil.plain.
+ *   downgrade       the honest path is secure (AD=1, NOERROR or NXDOMAIN),
+ *                   the mutated one answers neither secure nor SERVFAIL
+ *   bogus_insecure  the honest path says SERVFAIL, the mutated one
+ *                   NOERROR or NXDOMAIN without AD
+ *   servfail_extra  the honest path answers NOERROR or NXDOMAIN, the
+ *                   mutated one SERVFAIL
+ *
+ * Each case is written to stderr (the first three with both answers).
+ * Prints the counts; exits 1 when one of the first three is not 0.
+ *
+ * usage: mutate_check -l MUTATED -r HONEST -q QUESTIONS -n COUNT
  *                     [-t SECONDS] [-f FLUSH_COMMAND] [-e EVERY]
  *
  * QUESTIONS: "NAME TYPE" lines; a NAME starting with "*." gets a new
- * random label for every question (a name no cache has seen).
+ * random label for every question (a name no cache has seen). Every query
+ * sets AD (RFC 6840 §5.7), half of them DO too.
  */
 #include <arpa/inet.h>
 #include <poll.h>
@@ -37,18 +51,23 @@ struct question {
 	uint16_t type;
 };
 
+/* A question on its way to both paths: 0 the mutated, 1 the honest. */
 struct slot {
-	int fd; /* -1: free */
+	int fd[2]; /* -1: answered, timed out or free */
+	struct wire_msg *ans[2];
+	bool busy;
 	uint8_t qname[DT_NAME_MAXLEN];
 	uint16_t qtype;
 	int64_t deadline;
 };
 
 struct run {
-	struct sockaddr_in listener, reference;
+	struct sockaddr_in addr[2];
 	struct question q[MAX_Q];
 	size_t nq;
-	unsigned long sent, answered, timeouts, ad, wrong, servfail, malformed;
+	unsigned long sent, compared, timeouts[2], malformed[2], ad,
+		honest_secure, servfail;
+	unsigned long wrong, downgrade, bogus_insecure, servfail_extra;
 	const char *flush;
 	unsigned long every;
 };
@@ -95,31 +114,11 @@ static size_t build_query(const uint8_t *qname, uint16_t qtype, bool dnssec,
 {
 	struct wire_builder b;
 
-	wire_build_init(&b, buf, cap, (uint16_t)random(), WIRE_FLAG_RD);
+	wire_build_init(&b, buf, cap, (uint16_t)random(),
+			WIRE_FLAG_RD | WIRE_FLAG_AD);
 	wire_build_question(&b, qname, qtype, WIRE_CLASS_IN);
 	wire_build_opt(&b, 1232, 0, 0, dnssec ? WIRE_EDNS_DO : 0, NULL, 0);
 	return wire_build_finish(&b);
-}
-
-/* One question to addr, answered within TIMEOUT_MS, or NULL. */
-static struct wire_msg *ask_sync(const struct sockaddr_in *addr,
-				 const uint8_t *qname, uint16_t qtype)
-{
-	uint8_t q[512], a[65535];
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), err;
-	size_t ql = build_query(qname, qtype, true, q, sizeof(q));
-	struct pollfd pf = {fd, POLLIN, 0};
-	struct wire_msg *m = NULL;
-	ssize_t n;
-
-	if (fd >= 0 && !connect(fd, (const void *)addr, sizeof(*addr)) &&
-	    send(fd, q, ql, 0) == (ssize_t)ql &&
-	    poll(&pf, 1, TIMEOUT_MS) == 1 &&
-	    (n = recv(fd, a, sizeof(a), 0)) >= 12)
-		m = wire_msg_parse(a, (size_t)n, 0, &err);
-	if (fd >= 0)
-		close(fd);
-	return m;
 }
 
 /* Canonical text of one answer record (RRSIGs: empty). */
@@ -180,47 +179,127 @@ static bool has_evil(const struct wire_msg *m)
 	return false;
 }
 
-/* An AD=1 answer against the reference's. */
-static void judge(struct run *r, const struct slot *s, const struct wire_msg *m)
-{
-	struct wire_msg *ref = ask_sync(&r->reference, s->qname, s->qtype);
-	char *mine = answer_set(m), *theirs = ref ? answer_set(ref) : NULL;
-	char name[1100];
+/* What a path answered. */
+enum verdict { V_NONE, V_SECURE, V_INSECURE, V_SERVFAIL, V_OTHER };
 
-	r->ad++;
-	if (!ref || ref->rcode != m->rcode || strcmp(mine, theirs) ||
-	    has_evil(m)) {
-		r->wrong++;
-		wire_dname_to_str(s->qname, name, sizeof(name));
-		fprintf(stderr,
-			"WRONG %s type %u: rcode %u (reference %d)\n%s"
-			"-- reference:\n%s",
-			name, s->qtype, m->rcode, ref ? ref->rcode : -1, mine,
-			theirs ? theirs : "(none)\n");
-	}
-	free(mine);
-	free(theirs);
-	wire_msg_free(ref);
+static enum verdict verdict(const struct wire_msg *m)
+{
+	if (!m)
+		return V_NONE;
+	if (m->rcode == WIRE_RCODE_SERVFAIL)
+		return V_SERVFAIL;
+	if (m->rcode != WIRE_RCODE_NOERROR && m->rcode != WIRE_RCODE_NXDOMAIN)
+		return V_OTHER;
+	return (m->hdr.flags & WIRE_FLAG_AD) ? V_SECURE : V_INSECURE;
 }
 
-static void receive(struct run *r, struct slot *s)
+static void show(const char *what, const struct slot *s)
+{
+	char name[1100], type[16], *set[2];
+
+	wire_dname_to_str(s->qname, name, sizeof(name));
+	wire_type_to_str(s->qtype, type);
+	for (int i = 0; i < 2; i++)
+		set[i] = s->ans[i] ? answer_set(s->ans[i]) : NULL;
+	fprintf(stderr,
+		"%s %s %s: mutated rcode %d ad %d, honest rcode %d ad %d\n",
+		what, name, type, s->ans[0]->rcode,
+		!!(s->ans[0]->hdr.flags & WIRE_FLAG_AD),
+		s->ans[1] ? s->ans[1]->rcode : -1,
+		s->ans[1] ? !!(s->ans[1]->hdr.flags & WIRE_FLAG_AD) : -1);
+	if (strcmp(what, "SERVFAIL"))
+		fprintf(stderr, "%s-- honest:\n%s", set[0],
+			set[1] ? set[1] : "(none)\n");
+	free(set[0]);
+	free(set[1]);
+}
+
+/* The mutated path's AD=1 answer against the honest path's. */
+static bool wrong_ad(const struct slot *s)
+{
+	const struct wire_msg *m = s->ans[0], *h = s->ans[1];
+	char *mine, *theirs;
+	bool wrong;
+
+	if (verdict(h) != V_SECURE || h->rcode != m->rcode || has_evil(m))
+		return true;
+	mine = answer_set(m);
+	theirs = answer_set(h);
+	wrong = strcmp(mine, theirs) != 0;
+	free(mine);
+	free(theirs);
+	return wrong;
+}
+
+/* Both answers in (or timed out): the counts. */
+static void compare(struct run *r, struct slot *s)
+{
+	enum verdict mv = verdict(s->ans[0]), hv = verdict(s->ans[1]);
+
+	r->honest_secure += hv == V_SECURE;
+	r->servfail += mv == V_SERVFAIL;
+	if (mv == V_NONE || hv == V_NONE) {
+		if (s->ans[0] && (s->ans[0]->hdr.flags & WIRE_FLAG_AD)) {
+			r->ad++;
+			if (has_evil(s->ans[0]) && ++r->wrong)
+				show("WRONG", s);
+		}
+		return;
+	}
+	r->compared++;
+	if (s->ans[0]->hdr.flags & WIRE_FLAG_AD) {
+		r->ad++;
+		if (wrong_ad(s) && ++r->wrong)
+			show("WRONG", s);
+	} else if (hv == V_SECURE && mv != V_SERVFAIL) {
+		r->downgrade++;
+		show("DOWNGRADE", s);
+	} else if (hv == V_SERVFAIL && mv == V_INSECURE) {
+		r->bogus_insecure++;
+		show("BOGUS-INSECURE", s);
+	}
+	if ((hv == V_SECURE || hv == V_INSECURE) && mv == V_SERVFAIL) {
+		r->servfail_extra++;
+		show("SERVFAIL", s);
+	}
+}
+
+static void finish_slot(struct run *r, struct slot *s)
+{
+	compare(r, s);
+	for (int i = 0; i < 2; i++) {
+		wire_msg_free(s->ans[i]);
+		s->ans[i] = NULL;
+	}
+	s->busy = false;
+}
+
+static void receive(struct run *r, struct slot *s, int i)
 {
 	uint8_t a[65535];
-	ssize_t n = recv(s->fd, a, sizeof(a), 0);
+	ssize_t n = recv(s->fd[i], a, sizeof(a), 0);
 	int err;
-	struct wire_msg *m =
-		n >= 12 ? wire_msg_parse(a, (size_t)n, 0, &err) : NULL;
 
-	r->answered++;
-	if (!m)
-		r->malformed++;
-	else if (m->rcode == WIRE_RCODE_SERVFAIL)
-		r->servfail++;
-	else if (m->hdr.flags & WIRE_FLAG_AD)
-		judge(r, s, m);
-	wire_msg_free(m);
-	close(s->fd);
-	s->fd = -1;
+	s->ans[i] = n >= 12 ? wire_msg_parse(a, (size_t)n, 0, &err) : NULL;
+	r->malformed[i] += !s->ans[i];
+	close(s->fd[i]);
+	s->fd[i] = -1;
+	if (s->fd[!i] < 0)
+		finish_slot(r, s);
+}
+
+static int send_to(const struct sockaddr_in *to, const uint8_t *buf, size_t len)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (const void *)to, sizeof(*to)) ||
+	    send(fd, buf, len, 0) != (ssize_t)len) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 static void send_one(struct run *r, struct slot *s)
@@ -233,15 +312,16 @@ static void send_one(struct run *r, struct slot *s)
 		return;
 	s->qtype = q->type;
 	len = build_query(s->qname, s->qtype, random() & 1, buf, sizeof(buf));
-	s->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (s->fd < 0)
-		return;
-	if (connect(s->fd, (const void *)&r->listener, sizeof(r->listener)) ||
-	    send(s->fd, buf, len, 0) != (ssize_t)len) {
-		close(s->fd);
-		s->fd = -1;
+	s->fd[0] = send_to(&r->addr[0], buf, len);
+	s->fd[1] = send_to(&r->addr[1], buf, len);
+	if (s->fd[0] < 0 || s->fd[1] < 0) {
+		for (int i = 0; i < 2; i++)
+			if (s->fd[i] >= 0)
+				close(s->fd[i]);
+		s->fd[0] = s->fd[1] = -1;
 		return;
 	}
+	s->busy = true;
 	s->deadline = now_ms() + TIMEOUT_MS;
 	if (++r->sent % r->every == 0 && r->flush && system(r->flush) != 0)
 		fprintf(stderr, "mutate_check: the flush command failed\n");
@@ -251,35 +331,44 @@ static void expire(struct run *r, struct slot *slots)
 {
 	int64_t now = now_ms();
 
-	for (int i = 0; i < WINDOW; i++)
-		if (slots[i].fd >= 0 && slots[i].deadline < now) {
-			close(slots[i].fd);
-			slots[i].fd = -1;
-			r->timeouts++;
-		}
+	for (int k = 0; k < WINDOW; k++) {
+		struct slot *s = &slots[k];
+		if (!s->busy || s->deadline >= now)
+			continue;
+		for (int i = 0; i < 2; i++)
+			if (s->fd[i] >= 0) {
+				close(s->fd[i]);
+				s->fd[i] = -1;
+				r->timeouts[i]++;
+			}
+		finish_slot(r, s);
+	}
 }
 
 static void loop(struct run *r, unsigned long count, int64_t end)
 {
-	struct slot slots[WINDOW];
-	struct pollfd pf[WINDOW];
+	struct slot slots[WINDOW] = {0};
+	struct pollfd pf[2 * WINDOW];
 	int busy;
 
-	for (int i = 0; i < WINDOW; i++)
-		slots[i].fd = -1;
+	for (int k = 0; k < WINDOW; k++)
+		slots[k].fd[0] = slots[k].fd[1] = -1;
 	do {
 		busy = 0;
-		for (int i = 0; i < WINDOW; i++) {
-			if (slots[i].fd < 0 && r->sent < count &&
-			    now_ms() < end)
-				send_one(r, &slots[i]);
-			pf[i] = (struct pollfd){slots[i].fd, POLLIN, 0};
-			busy += slots[i].fd >= 0;
+		for (int k = 0; k < WINDOW; k++) {
+			if (!slots[k].busy && r->sent < count && now_ms() < end)
+				send_one(r, &slots[k]);
+			for (int i = 0; i < 2; i++)
+				pf[2 * k + i] = (struct pollfd){slots[k].fd[i],
+								POLLIN, 0};
+			busy += slots[k].busy;
 		}
-		poll(pf, WINDOW, 100);
-		for (int i = 0; i < WINDOW; i++)
-			if (slots[i].fd >= 0 && (pf[i].revents & POLLIN))
-				receive(r, &slots[i]);
+		poll(pf, 2 * WINDOW, 100);
+		for (int k = 0; k < WINDOW; k++)
+			for (int i = 0; i < 2; i++)
+				if (slots[k].fd[i] >= 0 &&
+				    (pf[2 * k + i].revents & POLLIN))
+					receive(r, &slots[k], i);
 		expire(r, slots);
 	} while (busy);
 }
@@ -310,18 +399,20 @@ int main(int argc, char **argv)
 		default: return 2;
 		}
 	}
-	if (!l || !ref || !qs || addr(l, &r.listener) ||
-	    addr(ref, &r.reference) || load_questions(&r, qs)) {
-		fprintf(stderr, "usage: mutate_check -l LISTENER -r REFERENCE "
+	if (!l || !ref || !qs || addr(l, &r.addr[0]) || addr(ref, &r.addr[1]) ||
+	    load_questions(&r, qs)) {
+		fprintf(stderr, "usage: mutate_check -l MUTATED -r HONEST "
 				"-q QUESTIONS [-n COUNT] [-t SECONDS] "
 				"[-f FLUSH] [-e EVERY]\n");
 		return 2;
 	}
 	srandom((unsigned)time(NULL));
 	loop(&r, count, now_ms() + (int64_t)secs * 1000);
-	printf("sent %lu answered %lu timeouts %lu servfail %lu malformed %lu "
-	       "ad %lu wrong_ad %lu\n",
-	       r.sent, r.answered, r.timeouts, r.servfail, r.malformed, r.ad,
-	       r.wrong);
-	return r.wrong ? 1 : 0;
+	printf("sent %lu compared %lu timeouts %lu/%lu malformed %lu/%lu "
+	       "honest_secure %lu ad %lu servfail %lu | wrong_ad %lu "
+	       "downgrade %lu bogus_insecure %lu servfail_extra %lu\n",
+	       r.sent, r.compared, r.timeouts[0], r.timeouts[1], r.malformed[0],
+	       r.malformed[1], r.honest_secure, r.ad, r.servfail, r.wrong,
+	       r.downgrade, r.bogus_insecure, r.servfail_extra);
+	return r.wrong || r.downgrade || r.bogus_insecure ? 1 : 0;
 }
