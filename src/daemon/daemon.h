@@ -22,7 +22,7 @@
 
 #include "common/limits.h"
 #include "common/loop.h"
-#include "daemon/config.h"
+#include "policy/config.h"
 #include "resolver/answer.h"
 #include "resolver/resolver.h"
 #include "resolver/state.h"

@@ -17,11 +17,11 @@
 #include <unistd.h>
 
 #include "common/errcode.h"
+#include "common/log.h"
 #include "common/protocol.h"
 #include "daemon/admin.h"
 #include "daemon/admin_ops.h"
 #include "daemon/hotspot.h"
-#include "daemon/log.h"
 #include "daemon/ratelimit.h"
 #include "daemon/resolve.h"
 #include "daemon/server.h"

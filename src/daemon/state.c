@@ -4,10 +4,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/log.h"
 #include "daemon/check.h"
-#include "daemon/log.h"
-#include "daemon/policy.h"
 #include "daemon/state.h"
+#include "policy/policy.h"
 #include "validator/anchor.h"
 #include "wire/dname.h"
 

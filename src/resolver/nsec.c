@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/policy.h"
+#include "policy/policy.h"
 #include "resolver/task.h"
 #include "validator/denial.h"
 #include "validator/val.h"

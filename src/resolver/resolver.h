@@ -96,7 +96,7 @@ struct rsv_env {
 			 const struct rsv_done *d);
 	/*
 	 * Optional (NULL: none). resolv.conf as the default upstreams have
-	 * it now: its search list names private domains (daemon/policy.h).
+	 * it now: its search list names private domains (policy/policy.h).
 	 */
 	const struct up_conf *(*network)(void *arg);
 	/*

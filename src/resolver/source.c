@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "common/errcode.h"
-#include "daemon/log.h"
-#include "daemon/policy.h"
+#include "common/log.h"
+#include "policy/policy.h"
 #include "resolver/task.h"
 #include "validator/keyset.h"
 #include "wire/bytes.h"

@@ -10,7 +10,7 @@
 #include <limits.h>
 #include <stdint.h>
 
-#include "daemon/config.h"
+#include "policy/config.h"
 #include "upstream/resolvconf.h"
 #include "validator/val.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dnstrust.conf (src/daemon/config.c): every key with good and bad
+ * dnstrust.conf (src/policy/config.c): every key with good and bad
  * values, every message with its file:line, quoting, comments, repeats,
  * limits, cfg_load on real files, and the round trip through cfg_format.
  */
@@ -16,7 +16,7 @@
 #include "../tap.h"
 #include "cfg_same.h"
 #include "common/errcode.h"
-#include "daemon/config.h"
+#include "policy/config.h"
 
 static char err[1024];
 

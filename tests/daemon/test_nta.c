@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Runtime negative trust anchors (src/daemon/nta.c): the file read at
+ * Runtime negative trust anchors (src/policy/nta.c): the file read at
  * first use (malformed lines skipped), the deepest anchor found, ends in
  * the past ignored, add and remove saved to the file, the limit.
  */
@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "common/errcode.h"
-#include "daemon/nta.h"
+#include "policy/nta.h"
 #include "tap.h"
 #include "wire/dname.h"
 

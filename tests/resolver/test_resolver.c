@@ -18,7 +18,7 @@
 #include "../unit/response_fixture.h"
 #include "cache/cache.h"
 #include "common/errcode.h"
-#include "daemon/config.h"
+#include "policy/config.h"
 #include "resolver/resolver.h"
 #include "resolver/state.h"
 #include "tap.h"

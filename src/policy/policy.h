@@ -5,17 +5,17 @@
  * validate no). Lookups are linear over at most DT_CFG_MAX_POLICY
  * entries; the deepest matching domain wins.
  */
-#ifndef DT_DAEMON_POLICY_H
-#define DT_DAEMON_POLICY_H
+#ifndef DT_POLICY_POLICY_H
+#define DT_POLICY_POLICY_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "daemon/config.h"
+#include "policy/config.h"
 
 /* The negative trust anchor in force for name at wall-clock time now
  * (at or above name, not expired), or NULL: the deepest among those of
- * dnstrust.conf and those added at run time (daemon/nta.h). */
+ * dnstrust.conf and those added at run time (policy/nta.h). */
 const struct cfg_nta *policy_nta(const struct cfg *c, const uint8_t *name,
 				 int64_t now);
 

@@ -8,8 +8,8 @@
  * the daemon does not start (or, on SIGHUP, keeps its old configuration).
  * The syntax and every key are in docs/dnstrust.conf.5.
  */
-#ifndef DT_DAEMON_CONFIG_H
-#define DT_DAEMON_CONFIG_H
+#ifndef DT_POLICY_CONFIG_H
+#define DT_POLICY_CONFIG_H
 
 #include <limits.h>
 #include <stdbool.h>

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "daemon/nta.h"
-#include "daemon/policy.h"
+#include "policy/nta.h"
+#include "policy/policy.h"
 #include "wire/dname.h"
 
 const struct cfg_nta *policy_nta(const struct cfg *c, const uint8_t *name,

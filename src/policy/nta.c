@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "common/errcode.h"
-#include "daemon/log.h"
-#include "daemon/nta.h"
+#include "common/log.h"
+#include "policy/nta.h"
 #include "wire/dname.h"
 
 /* Default state directory (the package's tmpfiles.d creates it). */

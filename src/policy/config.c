@@ -30,7 +30,7 @@
 
 #include "common/errcode.h"
 #include "common/file.h"
-#include "daemon/config.h"
+#include "policy/config.h"
 #include "wire/dname.h"
 
 /* Longest line, newline excluded: a policy line names a domain and a few

@@ -10,14 +10,14 @@
  * on each change, and a replaced array is freed only NTA_RETIRE_SECONDS
  * later, so that a question under way may keep the entry it found.
  */
-#ifndef DT_DAEMON_NTA_H
-#define DT_DAEMON_NTA_H
+#ifndef DT_POLICY_NTA_H
+#define DT_POLICY_NTA_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "daemon/config.h"
+#include "policy/config.h"
 
 /* Runtime negative trust anchors at once: each is a zone an operator
  * chose to stop validating, by hand; more is a mistake or a script run
