@@ -43,6 +43,7 @@
 #include "daemon/server.h"
 #include "daemon/state.h"
 #include "daemon/upstreams.h"
+#include "policy/nta.h"
 #include "policy/policy.h"
 #include "upstream/transport.h"
 #include "upstream/watch.h"
@@ -214,7 +215,8 @@ static int reload_apply(struct daemon *d, char *err, size_t errlen)
 
 	if (cfg_load(d->conf_path, d->conf_must_exist, &cfg, err, errlen) < 0)
 		return -1;
-	struct dstate *st = state_load(&cfg, d->time_offset, err, errlen);
+	struct dstate *st =
+		state_load(&cfg, d->nta, d->time_offset, err, errlen);
 	if (!st)
 		return -1;
 	if (strcmp(cfg.socket, d->st->cfg.socket) != 0 ||
@@ -601,6 +603,7 @@ static void shutdown_all(struct daemon *d)
 	ratelimit_free(d->rate);
 	cache_free(d->cache);
 	dstate_put(d->st);
+	nta_rt_free(d->nta);
 	loop_free(d->loop);
 }
 
@@ -744,7 +747,10 @@ int main(int argc, char **argv)
 	d.time_offset = o.offset;
 	d.reload = reload_post;
 	d.unix_fd = -1;
-	d.st = state_load(&cfg, o.offset, err, sizeof(err));
+	d.nta = state_nta_load();
+	if (!d.nta)
+		return 1;
+	d.st = state_load(&cfg, d.nta, o.offset, err, sizeof(err));
 	if (!d.st)
 		log_err("trust anchors: %s", err);
 	d.cache = d.st ? cache_new(cfg.cache_size) : NULL;

@@ -9,11 +9,11 @@
 #include "policy/policy.h"
 #include "wire/dname.h"
 
-const struct cfg_nta *policy_nta(const struct cfg *c, const uint8_t *name,
-				 int64_t now)
+const struct cfg_nta *policy_nta(const struct cfg *c, const struct nta_rt *rt,
+				 const uint8_t *name, int64_t now)
 {
 	/* those added by dnstrust nta add first: the closest one wins */
-	const struct cfg_nta *best = nta_rt_find(name, now);
+	const struct cfg_nta *best = nta_rt_find(rt, name, now);
 
 	for (size_t i = 0; i < c->nnta; i++) {
 		const struct cfg_nta *n = &c->nta[i];

@@ -4,7 +4,10 @@
  * responses in, verdicts and rendered answers out. No sockets, no
  * threads, no timers, no global state: the caller (dnstrustd's worker
  * loop, or the replay runner of tests/replay) owns the transport and the
- * clock, and passes the time to every call.
+ * clock, and passes the time to every call; the configuration, anchors
+ * and runtime negative trust anchors come in its state (struct dstate).
+ * The unit test no-static-state checks that src/resolver and
+ * src/validator have no writable object outside a function's frame.
  *
  * A question is validated again after every fetch until the verdict is
  * in: the chain-of-trust walk (validator/walk.h) asks for a DS or DNSKEY

@@ -473,7 +473,8 @@ static const uint8_t *exempt(void *arg, const uint8_t *name,
 			     struct val_verdict *v)
 {
 	struct rsv_task *t = arg;
-	const struct cfg_nta *nta = policy_nta(&t->st->cfg, name, t->now);
+	const struct cfg_nta *nta =
+		policy_nta(&t->st->cfg, t->st->nta, name, t->now);
 	char txt[DT_NAME_TEXT_MAXLEN], date[16];
 
 	if (!nta)

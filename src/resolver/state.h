@@ -14,6 +14,7 @@
 #include "upstream/resolvconf.h"
 #include "validator/val.h"
 
+struct nta_rt;
 struct val_anchors;
 
 struct dstate {
@@ -24,6 +25,10 @@ struct dstate {
 	struct up_conf split[DT_CFG_MAX_POLICY]; /* cfg.domain[i]'s servers,
 						    when it names any */
 	char ta_desc[PATH_MAX + 64];	/* the file, or "built-in IANA root KSKs..." */
+	struct nta_rt *nta;		/* negative trust anchors added at run
+					   time (policy/nta.h): the owner's
+					   (the daemon's, or a test's), which
+					   outlives the state; NULL: none */
 };
 
 /* A state of one reference for cfg (copied) and the anchors ta (taken,
