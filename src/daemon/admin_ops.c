@@ -541,7 +541,7 @@ static void nta_list(struct worker *w, const struct qinfo *q,
 
 	nta_rt_foreach(w->d->nta, now, nta_line, &l);
 	for (size_t i = 0; i < c->nnta; i++) {
-		if (c->nta[i].until && now >= c->nta[i].until)
+		if (!nta_in_force(&c->nta[i], now))
 			continue;
 		wire_dname_to_str(c->nta[i].name, name, sizeof(name));
 		admin_txt_line(b, q, "nta=%s until=%lld source=config", name,

@@ -29,7 +29,7 @@ static void log_expired(const struct cfg *cfg, int64_t offset)
 	now.tv_sec += offset;
 	for (size_t i = 0; i < cfg->nnta; i++) {
 		const struct cfg_nta *n = &cfg->nta[i];
-		if (!n->until || now.tv_sec < n->until)
+		if (nta_in_force(n, now.tv_sec))
 			continue;
 		wire_dname_to_str(n->name, txt, sizeof(txt));
 		policy_date(n->until, date, sizeof(date));

@@ -185,4 +185,10 @@ int cfg_load(const char *path, bool must_exist, struct cfg *ret, char *err,
  * when len is 0). */
 size_t cfg_format(const struct cfg *c, char *buf, size_t len);
 
+/* The name of the i-th key of dnstrust.conf, in the order cfg_format
+ * writes them, or NULL past the last: the keys are described once, in
+ * config.c's table, and docs/dnstrust.conf.5 lists exactly these (test
+ * config checks it). */
+const char *cfg_key_name(size_t i);
+
 #endif

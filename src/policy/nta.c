@@ -41,9 +41,26 @@ static struct nta_set *set_new(void)
 				 NTA_RUNTIME_MAX * sizeof(struct cfg_nta));
 }
 
-static bool in_force(const struct cfg_nta *n, int64_t now)
+bool nta_in_force(const struct cfg_nta *n, int64_t now)
 {
 	return !n->until || now < n->until;
+}
+
+const struct cfg_nta *nta_closest(const struct cfg_nta *list, size_t n,
+				  const uint8_t *name, int64_t now,
+				  const struct cfg_nta *best)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct cfg_nta *a = &list[i];
+
+		if (!nta_in_force(a, now) ||
+		    !wire_dname_is_subdomain(name, a->name))
+			continue;
+		if (!best ||
+		    wire_dname_labels(a->name) > wire_dname_labels(best->name))
+			best = a;
+	}
+	return best;
 }
 
 /* Publishes s as the current set (lock held); the old one is retired,
@@ -222,19 +239,8 @@ const struct cfg_nta *nta_rt_find(const struct nta_rt *rt, const uint8_t *name,
 				  int64_t now)
 {
 	const struct nta_set *s = get(rt);
-	const struct cfg_nta *best = NULL;
 
-	for (size_t i = 0; s && i < s->n; i++) {
-		const struct cfg_nta *n = &s->nta[i];
-
-		if (!in_force(n, now) ||
-		    !wire_dname_is_subdomain(name, n->name))
-			continue;
-		if (!best ||
-		    wire_dname_labels(n->name) > wire_dname_labels(best->name))
-			best = n;
-	}
-	return best;
+	return s ? nta_closest(s->nta, s->n, name, now, NULL) : NULL;
 }
 
 /* A copy of the current set without name and without the entries no
@@ -250,54 +256,54 @@ static struct nta_set *copy_without(const struct nta_rt *rt,
 	for (size_t i = 0; c && s && i < s->n; i++) {
 		if (wire_dname_equal(s->nta[i].name, name))
 			*ret_found = true;
-		else if (in_force(&s->nta[i], now))
+		else if (nta_in_force(&s->nta[i], now))
 			c->nta[c->n++] = s->nta[i];
 	}
 	return c;
 }
 
-int nta_rt_add(struct nta_rt *rt, const uint8_t *name, int64_t until,
-	       int64_t now, int *ret_save_err)
+/* Replaces the set with a copy without name and without the entries no
+ * longer in force, plus, when add is not NULL, *add; saves it. Returns
+ * whether name was there, DT_ELIMIT (nothing changed) or -ENOMEM. */
+static int change(struct nta_rt *rt, const uint8_t *name,
+		  const struct cfg_nta *add, int64_t now, int *ret_save_err)
 {
 	struct nta_set *c;
 	bool found;
+	int r;
 
 	pthread_mutex_lock(&rt->lock);
 	c = copy_without(rt, name, now, &found);
-	if (!c) {
-		pthread_mutex_unlock(&rt->lock);
-		return -ENOMEM;
-	}
-	if (c->n == NTA_RUNTIME_MAX) {
+	r = !c ? -ENOMEM : add && c->n == NTA_RUNTIME_MAX ? DT_ELIMIT : found;
+	if (r < 0) {
 		pthread_mutex_unlock(&rt->lock);
 		free(c);
-		return DT_ELIMIT;
+		return r;
 	}
-	wire_dname_copy(c->nta[c->n].name, name);
-	wire_dname_tolower(c->nta[c->n].name);
-	c->nta[c->n++].until = until;
+	if (add)
+		c->nta[c->n++] = *add;
 	*ret_save_err = save(rt, c);
 	publish(rt, c, now);
 	pthread_mutex_unlock(&rt->lock);
-	return 0;
+	return r;
+}
+
+int nta_rt_add(struct nta_rt *rt, const uint8_t *name, int64_t until,
+	       int64_t now, int *ret_save_err)
+{
+	struct cfg_nta n = {.until = until};
+	int r;
+
+	wire_dname_copy(n.name, name);
+	wire_dname_tolower(n.name);
+	r = change(rt, n.name, &n, now, ret_save_err);
+	return r < 0 ? r : 0;
 }
 
 int nta_rt_remove(struct nta_rt *rt, const uint8_t *name, int64_t now,
 		  int *ret_save_err)
 {
-	struct nta_set *c;
-	bool found;
-
-	pthread_mutex_lock(&rt->lock);
-	c = copy_without(rt, name, now, &found);
-	if (!c) {
-		pthread_mutex_unlock(&rt->lock);
-		return -ENOMEM;
-	}
-	*ret_save_err = save(rt, c);
-	publish(rt, c, now);
-	pthread_mutex_unlock(&rt->lock);
-	return found;
+	return change(rt, name, NULL, now, ret_save_err);
 }
 
 void nta_rt_foreach(const struct nta_rt *rt, int64_t now,
@@ -306,6 +312,6 @@ void nta_rt_foreach(const struct nta_rt *rt, int64_t now,
 	const struct nta_set *s = get(rt);
 
 	for (size_t i = 0; s && i < s->n; i++)
-		if (in_force(&s->nta[i], now))
+		if (nta_in_force(&s->nta[i], now))
 			fn(&s->nta[i], arg);
 }

@@ -29,6 +29,16 @@
  * (query-timeout is seconds). */
 #define NTA_RETIRE_SECONDS 3600
 
+/* Whether n is in force at now (wall clock): no end, or its end still
+ * ahead. */
+bool nta_in_force(const struct cfg_nta *n, int64_t now);
+
+/* The deepest of best (may be NULL) and the n anchors of list that are in
+ * force at now and at or above name; on a tie, best. */
+const struct cfg_nta *nta_closest(const struct cfg_nta *list, size_t n,
+				  const uint8_t *name, int64_t now,
+				  const struct cfg_nta *best);
+
 struct nta_rt;
 
 /* An empty set kept in the file path (copied), or in memory only when
