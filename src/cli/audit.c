@@ -16,7 +16,7 @@
 #include "cli/cli.h"
 #include "common/errcode.h"
 #include "common/file.h"
-#include "daemon/config.h"
+#include "policy/config.h"
 
 #define NSSWITCH_PATH "/etc/nsswitch.conf"
 #define RESOLV_PATH   "/etc/resolv.conf"

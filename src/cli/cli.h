@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "validator/val.h"
+
 /* Exit status of every subcommand, documented in dnstrust(1). verify and
  * query use them all; status, flush and reload use 0, 64 and 69. */
 enum cli_exit {
@@ -105,6 +107,9 @@ struct cli_admin_opts {
  * (or a bad --count, or both --bogus and --negative), -2 for --help. */
 int cli_admin_opts(int argc, char **argv, unsigned accept,
 		   struct cli_admin_opts *o);
+
+/* The exit status of a verdict (verify and verify --zone). */
+int cli_exit_code(enum val_status s);
 
 /* dnstrust verify --zone: checks a whole signed zone. */
 int cli_verify_zone(const char *origin, const char *const *anchor_files,

@@ -443,7 +443,7 @@ static void print_json(const struct input *in, const struct val_result *res,
 	printf("}\n");
 }
 
-static int exit_code(enum val_status s)
+int cli_exit_code(enum val_status s)
 {
 	switch (s) {
 	case VAL_SECURE: return CLI_EXIT_SECURE;
@@ -499,7 +499,7 @@ static int validate(struct input *in, const struct verify_opts *o)
 			print_json(in, &res, &t, have_vr ? &vr : NULL);
 		else
 			print_text(in, &res, &t, o->trace, have_vr ? &vr : NULL);
-		code = exit_code(res.verdict.status);
+		code = cli_exit_code(res.verdict.status);
 	}
 	val_bag_free(bag);
 out:

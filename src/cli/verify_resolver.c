@@ -8,7 +8,7 @@
 #include "cache/cache.h"
 #include "cli/verify_resolver.h"
 #include "common/errcode.h"
-#include "daemon/config.h"
+#include "policy/config.h"
 #include "resolver/resolver.h"
 #include "resolver/state.h"
 #include "validator/anchor.h"

@@ -1283,17 +1283,6 @@ static enum val_status final_status(const struct zcheck *c)
 	return c->errors ? VAL_BOGUS : VAL_SECURE;
 }
 
-static int exit_code(enum val_status s)
-{
-	switch (s) {
-	case VAL_SECURE: return CLI_EXIT_SECURE;
-	case VAL_INSECURE: return CLI_EXIT_INSECURE;
-	case VAL_BOGUS: return CLI_EXIT_BOGUS;
-	case VAL_INDETERMINATE: return CLI_EXIT_INDETERMINATE;
-	}
-	return CLI_EXIT_INDETERMINATE;
-}
-
 static void print_summary(const struct zcheck *c, enum val_status s)
 {
 	char apex[DT_NAME_TEXT_MAXLEN];
@@ -1355,7 +1344,7 @@ static int run(struct zcheck *c, const char *origin,
 	}
 	s = final_status(c);
 	print_summary(c, s);
-	return exit_code(s);
+	return cli_exit_code(s);
 }
 
 int cli_verify_zone(const char *origin, const char *const *anchor_files,

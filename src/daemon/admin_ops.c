@@ -14,13 +14,13 @@
 
 #include "cache/cache.h"
 #include "common/errcode.h"
+#include "common/log.h"
 #include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
-#include "daemon/stats.h"
-#include "daemon/log.h"
 #include "daemon/monitor.h"
-#include "daemon/nta.h"
-#include "daemon/policy.h"
+#include "daemon/stats.h"
+#include "policy/nta.h"
+#include "policy/policy.h"
 #include "upstream/transport.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
@@ -540,15 +540,15 @@ static void nta_list(struct worker *w, const struct qinfo *q,
 	int64_t now = worker_wallclock(w);
 	char name[DT_NAME_TEXT_MAXLEN];
 
-	nta_rt_foreach(now, nta_line, &l);
+	nta_rt_foreach(w->d->nta, now, nta_line, &l);
 	for (size_t i = 0; i < c->nnta; i++) {
-		if (c->nta[i].until && now >= c->nta[i].until)
+		if (!nta_in_force(&c->nta[i], now))
 			continue;
 		wire_dname_to_str(c->nta[i].name, name, sizeof(name));
 		admin_txt_line(b, q, "nta=%s until=%lld source=config", name,
 			       (long long)c->nta[i].until);
 	}
-	admin_txt_line(b, q, "file=%s", nta_rt_path());
+	admin_txt_line(b, q, "file=%s", nta_rt_path(w->d->nta));
 }
 
 /* UNTIL.DOMAIN.nta-add.dnstrust.: UNTIL is seconds since the epoch, 0
@@ -581,7 +581,7 @@ static void nta_add(struct worker *w, const struct qinfo *q,
 	}
 	const uint8_t *domain = arg + 1 + arg[0];
 	wire_dname_to_str(domain, name, sizeof(name));
-	err = nta_rt_add(domain, until, now, &save_err);
+	err = nta_rt_add(w->d->nta, domain, until, now, &save_err);
 	if (err < 0) {
 		admin_txt_line(b, q, "error=%s",
 			       err == DT_ELIMIT ? "too many negative trust "
@@ -597,7 +597,7 @@ static void nta_add(struct worker *w, const struct qinfo *q,
 		       save_err ? "no" : "yes");
 	if (save_err)
 		admin_txt_line(b, q, "warning=not saved to %s: %s",
-			       nta_rt_path(), strerror(-save_err));
+			       nta_rt_path(w->d->nta), strerror(-save_err));
 }
 
 static void nta_remove(struct worker *w, const struct qinfo *q,
@@ -609,7 +609,7 @@ static void nta_remove(struct worker *w, const struct qinfo *q,
 
 	operand(q, OPS_NTA_REMOVE, domain);
 	wire_dname_to_str(domain, name, sizeof(name));
-	r = nta_rt_remove(domain, worker_wallclock(w), &save_err);
+	r = nta_rt_remove(w->d->nta, domain, worker_wallclock(w), &save_err);
 	if (r < 0) {
 		admin_txt_line(b, q, "error=out of memory");
 		return;
@@ -623,7 +623,7 @@ static void nta_remove(struct worker *w, const struct qinfo *q,
 	admin_txt_line(b, q, "removed=%d nta=%s", r, name);
 	if (save_err)
 		admin_txt_line(b, q, "warning=not saved to %s: %s",
-			       nta_rt_path(), strerror(-save_err));
+			       nta_rt_path(w->d->nta), strerror(-save_err));
 }
 
 /* --- monitor --- */

@@ -8,7 +8,7 @@
 #include "crypto/alg.h"
 #include "daemon/autotrust.h"
 #include "daemon/check.h"
-#include "daemon/config.h"
+#include "policy/config.h"
 #include "validator/anchor.h"
 #include "wire/bytes.h"
 #include "wire/dname.h"

@@ -22,7 +22,7 @@
 
 #include "common/limits.h"
 #include "common/loop.h"
-#include "daemon/config.h"
+#include "policy/config.h"
 #include "resolver/answer.h"
 #include "resolver/resolver.h"
 #include "resolver/state.h"
@@ -31,6 +31,7 @@
 #include "validator/val.h"
 
 struct autotrust;
+struct nta_rt;
 struct hotspot;
 struct cache;
 struct iterator;
@@ -98,12 +99,25 @@ struct worker {
 	struct loop_timer accept_timer;	/* accepting paused (EMFILE) */
 	int64_t accept_logged;		/* when that was last logged */
 	struct wstats stats;
+	/* Scratch for one message at a time on the worker's thread
+	 * (DT_MSG_MAXLEN: the largest DNS message), one per module, since a
+	 * module hands its message to another's function (w->reply):
+	 * server.c's replies of its own (errors, cached answers, admin) */
+	uint8_t reply_buf[DT_MSG_MAXLEN];
+	/* server.c: a datagram read when no batch could be allocated */
+	uint8_t udp_pkt[DT_MSG_MAXLEN];
+	/* resolve.c: answers rendered for the worker's waiters */
+	uint8_t render_buf[DT_MSG_MAXLEN];
+	/* share.c: replies rendered for other workers' joiners */
+	uint8_t share_buf[DT_MSG_MAXLEN];
 };
 
 struct daemon {
 	struct loop *loop;		/* the main thread's */
 	struct cache *cache;
 	struct dstate *st;		/* owned by the main thread */
+	struct nta_rt *nta;		/* runtime negative trust anchors, for
+					   every state (policy/nta.h) */
 	char conf_path[PATH_MAX];
 	bool conf_must_exist;
 	struct up_conf upconf;		/* resolv.conf as last read */

@@ -9,11 +9,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/log.h"
 #include "common/protocol.h"
 #include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
 #include "daemon/hotspot.h"
-#include "daemon/log.h"
 #include "daemon/upstreams.h"
 #include "resolver/resolver.h"
 #include "upstream/capab.h"

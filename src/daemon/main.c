@@ -30,21 +30,21 @@
 #include <unistd.h>
 
 #include "cache/cache.h"
-#include "crypto/alg.h"
 #include "common/errcode.h"
+#include "common/log.h"
+#include "crypto/alg.h"
 #include "daemon/autotrust.h"
 #include "daemon/check.h"
-#include "daemon/log.h"
+#include "daemon/hotspot.h"
 #include "daemon/notify.h"
-#include "daemon/policy.h"
 #include "daemon/privs.h"
 #include "daemon/ratelimit.h"
-#include "daemon/hotspot.h"
 #include "daemon/resolve.h"
 #include "daemon/server.h"
 #include "daemon/state.h"
 #include "daemon/upstreams.h"
-#include "upstream/iter_net.h"
+#include "daemon/iter_net.h"
+#include "policy/nta.h"
 #include "upstream/transport.h"
 #include "upstream/watch.h"
 #include "validator/anchor.h"
@@ -215,7 +215,8 @@ static int reload_apply(struct daemon *d, char *err, size_t errlen)
 
 	if (cfg_load(d->conf_path, d->conf_must_exist, &cfg, err, errlen) < 0)
 		return -1;
-	struct dstate *st = state_load(&cfg, d->time_offset, err, errlen);
+	struct dstate *st =
+		state_load(&cfg, d->nta, d->time_offset, err, errlen);
 	if (!st)
 		return -1;
 	if (strcmp(cfg.socket, d->st->cfg.socket) != 0 ||
@@ -603,6 +604,7 @@ static void shutdown_all(struct daemon *d)
 	ratelimit_free(d->rate);
 	cache_free(d->cache);
 	dstate_put(d->st);
+	nta_rt_free(d->nta);
 	loop_free(d->loop);
 }
 
@@ -746,7 +748,10 @@ int main(int argc, char **argv)
 	d.time_offset = o.offset;
 	d.reload = reload_post;
 	d.unix_fd = -1;
-	d.st = state_load(&cfg, o.offset, err, sizeof(err));
+	d.nta = state_nta_load();
+	if (!d.nta)
+		return 1;
+	d.st = state_load(&cfg, d.nta, o.offset, err, sizeof(err));
 	if (!d.st)
 		log_err("trust anchors: %s", err);
 	d.cache = d.st ? cache_new(cfg.cache_size) : NULL;

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "common/limits.h"
-#include "daemon/log.h"
+#include "common/log.h"
 #include "daemon/privs.h"
 
 /* --- the file limit --- */

@@ -7,24 +7,22 @@
 #include <string.h>
 
 #include "common/errcode.h"
+#include "common/log.h"
 #include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
 #include "daemon/hotspot.h"
-#include "daemon/policy.h"
 #include "daemon/resolve.h"
 #include "daemon/share.h"
 #include "daemon/upstreams.h"
 #include "daemon/xwait.h"
-#include "upstream/capab.h"
+#include "policy/policy.h"
 #include "resolver/render.h"
-#include "daemon/log.h"
 #include "iterator/iter_msg.h"
 #include "iterator/iterate.h"
+#include "upstream/capab.h"
 #include "upstream/transport.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
-
-static __thread uint8_t buf[DT_MSG_MAXLEN];
 
 static void clock_of(const struct worker *w, struct rsv_clock *c)
 {
@@ -527,8 +525,9 @@ static void ns_answered(struct worker *w, struct nslookup *nl,
 
 	if ((a->status == VAL_SECURE || a->status == VAL_INSECURE) &&
 	    !a->unvalidated && !a->permissive &&
-	    (len = rsv_render(a, &nl->rw.q, 0, buf, sizeof(buf))) &&
-	    (m = wire_msg_parse(buf, len, 0, &e))) {
+	    (len = rsv_render(a, &nl->rw.q, 0, w->render_buf,
+			      sizeof(w->render_buf))) &&
+	    (m = wire_msg_parse(w->render_buf, len, 0, &e))) {
 		for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER] &&
 				   nl->naddr < DT_IT_ADDRS_MAX;
 		     i++)
@@ -603,8 +602,9 @@ static void answered(void *arg, struct rsv_waiter *list,
 		struct waiter *wt = (struct waiter *)((char *)rw -
 						      offsetof(struct waiter,
 							       rw));
-		size_t len = rsv_render(d->a, &wt->rw.q, 0, buf, sizeof(buf));
-		w->reply(wt, buf, len);
+		size_t len = rsv_render(d->a, &wt->rw.q, 0, w->render_buf,
+					sizeof(w->render_buf));
+		w->reply(wt, w->render_buf, len);
 	}
 }
 
@@ -677,9 +677,9 @@ void resolve_submit(struct worker *w, struct waiter *wt)
 					: "too many questions under way";
 	if (role == SHARE_CLAIMED)
 		share_abort(w, &wt->rw.q, ede, text);
-	w->reply(wt, buf,
-		 reply_error(&wt->rw.q, WIRE_RCODE_SERVFAIL, ede, text, buf,
-			     sizeof(buf)));
+	w->reply(wt, w->render_buf,
+		 reply_error(&wt->rw.q, WIRE_RCODE_SERVFAIL, ede, text,
+			     w->render_buf, sizeof(w->render_buf)));
 }
 
 void resolve_detach(struct waiter *wt)

@@ -17,11 +17,11 @@
 #include <unistd.h>
 
 #include "common/errcode.h"
+#include "common/log.h"
 #include "common/protocol.h"
 #include "daemon/admin.h"
 #include "daemon/admin_ops.h"
 #include "daemon/hotspot.h"
-#include "daemon/log.h"
 #include "daemon/ratelimit.h"
 #include "daemon/resolve.h"
 #include "daemon/server.h"
@@ -75,8 +75,6 @@ struct conn {
 					   timer was last armed */
 	struct sockaddr_storage peer;	/* a remote client's address */
 };
-
-static __thread uint8_t reply_buf[DT_MSG_MAXLEN];
 
 static void conn_update(struct conn *c);
 
@@ -375,10 +373,10 @@ static void waiter_deadline(struct loop_timer *t)
 	STAT_INC(wt->w, timeouts);
 	snprintf(text, sizeof(text), "no answer within %u ms",
 		 wt->w->st->cfg.query_timeout_ms);
-	waiter_reply(wt, reply_buf,
+	waiter_reply(wt, wt->w->reply_buf,
 		     reply_error(&wt->rw.q, WIRE_RCODE_SERVFAIL,
 				 WIRE_EDE_NO_REACHABLE_AUTHORITY, text,
-				 reply_buf, sizeof(reply_buf)));
+				 wt->w->reply_buf, sizeof(wt->w->reply_buf)));
 }
 
 static struct waiter *waiter_new(struct worker *w, const struct qinfo *q)
@@ -556,9 +554,9 @@ static void reply_formerr(struct worker *w, const struct origin *o,
 	q.id = wire_get16(pkt);
 	q.flags = wire_get16(pkt + 2);
 	q.udp_size = udp ? 512 : 0;
-	send_now(w, o, reply_buf,
+	send_now(w, o, w->reply_buf,
 		 reply_error(&q, WIRE_RCODE_FORMERR, VAL_EDE_NONE, NULL,
-			     reply_buf, sizeof(reply_buf)));
+			     w->reply_buf, sizeof(w->reply_buf)));
 }
 
 static bool unsupported_type(uint16_t t)
@@ -571,12 +569,12 @@ static bool unsupported_type(uint16_t t)
 static void resolve(struct worker *w, const struct origin *o,
 		    const struct qinfo *q)
 {
-	size_t len = resolve_cached(w, q, reply_buf, sizeof(reply_buf));
+	size_t len = resolve_cached(w, q, w->reply_buf, sizeof(w->reply_buf));
 
 	if (len) {
 		STAT_INC(w, cache_hits);
 		admin_ops_cache_hit(w, q);
-		send_now(w, o, reply_buf, len);
+		send_now(w, o, w->reply_buf, len);
 		return;
 	}
 	/* Questions under way: bounded per worker (each holds a waiter until
@@ -590,9 +588,9 @@ static void resolve(struct worker *w, const struct origin *o,
 		busy = "too many questions under way from this user";
 	if (busy) {
 		STAT_INC(w, refused);
-		send_now(w, o, reply_buf,
+		send_now(w, o, w->reply_buf,
 			 reply_error(q, WIRE_RCODE_SERVFAIL, WIRE_EDE_NOT_READY,
-				     busy, reply_buf, sizeof(reply_buf)));
+				     busy, w->reply_buf, sizeof(w->reply_buf)));
 		return;
 	}
 	struct waiter *wt = waiter_new(w, q);
@@ -600,10 +598,10 @@ static void resolve(struct worker *w, const struct origin *o,
 		if (o->conn && o->conn->user)
 			__atomic_sub_fetch(&o->conn->user->pending, 1,
 					   __ATOMIC_RELAXED);
-		send_now(w, o, reply_buf,
+		send_now(w, o, w->reply_buf,
 			 reply_error(q, WIRE_RCODE_SERVFAIL, WIRE_EDE_OTHER,
-				     "out of memory", reply_buf,
-				     sizeof(reply_buf)));
+				     "out of memory", w->reply_buf,
+				     sizeof(w->reply_buf)));
 		return;
 	}
 	if (o->conn) {
@@ -665,10 +663,11 @@ static void handle(struct worker *w, const struct origin *o,
 	const char *why = NULL;
 	if (o->conn && o->conn->reject) {
 		STAT_INC(w, refused);
-		send_now(w, o, reply_buf,
-			 reply_error(&q, WIRE_RCODE_SERVFAIL, WIRE_EDE_NOT_READY,
+		send_now(w, o, w->reply_buf,
+			 reply_error(&q, WIRE_RCODE_SERVFAIL,
+				     WIRE_EDE_NOT_READY,
 				     "too many connections; try again",
-				     reply_buf, sizeof(reply_buf)));
+				     w->reply_buf, sizeof(w->reply_buf)));
 		return;
 	}
 	if (opcode != WIRE_OPCODE_QUERY) {
@@ -678,8 +677,9 @@ static void handle(struct worker *w, const struct origin *o,
 		why = "administrative names are for local clients";
 		STAT_INC(w, refused);
 	} else if (q.qclass == WIRE_CLASS_CH) {
-		send_now(w, o, reply_buf,
-			 admin_answer(w, &q, reply_buf, sizeof(reply_buf)));
+		send_now(w, o, w->reply_buf,
+			 admin_answer(w, &q, w->reply_buf,
+				      sizeof(w->reply_buf)));
 		return;
 	} else if (q.qclass != WIRE_CLASS_IN) {
 		rcode = WIRE_RCODE_REFUSED;
@@ -692,9 +692,9 @@ static void handle(struct worker *w, const struct origin *o,
 		uint16_t ede = !why ? VAL_EDE_NONE
 			       : q.qclass == WIRE_CLASS_CH ? WIRE_EDE_PROHIBITED
 							   : WIRE_EDE_NOT_SUPPORTED;
-		send_now(w, o, reply_buf,
-			 reply_error(&q, rcode, ede, why, reply_buf,
-				     sizeof(reply_buf)));
+		send_now(w, o, w->reply_buf,
+			 reply_error(&q, rcode, ede, why, w->reply_buf,
+				     sizeof(w->reply_buf)));
 		return;
 	}
 	resolve(w, o, &q);
@@ -1026,12 +1026,12 @@ static void accept_event(struct loop_io *io, uint32_t ev)
 /* One datagram at a time, when no batch could be allocated. */
 static void udp_event_single(struct worker *w, int fd)
 {
-	static __thread uint8_t pkt[DT_MSG_MAXLEN];
+	uint8_t *pkt = w->udp_pkt;
 
 	for (int i = 0; i < 64; i++) {
 		struct sockaddr_storage peer;
 		socklen_t plen = sizeof(peer);
-		ssize_t n = recvfrom(fd, pkt, sizeof(pkt), MSG_DONTWAIT,
+		ssize_t n = recvfrom(fd, pkt, sizeof(w->udp_pkt), MSG_DONTWAIT,
 				     (struct sockaddr *)&peer, &plen);
 		if (n < 0)
 			return;

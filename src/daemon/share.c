@@ -28,8 +28,6 @@
 #include "wire/dname.h"
 #include "wire/msg.h"
 
-static __thread uint8_t rbuf[DT_MSG_MAXLEN]; /* replies being rendered */
-
 enum {
 	SJ_WAITING,   /* on its question's list */
 	SJ_POSTED,    /* its delivery is posted to its worker's loop */
@@ -122,10 +120,11 @@ static void deliver(void *arg)
 	if (wt && j->j.msg)
 		j->w->reply(wt, j->j.msg, j->j.len);
 	else if (wt) /* no memory for its reply */
-		j->w->reply(wt, rbuf,
+		j->w->reply(wt, j->w->share_buf,
 			    rsv_error(&j->q, WIRE_RCODE_SERVFAIL,
-				      WIRE_EDE_OTHER, "out of memory", rbuf,
-				      sizeof(rbuf)));
+				      WIRE_EDE_OTHER, "out of memory",
+				      j->w->share_buf,
+				      sizeof(j->w->share_buf)));
 	pthread_mutex_lock(&s->mu);
 	xw_join_free(s, &j->j);
 	pthread_mutex_unlock(&s->mu);
@@ -153,10 +152,11 @@ static void end_claim(struct worker *w, const uint8_t *lname, uint16_t type,
 		list = xw_take(p);
 		for (struct xw_join *xj = list; xj; xj = xj->next) {
 			struct share_join *j = (struct share_join *)xj;
-			size_t len = render(arg, &j->q, rbuf, sizeof(rbuf));
+			size_t len = render(arg, &j->q, w->share_buf,
+					    sizeof(w->share_buf));
 			j->state = SJ_POSTED;
 			/* Without memory, deliver() says so. */
-			(void)xw_set_msg(xj, rbuf, len);
+			(void)xw_set_msg(xj, w->share_buf, len);
 		}
 		free(sq);
 	}
@@ -248,10 +248,10 @@ void share_shutdown(struct worker *w)
 		} else {
 			j->state = SJ_CANCELLED; /* its delivery frees it */
 		}
-		w->reply(wt, rbuf,
+		w->reply(wt, w->share_buf,
 			 rsv_error(&wt->rw.q, WIRE_RCODE_SERVFAIL,
 				   WIRE_EDE_OTHER, "dnstrustd is stopping",
-				   rbuf, sizeof(rbuf)));
+				   w->share_buf, sizeof(w->share_buf)));
 	}
 	pthread_mutex_unlock(&s->mu);
 }

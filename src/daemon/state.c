@@ -1,15 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "common/log.h"
 #include "daemon/check.h"
-#include "daemon/log.h"
-#include "daemon/policy.h"
 #include "daemon/state.h"
+#include "policy/nta.h"
+#include "policy/policy.h"
 #include "validator/anchor.h"
 #include "wire/dname.h"
+
+/* The state directory when $STATE_DIRECTORY is not set (the package's
+ * tmpfiles.d creates it), and the file of the runtime negative trust
+ * anchors in it. */
+#define STATE_DIR      "/var/lib/dnstrust"
+#define STATE_NTA_FILE "negative-trust-anchors"
 
 /* Negative trust anchors already expired: logged, ignored by policy. */
 static void log_expired(const struct cfg *cfg, int64_t offset)
@@ -21,7 +29,7 @@ static void log_expired(const struct cfg *cfg, int64_t offset)
 	now.tv_sec += offset;
 	for (size_t i = 0; i < cfg->nnta; i++) {
 		const struct cfg_nta *n = &cfg->nta[i];
-		if (!n->until || now.tv_sec < n->until)
+		if (nta_in_force(n, now.tv_sec))
 			continue;
 		wire_dname_to_str(n->name, txt, sizeof(txt));
 		policy_date(n->until, date, sizeof(date));
@@ -30,9 +38,33 @@ static void log_expired(const struct cfg *cfg, int64_t offset)
 	}
 }
 
-struct dstate *state_load(const struct cfg *cfg, int64_t offset, char *err,
-			  size_t errlen)
+struct nta_rt *state_nta_load(void)
 {
+	const char *dir = getenv("STATE_DIRECTORY");
+	size_t len = dir ? strcspn(dir, ":") : 0;
+	char path[PATH_MAX];
+	struct nta_rt *rt;
+
+	if (!len) {
+		dir = STATE_DIR;
+		len = strlen(dir);
+	}
+	if ((size_t)snprintf(path, sizeof(path), "%.*s/%s", (int)len, dir,
+			     STATE_NTA_FILE) >= sizeof(path)) {
+		log_err("%.*s: state directory name too long", (int)len, dir);
+		return NULL;
+	}
+	rt = nta_rt_new(path);
+	if (rt)
+		nta_rt_load(rt);
+	return rt;
+}
+
+struct dstate *state_load(const struct cfg *cfg, struct nta_rt *nta,
+			  int64_t offset, char *err, size_t errlen)
+{
+	struct dstate *st;
+
 	struct val_anchors *ta = val_anchors_new();
 	char desc[PATH_MAX + 64];
 
@@ -45,7 +77,10 @@ struct dstate *state_load(const struct cfg *cfg, int64_t offset, char *err,
 		return NULL;
 	}
 	log_expired(cfg, offset);
-	return dstate_new(cfg, ta, desc);
+	st = dstate_new(cfg, ta, desc);
+	if (st)
+		st->nta = nta;
+	return st;
 }
 
 static bool rrs_equal(const struct wire_rr *a, const struct wire_rr *b,

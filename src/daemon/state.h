@@ -13,11 +13,17 @@
 
 #include "resolver/state.h"
 
-/* A state for cfg, its anchors loaded (offset: the -T clock shift, for
- * logging negative trust anchors already expired); NULL with the reason
- * in err. */
-struct dstate *state_load(const struct cfg *cfg, int64_t offset, char *err,
-			  size_t errlen);
+/* A state for cfg, its anchors loaded, with the runtime negative trust
+ * anchors nta (the daemon's; offset: the -T clock shift, for logging
+ * negative trust anchors already expired); NULL with the reason in err. */
+struct dstate *state_load(const struct cfg *cfg, struct nta_rt *nta,
+			  int64_t offset, char *err, size_t errlen);
+
+/* The runtime negative trust anchors, read from negative-trust-anchors
+ * in the state directory ($STATE_DIRECTORY, as systemd's
+ * StateDirectory= sets it, the first of a colon-separated list; else
+ * /var/lib/dnstrust). NULL when out of memory. */
+struct nta_rt *state_nta_load(void);
 
 /* Whether a and b trust the same keys (same anchor records, same order),
  * under the same limits and policy: else what was validated under one

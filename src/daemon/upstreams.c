@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "common/limits.h"
+#include "common/log.h"
 #include "daemon/daemon.h"
-#include "daemon/log.h"
 #include "daemon/noticelimit.h"
 #include "daemon/upstreams.h"
 #include "upstream/capab.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/policy.h"
+#include "policy/policy.h"
 #include "resolver/task.h"
 #include "validator/denial.h"
 #include "validator/val.h"
@@ -81,7 +81,7 @@ static bool same_rr(const struct wire_rr *a, const struct wire_rr *b)
 
 void nsec_learn(struct resolver *r, const struct answer *a, int64_t now)
 {
-	static __thread uint8_t buf[DT_MSG_MAXLEN];
+	uint8_t *buf = r->nsec_buf;
 	uint8_t key[DT_CACHE_KEY_MAXLEN];
 	struct wire_builder b;
 	struct cache_ref ref = {0};
@@ -95,7 +95,7 @@ void nsec_learn(struct resolver *r, const struct answer *a, int64_t now)
 	    a->status != VAL_SECURE || !(zone = answer_zone(a)))
 		return;
 	size_t klen = zone_key(zone, key);
-	wire_build_init(&b, buf, sizeof(buf), 0, WIRE_FLAG_QR);
+	wire_build_init(&b, buf, sizeof(r->nsec_buf), 0, WIRE_FLAG_QR);
 	/* What is kept already, aged, then what this answer adds. */
 	if (cache_get(r->cache, key, klen, now, &ref)) {
 		const struct nsec_zone *z = ref.val;
@@ -257,14 +257,15 @@ out:
 
 struct wire_msg *nsec_synthesize(struct rsv_task *t)
 {
-	static __thread uint8_t buf[DT_MSG_MAXLEN];
+	uint8_t *buf = t->r->nsec_buf;
 	const struct cfg *cfg = &t->st->cfg;
 	uint8_t key[DT_CACHE_KEY_MAXLEN];
 	struct cache_ref ref;
 	int err;
 
 	if (!cfg->aggressive_nsec || t->qclass != WIRE_CLASS_IN ||
-	    t->qtype == WIRE_TYPE_DS || policy_nta(cfg, t->qname, t->now) ||
+	    t->qtype == WIRE_TYPE_DS ||
+	    policy_nta(cfg, t->st->nta, t->qname, t->now) ||
 	    policy_domain(cfg, t->qname, false))
 		return NULL;
 	for (int l = wire_dname_labels(t->qname); l >= 0; l--) {
@@ -273,7 +274,7 @@ struct wire_msg *nsec_synthesize(struct rsv_task *t)
 			       &ref))
 			continue;
 		size_t len = answer_from(ref.val, zone, t->qname, t->qtype,
-					 t->mono, buf, sizeof(buf));
+					 t->mono, buf, sizeof(t->r->nsec_buf));
 		cache_unref(t->r->cache, &ref);
 		return len ? wire_msg_parse(buf, len, 0, &err) : NULL;
 	}

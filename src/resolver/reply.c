@@ -1,6 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The answer cache.
+ * The answer cache, and the replies clients get from its answers.
+ *
+ * Its functions: the cache keys of every kind of entry (cache_key), an
+ * answer stored (answer_store), read back for a reply (rsv_cached) or
+ * served stale (answer_stale_get), freed (answer_free); and a reply
+ * rendered from an answer or an error reply (rsv_render, rsv_error:
+ * through render.c, also for answers not from the cache).
  *
  * A validated answer ('V' entry) keeps the upstream response with its
  * verdict and the validator's used list; a reply is rendered from it

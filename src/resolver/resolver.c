@@ -13,13 +13,13 @@
 
 #include "cache/siphash.h"
 #include "common/errcode.h"
-#include "daemon/log.h"
-#include "daemon/policy.h"
+#include "common/log.h"
+#include "policy/policy.h"
 #include "resolver/task.h"
+#include "validator/anchor.h"
 #include "validator/keyset.h"
 #include "validator/sig.h"
 #include "validator/sigcache.h"
-#include "validator/anchor.h"
 #include "validator/walk.h"
 #include "wire/bytes.h"
 #include "wire/dname.h"
@@ -317,7 +317,7 @@ static void speculate_chain(struct rsv_task *t, const uint8_t *name,
 
 	for (int l = top; az && l <= wire_dname_labels(name); l++) {
 		const uint8_t *a = wire_dname_ancestor(name, l);
-		if (policy_nta(&t->st->cfg, a, t->now))
+		if (policy_nta(&t->st->cfg, t->st->nta, a, t->now))
 			return;
 		enum source_cut known = source_cut_known(t, a);
 		if (known == SOURCE_CUT_NOTHING_BELOW)
@@ -662,7 +662,8 @@ static int walk_exempt(struct rsv_task *t, const struct wire_msg *m,
 static bool finish_exempt(struct rsv_task *t)
 {
 	const struct cfg *cfg = &t->st->cfg;
-	const struct cfg_nta *nta = policy_nta(cfg, t->qname, t->now);
+	const struct cfg_nta *nta =
+		policy_nta(cfg, t->st->nta, t->qname, t->now);
 	const struct cfg_domain *d = policy_domain(cfg, t->qname, false);
 	char txt[DT_NAME_TEXT_MAXLEN], date[16];
 	struct val_result res = {0};

@@ -4,7 +4,10 @@
  * responses in, verdicts and rendered answers out. No sockets, no
  * threads, no timers, no global state: the caller (dnstrustd's worker
  * loop, or the replay runner of tests/replay) owns the transport and the
- * clock, and passes the time to every call.
+ * clock, and passes the time to every call; the configuration, anchors
+ * and runtime negative trust anchors come in its state (struct dstate).
+ * The unit test no-static-state checks that src/resolver and
+ * src/validator have no writable object outside a function's frame.
  *
  * A question is validated again after every fetch until the verdict is
  * in: the chain-of-trust walk (validator/walk.h) asks for a DS or DNSKEY
@@ -23,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "daemon/policy.h"
+#include "policy/policy.h"
 #include "resolver/answer.h"
 
 struct cache;
@@ -97,7 +100,7 @@ struct rsv_env {
 			 const struct rsv_done *d);
 	/*
 	 * Optional (NULL: none). resolv.conf as the default upstreams have
-	 * it now: its search list names private domains (daemon/policy.h).
+	 * it now: its search list names private domains (policy/policy.h).
 	 */
 	const struct up_conf *(*network)(void *arg);
 	/*

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "common/errcode.h"
-#include "daemon/log.h"
-#include "daemon/policy.h"
+#include "common/log.h"
+#include "policy/policy.h"
 #include "resolver/task.h"
 #include "validator/anchor.h"
 #include "validator/keyset.h"
@@ -577,7 +577,8 @@ static const uint8_t *exempt(void *arg, const uint8_t *name,
 			     struct val_verdict *v)
 {
 	struct rsv_task *t = arg;
-	const struct cfg_nta *nta = policy_nta(&t->st->cfg, name, t->now);
+	const struct cfg_nta *nta =
+		policy_nta(&t->st->cfg, t->st->nta, name, t->now);
 	char txt[DT_NAME_TEXT_MAXLEN], date[16];
 
 	if (!nta)

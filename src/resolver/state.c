@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The state questions run under (state.h): configuration, trust anchors,
+ * limits, split-DNS servers and the runtime negative trust anchors, made
+ * once and shared by reference count.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

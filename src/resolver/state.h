@@ -10,10 +10,11 @@
 #include <limits.h>
 #include <stdint.h>
 
-#include "daemon/config.h"
+#include "policy/config.h"
 #include "upstream/resolvconf.h"
 #include "validator/val.h"
 
+struct nta_rt;
 struct val_anchors;
 
 struct dstate {
@@ -28,6 +29,10 @@ struct dstate {
 	 * test_fake_sig. False from dstate_new(); no configuration key sets
 	 * it (tests/replay/fake_sig_scope.sh checks). */
 	bool test_fake_sig;
+	struct nta_rt *nta;		/* negative trust anchors added at run
+					   time (policy/nta.h): the owner's
+					   (the daemon's, or a test's), which
+					   outlives the state; NULL: none */
 };
 
 /* A state of one reference for cfg (copied) and the anchors ta (taken,

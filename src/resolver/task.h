@@ -26,6 +26,10 @@ struct resolver {
 	size_t bytes_max;		/* per task */
 	struct rsv_stats stats;
 	struct val_sigcache *sigcache;	/* verifications that succeeded */
+	/* nsec.c's message under construction (nsec_learn, nsec_synthesize:
+	 * one at a time, the core being single-threaded, and each done with
+	 * it on return); DT_MSG_MAXLEN, the largest DNS message */
+	uint8_t nsec_buf[DT_MSG_MAXLEN];
 };
 
 #define RSV_STAT_INC(r, field) \

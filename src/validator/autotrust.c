@@ -78,11 +78,22 @@ bool val_at_point_trusted(const struct val_at_point *tp)
 	return false;
 }
 
-static uint16_t key_tag(const struct val_at_key *k)
+uint16_t val_at_key_tag(const struct val_at_key *k)
 {
 	if (k->type == WIRE_TYPE_DS)
 		return wire_get16(k->rdata);
 	return wire_keytag(k->rdata, k->rdlen);
+}
+
+struct wire_rr val_at_key_rr(const struct val_at_point *tp,
+			     const struct val_at_key *k)
+{
+	return (struct wire_rr){.owner = tp->zone,
+				.type = k->type,
+				.rclass = WIRE_CLASS_IN,
+				.ttl = k->ttl,
+				.rdlen = k->rdlen,
+				.rdata = k->rdata};
 }
 
 /* The same key, the REVOKE bit aside. */
@@ -167,7 +178,7 @@ static void event(struct val_at_result *res, const struct val_at_key *k,
 	if (res->nevents == sizeof(res->events) / sizeof(res->events[0]))
 		return;
 	e = &res->events[res->nevents++];
-	e->tag = key_tag(k);
+	e->tag = val_at_key_tag(k);
 	e->prev_tag = prev_tag;
 	e->alg = k->type == WIRE_TYPE_DS ? k->rdata[2] : k->rdata[3];
 	e->from = from;
@@ -195,7 +206,7 @@ static void key_move_tag(struct val_at_key *k, enum val_at_state to,
 static void key_move(struct val_at_key *k, enum val_at_state to, int64_t now,
 		     struct val_at_result *res)
 {
-	key_move_tag(k, to, now, key_tag(k), res);
+	key_move_tag(k, to, now, val_at_key_tag(k), res);
 }
 
 /* --- the DNSKEY RRset --- */
@@ -288,12 +299,7 @@ static void trusted_collect(const struct val_at_point *tp,
 		const struct val_at_key *k = &tp->keys[i];
 		if (!trusted(k))
 			continue;
-		t->rrs[i] = (struct wire_rr){.owner = tp->zone,
-					     .type = k->type,
-					     .rclass = WIRE_CLASS_IN,
-					     .ttl = k->ttl,
-					     .rdlen = k->rdlen,
-					     .rdata = k->rdata};
+		t->rrs[i] = val_at_key_rr(tp, k);
 		if (k->type == WIRE_TYPE_DS)
 			t->ds[t->nds++] = &t->rrs[i];
 		else
@@ -417,7 +423,7 @@ static int revoke_one(struct val_ctx *ctx, struct val_at_point *tp,
 		k->state = VAL_AT_START;
 		k->first_seen = ctx->now;
 	}
-	uint16_t prev = key_tag(k);
+	uint16_t prev = val_at_key_tag(k);
 	key_set_rdata(k, rr);
 	key_move_tag(k, VAL_AT_REVOKED, ctx->now, prev, res);
 	return 0;
@@ -476,13 +482,14 @@ static int ds_convert(struct val_at_point *tp, const struct val_rrset *set,
 			struct val_at_key *k = d;
 			key_set_rdata(k, rr);
 			k->changed = now;
-			event(res, k, VAL_AT_VALID, true, key_tag(k));
+			event(res, k, VAL_AT_VALID, true, val_at_key_tag(k));
 			break;
 		}
 		if (d->type == WIRE_TYPE_DS) {
 			if (!matched) {
 				d->state = VAL_AT_REMOVED;
-				event(res, d, VAL_AT_VALID, true, key_tag(d));
+				event(res, d, VAL_AT_VALID, true,
+				      val_at_key_tag(d));
 			}
 			key_remove(tp, i);
 			continue;
@@ -762,12 +769,7 @@ int val_at_anchors(const struct val_at *at, struct val_anchors *ta)
 			const struct val_at_key *k = &tp->keys[j];
 			if (!trusted(k))
 				continue;
-			struct wire_rr rr = {.owner = tp->zone,
-					     .type = k->type,
-					     .rclass = WIRE_CLASS_IN,
-					     .ttl = k->ttl,
-					     .rdlen = k->rdlen,
-					     .rdata = k->rdata};
+			struct wire_rr rr = val_at_key_rr(tp, k);
 			int r = val_anchors_add(ta, &rr);
 			if (r < 0)
 				return r;

@@ -77,6 +77,13 @@ struct val_at_point {
 	size_t nkeys;
 };
 
+/* k as a record owned by tp's zone, class IN; its RDATA points into k. */
+struct wire_rr val_at_key_rr(const struct val_at_point *tp,
+			     const struct val_at_key *k);
+
+/* k's key tag: a DS record's own, or that of the DNSKEY. */
+uint16_t val_at_key_tag(const struct val_at_key *k);
+
 /* Every trust point of one state file: a fixed-size value (about 140 KiB),
  * allocated by the caller. */
 struct val_at {

@@ -358,9 +358,7 @@ static int key_line(struct at_parse *p)
 	r = key_record(p, k, state);
 	if (r < 0)
 		return r;
-	uint16_t tag = k->type == WIRE_TYPE_DS
-			       ? wire_get16(k->rdata)
-			       : wire_keytag(k->rdata, k->rdlen);
+	uint16_t tag = val_at_key_tag(k);
 	if (tag != v[0])
 		return fail(p, DT_ESYNTAX, "tag=%lld, but the key's tag is %u",
 			    (long long)v[0], tag);
@@ -489,16 +487,9 @@ static const char *date(int64_t t, char buf[32])
 static void out_key(struct at_out *o, const struct val_at_point *tp,
 		    const struct val_at_key *k)
 {
-	struct wire_rr rr = {.owner = tp->zone,
-			     .type = k->type,
-			     .rclass = WIRE_CLASS_IN,
-			     .ttl = k->ttl,
-			     .rdlen = k->rdlen,
-			     .rdata = k->rdata};
+	struct wire_rr rr = val_at_key_rr(tp, k);
 	char text[DT_AT_LINE_MAXLEN];
-	uint16_t tag = k->type == WIRE_TYPE_DS
-			       ? wire_get16(k->rdata)
-			       : wire_keytag(k->rdata, k->rdlen);
+	uint16_t tag = val_at_key_tag(k);
 
 	/* The limits make every key fit (limits.h, DT_AT_LINE_MAXLEN). */
 	if (wire_rr_to_str(&rr, text, sizeof(text)) < 0)

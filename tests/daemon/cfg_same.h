@@ -2,7 +2,7 @@
 /*
  * Whether two parsed configurations are equal, field by field (padding
  * and the octets after a string's NUL do not count). Shared by the unit
- * test and the fuzz target of src/daemon/config.c.
+ * test and the fuzz target of src/policy/config.c.
  */
 #ifndef DT_TESTS_CFG_SAME_H
 #define DT_TESTS_CFG_SAME_H
@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "daemon/config.h"
+#include "policy/config.h"
 #include "wire/dname.h"
 
 static inline bool cfg_same(const struct cfg *a, const struct cfg *b)

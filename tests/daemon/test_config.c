@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dnstrust.conf (src/daemon/config.c): every key with good and bad
+ * dnstrust.conf (src/policy/config.c): every key with good and bad
  * values, every message with its file:line, quoting, comments, repeats,
  * limits, cfg_load on real files, and the round trip through cfg_format.
  */
@@ -16,7 +16,7 @@
 #include "../tap.h"
 #include "cfg_same.h"
 #include "common/errcode.h"
-#include "daemon/config.h"
+#include "policy/config.h"
 
 static char err[1024];
 
@@ -848,6 +848,92 @@ static void test_example(void)
 	ok(cfg_same(&c, &d), "every other commented value is the default");
 }
 
+/* The key a line of the man page's KEYS or POLICY section names after
+ * .TP, as
+ * ".B key", ".BI key \" VALUE\"", ".BR key ..." ("\-" for "-"), into
+ * key; 0 when the line names none (the built-in private domains). */
+static int man_key(const char *line, char *key, size_t len)
+{
+	size_t n = 0;
+
+	if (strncmp(line, ".B", 2) != 0)
+		return 0;
+	line += strcspn(line, " ");
+	line += strspn(line, " ");
+	for (; *line && *line != ' ' && *line != '\n' && n + 1 < len; line++) {
+		if (line[0] == '\\' && line[1] == '-')
+			line++;
+		if ((*line < 'a' || *line > 'z') && *line != '-' &&
+		    (*line < '0' || *line > '9'))
+			return 0;
+		key[n++] = *line;
+	}
+	key[n] = '\0';
+	return n > 0;
+}
+
+/* docs/dnstrust.conf.5 lists exactly the keys of the table (cfg_key_name),
+ * each once or more (domain has two forms), in its sections KEYS and
+ * POLICY. */
+static void test_man_keys(void)
+{
+	static char man[64][64];
+	const char *src = getenv("DT_SRC");
+	char path[1024], line[512], key[64];
+	size_t nman = 0, missing = 0, unknown = 0;
+	bool in_keys = false, after_tp = false;
+	FILE *f;
+
+	if (!src) {
+		ok(0, "DT_SRC not set");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/docs/dnstrust.conf.5", src);
+	f = fopen(path, "r");
+	if (!f) {
+		ok(0, "%s: not readable", path);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, ".SH", 3) == 0)
+			in_keys = strncmp(line, ".SH KEYS", 8) == 0 ||
+				  strncmp(line, ".SH POLICY", 10) == 0;
+		if (in_keys && after_tp && man_key(line, key, sizeof(key)) &&
+		    nman < 64) {
+			bool seen = false;
+			for (size_t i = 0; i < nman; i++)
+				seen = seen || strcmp(man[i], key) == 0;
+			if (!seen)
+				snprintf(man[nman++], sizeof(man[0]), "%s",
+					 key);
+		}
+		after_tp = strncmp(line, ".TP", 3) == 0;
+	}
+	fclose(f);
+	for (size_t i = 0; cfg_key_name(i); i++) {
+		bool found = false;
+		for (size_t j = 0; j < nman; j++)
+			found = found || strcmp(man[j], cfg_key_name(i)) == 0;
+		if (!found) {
+			diag("dnstrust.conf.5 does not list %s",
+			     cfg_key_name(i));
+			missing++;
+		}
+	}
+	for (size_t j = 0; j < nman; j++) {
+		bool found = false;
+		for (size_t i = 0; cfg_key_name(i); i++)
+			found = found || strcmp(man[j], cfg_key_name(i)) == 0;
+		if (!found) {
+			diag("dnstrust.conf.5 lists %s, not a key", man[j]);
+			unknown++;
+		}
+	}
+	ok(nman >= 30, "the man page's KEYS section names %zu keys", nman);
+	is_int(missing, 0, "every key of the table is in dnstrust.conf.5");
+	is_int(unknown, 0, "dnstrust.conf.5 lists no other key");
+}
+
 static void test_policy(void)
 {
 	static struct cfg c;
@@ -986,5 +1072,6 @@ int main(void)
 	test_policy();
 	test_format();
 	test_example();
+	test_man_keys();
 	return done_testing();
 }

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Runtime negative trust anchors (src/daemon/nta.c): the file read at
- * first use (malformed lines skipped), the deepest anchor found, ends in
- * the past ignored, add and remove saved to the file, the limit.
+ * Runtime negative trust anchors (src/policy/nta.c): the file read by
+ * nta_rt_load (malformed lines skipped), the deepest anchor found, ends
+ * in the past ignored, add and remove saved to the file, the limit; a set
+ * without a file reads and writes none.
  */
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "common/errcode.h"
-#include "daemon/nta.h"
+#include "policy/nta.h"
 #include "tap.h"
 #include "wire/dname.h"
 
@@ -23,10 +24,12 @@ static const uint8_t *wire(const char *text)
 	return b;
 }
 
+static struct nta_rt *rt;
+
 static const char *found(const char *name, int64_t now)
 {
 	static char text[DT_NAME_TEXT_MAXLEN];
-	const struct cfg_nta *n = nta_rt_find(wire(name), now);
+	const struct cfg_nta *n = nta_rt_find(rt, wire(name), now);
 
 	if (!n)
 		return "none";
@@ -55,7 +58,6 @@ int main(void)
 
 	if (!mkdtemp(dir))
 		return 1;
-	setenv("STATE_DIRECTORY", dir, 1);
 	snprintf(path, sizeof(path), "%s/negative-trust-anchors", dir);
 	f = fopen(path, "w");
 	fprintf(f, "# comment\n"
@@ -65,7 +67,24 @@ int main(void)
 		   "old.example. 1700000000\n");
 	fclose(f);
 
-	is_str(nta_rt_path(), path, "the file is in $STATE_DIRECTORY");
+	/* a set without a file: the one in dir is neither read nor written */
+	rt = nta_rt_new(NULL);
+	nta_rt_load(rt);
+	is_str(found("www.bank.example.", now), "none",
+	       "a set without a file starts empty");
+	is_int(nta_rt_add(rt, wire("mem.example."), 0, now, &save_err), 0,
+	       "add to it");
+	is_int(save_err, 0, "nothing to save");
+	is_str(found("a.mem.example.", now), "mem.example.", "found");
+	ok(strstr(slurp(path), "mem.example.") == NULL, "no file written");
+	is_str(nta_rt_path(rt), "", "no path");
+	nta_rt_free(rt);
+
+	rt = nta_rt_new(path);
+	is_str(found("www.bank.example.", now), "none",
+	       "nothing before nta_rt_load");
+	nta_rt_load(rt);
+	is_str(nta_rt_path(rt), path, "the file given");
 	is_str(found("www.bank.example.", now), "bank.example.",
 	       "read from the file: no end");
 	is_str(found("a.b.shop.example.", now), "shop.example.",
@@ -76,7 +95,7 @@ int main(void)
 	       "an end in the past: not in force");
 	is_str(found("example.", now), "none", "not above the anchor");
 
-	is_int(nta_rt_add(wire("deep.bank.example."), 1850000000, now,
+	is_int(nta_rt_add(rt, wire("deep.bank.example."), 1850000000, now,
 			  &save_err),
 	       0, "add");
 	is_int(save_err, 0, "saved");
@@ -89,10 +108,10 @@ int main(void)
 	ok(strstr(slurp(path), "old.example.") == NULL,
 	   "and no longer the one that ended");
 
-	is_int(nta_rt_remove(wire("bank.example."), now, &save_err), 1,
+	is_int(nta_rt_remove(rt, wire("bank.example."), now, &save_err), 1,
 	       "remove finds it");
 	is_str(found("www.bank.example.", now), "none", "removed");
-	is_int(nta_rt_remove(wire("bank.example."), now, &save_err), 0,
+	is_int(nta_rt_remove(rt, wire("bank.example."), now, &save_err), 0,
 	       "a second remove finds nothing");
 	ok(strstr(slurp(path), "\nbank.example.") == NULL,
 	   "the file no longer has it");
@@ -102,13 +121,14 @@ int main(void)
 		char name[64];
 
 		snprintf(name, sizeof(name), "z%d.example.", i);
-		r = nta_rt_add(wire(name), 0, now, &save_err);
+		r = nta_rt_add(rt, wire(name), 0, now, &save_err);
 		added += r == 0;
 	}
 	is_int(r, DT_ELIMIT, "the limit is refused");
 	is_int(added, NTA_RUNTIME_MAX - 2,
 	       "up to NTA_RUNTIME_MAX in force (with the two before)");
 
+	nta_rt_free(rt);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		diag("could not remove %s", dir);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Private names (src/daemon/policy.c, policy_private_domain): the
+ * Private names (src/policy/policy.c, policy_private_domain): the
  * built-in list, private-domain lines, no-private-defaults, the
  * resolv.conf search list, the deepest match and where it came from.
  */
@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "common/errcode.h"
-#include "daemon/config.h"
-#include "daemon/policy.h"
+#include "policy/config.h"
+#include "policy/policy.h"
 #include "tap.h"
 #include "upstream/resolvconf.h"
 #include "wire/dname.h"

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "../tap.h"
+#include "common/log.h"
 #include "daemon/daemon.h"
-#include "daemon/log.h"
 #include "daemon/upstreams.h"
 #include "upstream/capab.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz target for dnstrust.conf (src/daemon/config.c). The input is the
+ * Fuzz target for dnstrust.conf (src/policy/config.c). The input is the
  * file's text. Besides memory errors, it checks:
  * - a refused text leaves *ret untouched and gives a NUL-terminated
  *   message starting with "fuzz.conf:";
@@ -16,7 +16,7 @@
 
 #include "../daemon/cfg_same.h"
 #include "common/errcode.h"
-#include "daemon/config.h"
+#include "policy/config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -29,6 +29,7 @@
 #include "cache/cache.h"
 #include "common/errcode.h"
 #include "iterator/iterate.h"
+#include "policy/nta.h"
 #include "resolver/resolver.h"
 #include "resolver/state.h"
 #include "rpl.h"
@@ -796,16 +797,19 @@ static struct iterator *make_iterator(struct run *run, bool *oom)
 	return it;
 }
 
-static struct dstate *make_state(struct rpl_scenario *sc)
+/* The scenario's state, with nta as its runtime negative trust anchors
+ * (the runner's own, never a file of the host). */
+static struct dstate *make_state(struct rpl_scenario *sc, struct nta_rt *nta)
 {
 	struct val_anchors *ta = sc->ta;
-
 	struct dstate *st;
 
 	sc->ta = NULL; /* taken by dstate_new */
 	st = dstate_new(&sc->cfg, ta, "replay");
-	if (st)
+	if (st) {
 		st->test_fake_sig = sc->fake_sig;
+		st->nta = nta;
+	}
 	return st;
 }
 
@@ -843,6 +847,7 @@ static int run_scenario(struct rpl_scenario *sc, char *why, size_t whylen)
 	struct run *run = calloc(1, sizeof(*run));
 	struct cache *c = NULL;
 	struct dstate *st = NULL;
+	struct nta_rt *nta = nta_rt_new(NULL); /* empty, in memory only */
 	char msg[400] = "";
 	long failed_step = -1;
 	bool oom = false;
@@ -858,7 +863,7 @@ static int run_scenario(struct rpl_scenario *sc, char *why, size_t whylen)
 	run->now.mono_ms = REPLAY_MONO_START_MS;
 	env.arg = run;
 	c = cache_new(REPLAY_CACHE_BYTES);
-	st = make_state(sc);
+	st = nta ? make_state(sc, nta) : NULL;
 	run->it = make_iterator(run, &oom);
 	if (c && st && !oom)
 		run->r = rsv_new(c, &env);
@@ -879,6 +884,7 @@ static int run_scenario(struct rpl_scenario *sc, char *why, size_t whylen)
 		dstate_put(st);
 	if (c)
 		cache_free(c);
+	nta_rt_free(nta);
 	if (!msg[0])
 		return 0;
 	if (failed_step >= 0)

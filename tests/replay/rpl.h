@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "common/limits.h"
-#include "daemon/config.h"
+#include "policy/config.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
 

@@ -18,7 +18,8 @@
 #include "../unit/response_fixture.h"
 #include "cache/cache.h"
 #include "common/errcode.h"
-#include "daemon/config.h"
+#include "policy/config.h"
+#include "policy/nta.h"
 #include "resolver/resolver.h"
 #include "resolver/state.h"
 #include "tap.h"
@@ -249,8 +250,13 @@ static void client_init(struct client *c, const char *name, uint16_t type)
 
 /* --- set-up --- */
 
+/* The runtime negative trust anchors every state is given: the test's
+ * own, in memory (never the host's file). */
+static struct nta_rt *runtime_nta;
+
 static struct dstate *state(const char *conf)
 {
+	struct dstate *st;
 	struct cfg cfg;
 	struct fx_rrs a = {0};
 	char err[256];
@@ -269,7 +275,10 @@ static struct dstate *state(const char *conf)
 		return NULL;
 	}
 	fx_free(&a);
-	return dstate_new(&cfg, ta, "fixture anchor");
+	st = dstate_new(&cfg, ta, "fixture anchor");
+	if (st)
+		st->nta = runtime_nta;
+	return st;
 }
 
 static struct cache *cache;
@@ -608,6 +617,27 @@ static void test_nta(void)
 	ok(!c.ad, "no AD");
 	is_int(fetched_dnskey, 0, "no key fetched");
 	rsv_free(r);
+
+	/* one added at run time: the set handed in through the state */
+	int save_err = -1;
+	is_int(nta_rt_add(runtime_nta, (const uint8_t *)"\6secure\4test", 0, 0,
+			  &save_err),
+	       0, "a runtime negative trust anchor added");
+	is_int(save_err, 0, "nothing to save: the set has no file");
+	r = fresh(NULL);
+	ask(r, &c, "www.secure.test.", WIRE_TYPE_A);
+	serve();
+	ok(c.status == VAL_INSECURE && c.nta,
+	   "under a runtime negative trust anchor: insecure (%s)", c.tag);
+	rsv_free(r);
+	is_int(nta_rt_remove(runtime_nta, (const uint8_t *)"\6secure\4test", 0,
+			     &save_err),
+	       1, "and removed");
+	r = fresh(NULL);
+	ask(r, &c, "www.secure.test.", WIRE_TYPE_A);
+	serve();
+	is_int(c.status, VAL_SECURE, "then secure again");
+	rsv_free(r);
 }
 
 static void test_state_and_shutdown(void)
@@ -803,7 +833,8 @@ static void test_hotspot(void)
 
 int main(void)
 {
-	if (fx_load(fixture_zone, &zone) < 0)
+	runtime_nta = nta_rt_new(NULL);
+	if (!runtime_nta || fx_load(fixture_zone, &zone) < 0)
 		return 1;
 	test_secure();
 	test_sharing();
@@ -821,5 +852,6 @@ int main(void)
 	   "every waiter handed back (%zu) was detached", handed);
 	cache_free(cache);
 	fx_free(&zone);
+	nta_rt_free(runtime_nta);
 	return done_testing();
 }

@@ -33,7 +33,7 @@
 #include "common/errcode.h"
 #include "common/loop.h"
 #include "iterator/iterate.h"
-#include "upstream/iter_net.h"
+#include "daemon/iter_net.h"
 #include "upstream/transport.h"
 #include "wire/dname.h"
 #include "wire/msg.h"

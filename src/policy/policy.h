@@ -5,19 +5,22 @@
  * validate no). Lookups are linear over at most DT_CFG_MAX_POLICY
  * entries; the deepest matching domain wins.
  */
-#ifndef DT_DAEMON_POLICY_H
-#define DT_DAEMON_POLICY_H
+#ifndef DT_POLICY_POLICY_H
+#define DT_POLICY_POLICY_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "daemon/config.h"
+#include "policy/config.h"
+
+struct nta_rt;
 
 /* The negative trust anchor in force for name at wall-clock time now
  * (at or above name, not expired), or NULL: the deepest among those of
- * dnstrust.conf and those added at run time (daemon/nta.h). */
-const struct cfg_nta *policy_nta(const struct cfg *c, const uint8_t *name,
-				 int64_t now);
+ * dnstrust.conf and those added at run time, rt (policy/nta.h; NULL:
+ * none). */
+const struct cfg_nta *policy_nta(const struct cfg *c, const struct nta_rt *rt,
+				 const uint8_t *name, int64_t now);
 
 /* The require-secure domain at or above name, or NULL. */
 const uint8_t *policy_require_secure(const struct cfg *c,

@@ -5,26 +5,16 @@
 #include <string.h>
 #include <time.h>
 
-#include "daemon/nta.h"
-#include "daemon/policy.h"
+#include "policy/nta.h"
+#include "policy/policy.h"
 #include "wire/dname.h"
 
-const struct cfg_nta *policy_nta(const struct cfg *c, const uint8_t *name,
-				 int64_t now)
+const struct cfg_nta *policy_nta(const struct cfg *c, const struct nta_rt *rt,
+				 const uint8_t *name, int64_t now)
 {
-	/* those added by dnstrust nta add first: the closest one wins */
-	const struct cfg_nta *best = nta_rt_find(name, now);
-
-	for (size_t i = 0; i < c->nnta; i++) {
-		const struct cfg_nta *n = &c->nta[i];
-		if ((n->until && now >= n->until) ||
-		    !wire_dname_is_subdomain(name, n->name))
-			continue;
-		if (!best ||
-		    wire_dname_labels(n->name) > wire_dname_labels(best->name))
-			best = n;
-	}
-	return best;
+	/* those added by dnstrust nta add first: on a tie, they win */
+	return nta_closest(c->nta, c->nnta, name, now,
+			   nta_rt_find(rt, name, now));
 }
 
 const uint8_t *policy_require_secure(const struct cfg *c, const uint8_t *name)

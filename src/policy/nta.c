@@ -13,13 +13,10 @@
 #include <unistd.h>
 
 #include "common/errcode.h"
-#include "daemon/log.h"
-#include "daemon/nta.h"
+#include "common/log.h"
+#include "policy/nta.h"
 #include "wire/dname.h"
 
-/* Default state directory (the package's tmpfiles.d creates it). */
-#define NTA_STATE_DIR "/var/lib/dnstrust"
-#define NTA_FILE_NAME "negative-trust-anchors"
 /* A line of the file: a name in text form and a number. */
 #define NTA_LINE_MAXLEN (DT_NAME_TEXT_MAXLEN + 32)
 
@@ -30,11 +27,12 @@ struct nta_set {
 	struct cfg_nta nta[];
 };
 
-static struct nta_set *current; /* atomic; NULL: none */
-static struct nta_set *retired; /* under lock */
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char path[PATH_MAX];
+struct nta_rt {
+	struct nta_set *current; /* atomic; NULL: none */
+	struct nta_set *retired; /* under lock */
+	pthread_mutex_t lock;	 /* writers: add, remove */
+	char path[PATH_MAX];	 /* "": in memory only */
+};
 
 /* An empty set with room for NTA_RUNTIME_MAX entries. */
 static struct nta_set *set_new(void)
@@ -43,23 +41,40 @@ static struct nta_set *set_new(void)
 				 NTA_RUNTIME_MAX * sizeof(struct cfg_nta));
 }
 
-static bool in_force(const struct cfg_nta *n, int64_t now)
+bool nta_in_force(const struct cfg_nta *n, int64_t now)
 {
 	return !n->until || now < n->until;
 }
 
+const struct cfg_nta *nta_closest(const struct cfg_nta *list, size_t n,
+				  const uint8_t *name, int64_t now,
+				  const struct cfg_nta *best)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct cfg_nta *a = &list[i];
+
+		if (!nta_in_force(a, now) ||
+		    !wire_dname_is_subdomain(name, a->name))
+			continue;
+		if (!best ||
+		    wire_dname_labels(a->name) > wire_dname_labels(best->name))
+			best = a;
+	}
+	return best;
+}
+
 /* Publishes s as the current set (lock held); the old one is retired,
  * and sets retired long enough ago are freed. */
-static void publish(struct nta_set *s, int64_t now)
+static void publish(struct nta_rt *rt, struct nta_set *s, int64_t now)
 {
 	struct nta_set *old =
-		__atomic_exchange_n(&current, s, __ATOMIC_ACQ_REL);
-	struct nta_set **pp = &retired;
+		__atomic_exchange_n(&rt->current, s, __ATOMIC_ACQ_REL);
+	struct nta_set **pp = &rt->retired;
 
 	if (old) {
 		old->retired = now;
-		old->next_retired = retired;
-		retired = old;
+		old->next_retired = rt->retired;
+		rt->retired = old;
 	}
 	while (*pp) {
 		struct nta_set *r = *pp;
@@ -73,20 +88,39 @@ static void publish(struct nta_set *s, int64_t now)
 	}
 }
 
-const char *nta_rt_path(void)
+struct nta_rt *nta_rt_new(const char *path)
 {
-	if (!path[0]) {
-		const char *dir = getenv("STATE_DIRECTORY");
-		size_t len = dir ? strcspn(dir, ":") : 0;
+	struct nta_rt *rt = calloc(1, sizeof(*rt));
 
-		if (len)
-			snprintf(path, sizeof(path), "%.*s/%s", (int)len, dir,
-				 NTA_FILE_NAME);
-		else
-			snprintf(path, sizeof(path), "%s/%s", NTA_STATE_DIR,
-				 NTA_FILE_NAME);
+	if (!rt)
+		return NULL;
+	if (path && (size_t)snprintf(rt->path, sizeof(rt->path), "%s", path) >=
+			    sizeof(rt->path)) {
+		free(rt);
+		return NULL;
 	}
-	return path;
+	pthread_mutex_init(&rt->lock, NULL);
+	return rt;
+}
+
+void nta_rt_free(struct nta_rt *rt)
+{
+	if (!rt)
+		return;
+	while (rt->retired) {
+		struct nta_set *r = rt->retired;
+
+		rt->retired = r->next_retired;
+		free(r);
+	}
+	free(rt->current);
+	pthread_mutex_destroy(&rt->lock);
+	free(rt);
+}
+
+const char *nta_rt_path(const struct nta_rt *rt)
+{
+	return rt->path;
 }
 
 /* One "DOMAIN UNTIL" line into *ret. */
@@ -105,13 +139,17 @@ static int parse_line(const char *line, struct cfg_nta *ret)
 	return 0;
 }
 
-static void load(void)
+void nta_rt_load(struct nta_rt *rt)
 {
-	FILE *f = fopen(nta_rt_path(), "r");
+	const char *path = rt->path;
+	FILE *f = path[0] ? fopen(path, "r") : NULL;
 	char line[NTA_LINE_MAXLEN];
-	struct nta_set *s = set_new();
+	struct nta_set *s;
 	unsigned lineno = 0;
 
+	if (!path[0])
+		return;
+	s = set_new();
 	if (!f || !s) {
 		if (f || errno != ENOENT)
 			log_warn("%s: %s: runtime negative trust anchors not "
@@ -152,19 +190,23 @@ static void load(void)
 	if (s->n)
 		log_notice("%s: %zu runtime negative trust anchor%s restored",
 			   path, s->n, s->n == 1 ? "" : "s");
-	pthread_mutex_lock(&lock);
-	publish(s, 0);
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_lock(&rt->lock);
+	publish(rt, s, 0);
+	pthread_mutex_unlock(&rt->lock);
 }
 
-/* Writes the set to a new file and renames it over the old one. */
-static int save(const struct nta_set *s)
+/* Writes the set to a new file and renames it over the old one (none
+ * for a set in memory only). */
+static int save(const struct nta_rt *rt, const struct nta_set *s)
 {
 	char tmp[PATH_MAX + 8], name[DT_NAME_TEXT_MAXLEN];
+	const char *path = rt->path;
 	FILE *f;
 	int err = 0;
 
-	snprintf(tmp, sizeof(tmp), "%s.new", nta_rt_path());
+	if (!path[0])
+		return 0;
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
 	f = fopen(tmp, "w");
 	if (!f)
 		return -errno;
@@ -188,99 +230,88 @@ static int save(const struct nta_set *s)
 	return err;
 }
 
-static struct nta_set *get(void)
+static struct nta_set *get(const struct nta_rt *rt)
 {
-	pthread_once(&once, load);
-	return __atomic_load_n(&current, __ATOMIC_ACQUIRE);
+	return rt ? __atomic_load_n(&rt->current, __ATOMIC_ACQUIRE) : NULL;
 }
 
-const struct cfg_nta *nta_rt_find(const uint8_t *name, int64_t now)
+const struct cfg_nta *nta_rt_find(const struct nta_rt *rt, const uint8_t *name,
+				  int64_t now)
 {
-	const struct nta_set *s = get();
-	const struct cfg_nta *best = NULL;
+	const struct nta_set *s = get(rt);
 
-	for (size_t i = 0; s && i < s->n; i++) {
-		const struct cfg_nta *n = &s->nta[i];
-
-		if (!in_force(n, now) ||
-		    !wire_dname_is_subdomain(name, n->name))
-			continue;
-		if (!best ||
-		    wire_dname_labels(n->name) > wire_dname_labels(best->name))
-			best = n;
-	}
-	return best;
+	return s ? nta_closest(s->nta, s->n, name, now, NULL) : NULL;
 }
 
 /* A copy of the current set without name and without the entries no
  * longer in force (lock held). NULL when out of memory. */
-static struct nta_set *copy_without(const uint8_t *name, int64_t now,
+static struct nta_set *copy_without(const struct nta_rt *rt,
+				    const uint8_t *name, int64_t now,
 				    bool *ret_found)
 {
-	const struct nta_set *s = get();
+	const struct nta_set *s = get(rt);
 	struct nta_set *c = set_new();
 
 	*ret_found = false;
 	for (size_t i = 0; c && s && i < s->n; i++) {
 		if (wire_dname_equal(s->nta[i].name, name))
 			*ret_found = true;
-		else if (in_force(&s->nta[i], now))
+		else if (nta_in_force(&s->nta[i], now))
 			c->nta[c->n++] = s->nta[i];
 	}
 	return c;
 }
 
-int nta_rt_add(const uint8_t *name, int64_t until, int64_t now,
-	       int *ret_save_err)
+/* Replaces the set with a copy without name and without the entries no
+ * longer in force, plus, when add is not NULL, *add; saves it. Returns
+ * whether name was there, DT_ELIMIT (nothing changed) or -ENOMEM. */
+static int change(struct nta_rt *rt, const uint8_t *name,
+		  const struct cfg_nta *add, int64_t now, int *ret_save_err)
 {
 	struct nta_set *c;
 	bool found;
+	int r;
 
-	get(); /* read the file first: load() takes the lock */
-	pthread_mutex_lock(&lock);
-	c = copy_without(name, now, &found);
-	if (!c) {
-		pthread_mutex_unlock(&lock);
-		return -ENOMEM;
-	}
-	if (c->n == NTA_RUNTIME_MAX) {
-		pthread_mutex_unlock(&lock);
+	pthread_mutex_lock(&rt->lock);
+	c = copy_without(rt, name, now, &found);
+	r = !c ? -ENOMEM : add && c->n == NTA_RUNTIME_MAX ? DT_ELIMIT : found;
+	if (r < 0) {
+		pthread_mutex_unlock(&rt->lock);
 		free(c);
-		return DT_ELIMIT;
+		return r;
 	}
-	wire_dname_copy(c->nta[c->n].name, name);
-	wire_dname_tolower(c->nta[c->n].name);
-	c->nta[c->n++].until = until;
-	*ret_save_err = save(c);
-	publish(c, now);
-	pthread_mutex_unlock(&lock);
-	return 0;
+	if (add)
+		c->nta[c->n++] = *add;
+	*ret_save_err = save(rt, c);
+	publish(rt, c, now);
+	pthread_mutex_unlock(&rt->lock);
+	return r;
 }
 
-int nta_rt_remove(const uint8_t *name, int64_t now, int *ret_save_err)
+int nta_rt_add(struct nta_rt *rt, const uint8_t *name, int64_t until,
+	       int64_t now, int *ret_save_err)
 {
-	struct nta_set *c;
-	bool found;
+	struct cfg_nta n = {.until = until};
+	int r;
 
-	get(); /* read the file first: load() takes the lock */
-	pthread_mutex_lock(&lock);
-	c = copy_without(name, now, &found);
-	if (!c) {
-		pthread_mutex_unlock(&lock);
-		return -ENOMEM;
-	}
-	*ret_save_err = save(c);
-	publish(c, now);
-	pthread_mutex_unlock(&lock);
-	return found;
+	wire_dname_copy(n.name, name);
+	wire_dname_tolower(n.name);
+	r = change(rt, n.name, &n, now, ret_save_err);
+	return r < 0 ? r : 0;
 }
 
-void nta_rt_foreach(int64_t now, void (*fn)(const struct cfg_nta *n, void *arg),
-		    void *arg)
+int nta_rt_remove(struct nta_rt *rt, const uint8_t *name, int64_t now,
+		  int *ret_save_err)
 {
-	const struct nta_set *s = get();
+	return change(rt, name, NULL, now, ret_save_err);
+}
+
+void nta_rt_foreach(const struct nta_rt *rt, int64_t now,
+		    void (*fn)(const struct cfg_nta *n, void *arg), void *arg)
+{
+	const struct nta_set *s = get(rt);
 
 	for (size_t i = 0; s && i < s->n; i++)
-		if (in_force(&s->nta[i], now))
+		if (nta_in_force(&s->nta[i], now))
 			fn(&s->nta[i], arg);
 }

@@ -8,8 +8,8 @@
  * the daemon does not start (or, on SIGHUP, keeps its old configuration).
  * The syntax and every key are in docs/dnstrust.conf.5.
  */
-#ifndef DT_DAEMON_CONFIG_H
-#define DT_DAEMON_CONFIG_H
+#ifndef DT_POLICY_CONFIG_H
+#define DT_POLICY_CONFIG_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -184,5 +184,11 @@ int cfg_load(const char *path, bool must_exist, struct cfg *ret, char *err,
  * most len - 1 octets are written and NUL-terminated; buf may be NULL
  * when len is 0). */
 size_t cfg_format(const struct cfg *c, char *buf, size_t len);
+
+/* The name of the i-th key of dnstrust.conf, in the order cfg_format
+ * writes them, or NULL past the last: the keys are described once, in
+ * config.c's table, and docs/dnstrust.conf.5 lists exactly these (test
+ * config checks it). */
+const char *cfg_key_name(size_t i);
 
 #endif

@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "daemon/log.h"
+#include "common/log.h"
 
 static bool log_stderr = true;
 static bool log_journal;	/* stderr is systemd's journal stream */

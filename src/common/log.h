@@ -3,8 +3,8 @@
  * Logging: to stderr in the foreground (-f), to syslog otherwise, with
  * the priority threshold of log-level. Thread-safe.
  */
-#ifndef DT_DAEMON_LOG_H
-#define DT_DAEMON_LOG_H
+#ifndef DT_COMMON_LOG_H
+#define DT_COMMON_LOG_H
 
 #include <stdbool.h>
 #include <syslog.h>

@@ -30,7 +30,7 @@
 
 #include "common/errcode.h"
 #include "common/file.h"
-#include "daemon/config.h"
+#include "policy/config.h"
 #include "wire/dname.h"
 
 /* Longest line, newline excluded: a policy line names a domain and a few
@@ -123,6 +123,13 @@ struct cfg_key {
 	size_t off;		     /* the field in struct cfg */
 	unsigned long long min, max; /* numbers: range; strings: max length */
 	unsigned scale;		     /* numbers: stored as value * scale */
+	const char *const *words;    /* choices, NULL-terminated: the index
+					of the word given is stored at off,
+					in a bool or an enum (width) */
+	size_t width;		     /* choices: sizeof the field */
+	size_t count_off;	     /* domain lists: the count in struct
+					cfg (the list at off, max names) */
+	bool no_root;		     /* domain lists: the root refused */
 	const char *doc;	     /* one sentence, written by cfg_format */
 };
 
@@ -707,107 +714,85 @@ static void out_domain(struct cfg_out *o, const uint8_t *name)
 	out_word(o, text);
 }
 
-/* A yes|no key: the bool at k->off. */
-static int parse_yesno(const struct cfg_key *k, const struct cfg_line *l,
-		       struct cfg *c, struct cfg_ctx *x)
-{
-	const char *w = l->word[1];
-	char sh[CFG_SHOW_MAX + 4];
-	bool *v = (bool *)((char *)c + k->off);
+/* The words of the keys with a choice of values, in the order of the
+ * values they stand for (an enum's, or false and true). */
+static const char *const words_yesno[] = {"no", "yes", NULL};
+static const char *const words_mode[] = {"enforce", "permissive", NULL};
+static const char *const words_resolution[] = {"auto", "forward", "recursive",
+					       NULL};
+static const char *const words_insecure[] = {"accept", "reject", NULL};
 
-	if (strcmp(w, "yes") == 0)
-		*v = true;
-	else if (strcmp(w, "no") == 0)
-		*v = false;
-	else
-		return cfg_fail(x, "%s: '%s' is not yes or no", k->name,
-				show(w, sh));
-	return 0;
-}
-
-static void format_yesno(const struct cfg_key *k, const struct cfg *c,
-			 struct cfg_out *o)
-{
-	out_line(o, k, *(const bool *)((const char *)c + k->off) ? "yes"
-								   : "no");
-}
-
-static int parse_mode(const struct cfg_key *k, const struct cfg_line *l,
-		      struct cfg *c, struct cfg_ctx *x)
-{
-	const char *w = l->word[1];
-	char sh[CFG_SHOW_MAX + 4];
-
-	if (strcmp(w, "enforce") == 0)
-		c->mode = CFG_MODE_ENFORCE;
-	else if (strcmp(w, "permissive") == 0)
-		c->mode = CFG_MODE_PERMISSIVE;
-	else
-		return cfg_fail(x, "%s: '%s' is not enforce or permissive",
-				k->name, show(w, sh));
-	return 0;
-}
-
-static void format_mode(const struct cfg_key *k, const struct cfg *c,
-			struct cfg_out *o)
-{
-	out_line(o, k, c->mode == CFG_MODE_PERMISSIVE ? "permissive"
-						      : "enforce");
-}
+_Static_assert(CFG_MODE_ENFORCE == 0 && CFG_MODE_PERMISSIVE == 1,
+	       "words_mode in the order of enum cfg_mode");
+_Static_assert(CFG_RES_AUTO == 0 && CFG_RES_FORWARD == 1 &&
+		       CFG_RES_RECURSIVE == 2,
+	       "words_resolution in the order of enum cfg_resolution");
+_Static_assert(sizeof(enum cfg_mode) == sizeof(unsigned) &&
+		       sizeof(enum cfg_resolution) == sizeof(unsigned),
+	       "a choice's enum is stored as an unsigned");
 
 const char *cfg_resolution_name(enum cfg_resolution r)
 {
-	switch (r) {
-	case CFG_RES_FORWARD: return "forward";
-	case CFG_RES_RECURSIVE: return "recursive";
-	default: return "auto";
+	return (unsigned)r < ARRAY_SIZE(words_resolution) - 1
+		       ? words_resolution[r]
+		       : words_resolution[CFG_RES_AUTO];
+}
+
+/* "a, b or c" for the usage "a|b|c" of k, for a message. */
+static void choices_text(const struct cfg_key *k, char *buf, size_t len)
+{
+	const char *u = k->usage;
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	while (*u && pos < len) {
+		size_t n = strcspn(u, "|");
+		const char *sep = u == k->usage	   ? ""
+				  : strchr(u, '|') ? ", "
+						   : " or ";
+		pos += (size_t)snprintf(buf + pos, len - pos, "%s%.*s", sep,
+					(int)n, u);
+		u += n + (u[n] == '|');
 	}
 }
 
-static int parse_resolution(const struct cfg_key *k, const struct cfg_line *l,
-			    struct cfg *c, struct cfg_ctx *x)
+/* One of k->words: its index, stored at k->off. */
+static int parse_choice(const struct cfg_key *k, const struct cfg_line *l,
+			struct cfg *c, struct cfg_ctx *x)
 {
 	const char *w = l->word[1];
-	char sh[CFG_SHOW_MAX + 4];
+	char sh[CFG_SHOW_MAX + 4], text[128];
+	char *field = (char *)c + k->off;
 
-	if (strcmp(w, "auto") == 0)
-		c->resolution = CFG_RES_AUTO;
-	else if (strcmp(w, "forward") == 0)
-		c->resolution = CFG_RES_FORWARD;
-	else if (strcmp(w, "recursive") == 0)
-		c->resolution = CFG_RES_RECURSIVE;
+	for (unsigned i = 0; k->words[i]; i++) {
+		if (strcmp(w, k->words[i]) != 0)
+			continue;
+		if (k->width == sizeof(bool))
+			*(bool *)field = i != 0;
+		else
+			memcpy(field, &i, sizeof(i));
+		return 0;
+	}
+	choices_text(k, text, sizeof(text));
+	return cfg_fail(x, "%s: '%s' is not %s", k->name, show(w, sh), text);
+}
+
+static void format_choice(const struct cfg_key *k, const struct cfg *c,
+			  struct cfg_out *o)
+{
+	const char *field = (const char *)c + k->off;
+	unsigned i = 0;
+
+	if (k->width == sizeof(bool))
+		i = *(const bool *)field;
 	else
-		return cfg_fail(x, "%s: '%s' is not auto, forward or recursive",
-				k->name, show(w, sh));
-	return 0;
-}
-
-static void format_resolution(const struct cfg_key *k, const struct cfg *c,
-			      struct cfg_out *o)
-{
-	out_line(o, k, cfg_resolution_name(c->resolution));
-}
-
-static int parse_insecure(const struct cfg_key *k, const struct cfg_line *l,
-			  struct cfg *c, struct cfg_ctx *x)
-{
-	const char *w = l->word[1];
-	char sh[CFG_SHOW_MAX + 4];
-
-	if (strcmp(w, "accept") == 0)
-		c->insecure_reject = false;
-	else if (strcmp(w, "reject") == 0)
-		c->insecure_reject = true;
-	else
-		return cfg_fail(x, "%s: '%s' is not accept or reject", k->name,
-				show(w, sh));
-	return 0;
-}
-
-static void format_insecure(const struct cfg_key *k, const struct cfg *c,
-			    struct cfg_out *o)
-{
-	out_line(o, k, c->insecure_reject ? "reject" : "accept");
+		memcpy(&i, field, sizeof(i));
+	for (unsigned n = 0; k->words[n]; n++)
+		if (n == i) {
+			out_line(o, k, k->words[n]);
+			return;
+		}
+	out_line(o, k, k->words[0]);
 }
 
 /* YYYY-MM-DD → seconds since the epoch at 00:00 UTC of that day. */
@@ -889,68 +874,45 @@ static void format_nta(const struct cfg_key *k, const struct cfg *c,
 	}
 }
 
-static int parse_require(const struct cfg_key *k, const struct cfg_line *l,
-			 struct cfg *c, struct cfg_ctx *x)
+/* A domain added to the list at k->off: k->max names at most, their
+ * count at k->count_off, each once; the root refused when k->no_root. */
+static int parse_domain_list(const struct cfg_key *k, const struct cfg_line *l,
+			     struct cfg *c, struct cfg_ctx *x)
 {
+	uint8_t(*list)[DT_NAME_MAXLEN] = (void *)((char *)c + k->off);
+	size_t *n = (size_t *)(void *)((char *)c + k->count_off);
 	char sh[CFG_SHOW_MAX + 4];
 	uint8_t name[DT_NAME_MAXLEN];
 
-	if (c->nrequire == DT_CFG_MAX_POLICY)
-		return cfg_fail(x, "%s: more than %d", k->name,
-				DT_CFG_MAX_POLICY);
+	if (*n == k->max)
+		return cfg_fail(x, "%s: more than %llu", k->name, k->max);
 	if (parse_domain(k, l->word[1], name, x) < 0)
 		return DT_ECONFIG;
-	for (size_t i = 0; i < c->nrequire; i++)
-		if (wire_dname_equal(c->require_secure[i], name))
-			return cfg_fail(x, "%s: %s given twice", k->name,
-					show(l->word[1], sh));
-	wire_dname_copy(c->require_secure[c->nrequire++], name);
-	return 0;
-}
-
-static void format_require(const struct cfg_key *k, const struct cfg *c,
-			   struct cfg_out *o)
-{
-	if (!c->nrequire)
-		out_unset(o, k);
-	for (size_t i = 0; i < c->nrequire; i++) {
-		out_printf(o, "%s ", k->name);
-		out_domain(o, c->require_secure[i]);
-		out_printf(o, "\n");
-	}
-}
-
-static int parse_private(const struct cfg_key *k, const struct cfg_line *l,
-			 struct cfg *c, struct cfg_ctx *x)
-{
-	char sh[CFG_SHOW_MAX + 4];
-	uint8_t name[DT_NAME_MAXLEN];
-
-	if (c->nprivate == DT_CFG_MAX_PRIVATE)
-		return cfg_fail(x, "%s: more than %d", k->name,
-				DT_CFG_MAX_PRIVATE);
-	if (parse_domain(k, l->word[1], name, x) < 0)
-		return DT_ECONFIG;
-	if (name[0] == 0)
+	if (k->no_root && name[0] == 0)
 		return cfg_fail(x, "%s: not the root: every name would be "
 				   "private",
 				k->name);
-	for (size_t i = 0; i < c->nprivate; i++)
-		if (wire_dname_equal(c->private_domain[i], name))
+	for (size_t i = 0; i < *n; i++)
+		if (wire_dname_equal(list[i], name))
 			return cfg_fail(x, "%s: %s given twice", k->name,
 					show(l->word[1], sh));
-	wire_dname_copy(c->private_domain[c->nprivate++], name);
+	wire_dname_copy(list[(*n)++], name);
 	return 0;
 }
 
-static void format_private(const struct cfg_key *k, const struct cfg *c,
-			   struct cfg_out *o)
+static void format_domain_list(const struct cfg_key *k, const struct cfg *c,
+			       struct cfg_out *o)
 {
-	if (!c->nprivate)
+	const uint8_t(*list)[DT_NAME_MAXLEN] =
+		(const void *)((const char *)c + k->off);
+	size_t n =
+		*(const size_t *)(const void *)((const char *)c + k->count_off);
+
+	if (!n)
 		out_unset(o, k);
-	for (size_t i = 0; i < c->nprivate; i++) {
+	for (size_t i = 0; i < n; i++) {
 		out_printf(o, "%s ", k->name);
-		out_domain(o, c->private_domain[i]);
+		out_domain(o, list[i]);
 		out_printf(o, "\n");
 	}
 }
@@ -1083,6 +1045,31 @@ static void format_domain_rule(const struct cfg_key *k, const struct cfg *c,
 		.scale = (sc), .doc = text                                     \
 	}
 
+/* A user or group name (parse_user), in the char array field. */
+#define KEY_NAME(n, field, text)                                               \
+	{                                                                      \
+		.name = n, .usage = "NAME", .parse = parse_user,               \
+		.format = format_str, KEY_ONE,                                 \
+		.off = offsetof(struct cfg, field),                            \
+		.max = sizeof(((struct cfg *)0)->field) - 1, .doc = text       \
+	}
+#define KEY_CHOICE(n, use, field, list, text)                                  \
+	{                                                                      \
+		.name = n, .usage = use, .parse = parse_choice,                \
+		.format = format_choice, KEY_ONE,                              \
+		.off = offsetof(struct cfg, field), .words = list,             \
+		.width = sizeof(((struct cfg *)0)->field), .doc = text         \
+	}
+#define KEY_DOMAINS(n, field, count, noroot, text)                             \
+	{                                                                      \
+		.name = n, .usage = "DOMAIN", .parse = parse_domain_list,      \
+		.format = format_domain_list, .repeatable = true, KEY_ONE,     \
+		.off = offsetof(struct cfg, field),                            \
+		.count_off = offsetof(struct cfg, count),                      \
+		.max = ARRAY_SIZE(((struct cfg *)0)->field),                   \
+		.no_root = noroot, .doc = text                                 \
+	}
+
 static const struct cfg_key cfg_keys[] = {
 	KEY_PATH("socket", socket, CFG_SOCKET_MAXLEN,
 		 "The Unix socket applications ask their questions on."),
@@ -1107,36 +1094,32 @@ static const struct cfg_key cfg_keys[] = {
 	KEY_UINT("ratelimit", "N", ratelimit, 1, 1000000, 1,
 		 "Questions per second one remote client address may ask; "
 		 "loopback clients are not limited."),
-	KEY_UINT("max-connections-per-address", "N", max_conns_per_address,
-		 1, DT_DMN_MAX_CONNS, 1,
+	KEY_UINT("max-connections-per-address", "N", max_conns_per_address, 1,
+		 DT_DMN_MAX_CONNS, 1,
 		 "TCP connections one remote client address may hold; "
 		 "loopback clients are not counted."),
 	KEY_PATH("resolv-conf", resolv_conf, PATH_MAX - 1,
 		 "Where the upstream nameservers are listed; followed live."),
-	{.name = "resolution",
-	 .usage = "auto|forward|recursive",
-	 .parse = parse_resolution,
-	 .format = format_resolution,
-	 KEY_ONE,
-	 .doc = "forward asks the resolv.conf servers, recursive resolves "
-		"from the root itself; auto forwards while those servers can "
-		"do DNSSEC."},
+	KEY_CHOICE("resolution", "auto|forward|recursive", resolution,
+		   words_resolution,
+		   "forward asks the resolv.conf servers, recursive resolves "
+		   "from the root itself; auto forwards while those servers "
+		   "can do DNSSEC."),
 	KEY_PATH("root-hints", root_hints, PATH_MAX - 1,
 		 "The root servers for recursive resolution, a named.root "
 		 "zone file; unset: the built-in IANA hints."),
 	KEY_PATH("trust-anchor-file", trust_anchor_file, PATH_MAX - 1,
 		 "DS or DNSKEY records trusted; unset: the built-in root "
 		 "KSKs."),
-	KEY_PATH("auto-trust-anchor-file", auto_trust_anchor_file,
-		 PATH_MAX - 1,
+	KEY_PATH("auto-trust-anchor-file", auto_trust_anchor_file, PATH_MAX - 1,
 		 "RFC 5011 state: the anchors, kept up to date; unset: "
 		 "never updated."),
-	KEY_UINT("auto-trust-add-holddown", "SECONDS",
-		 auto_trust_add_holddown, CFG_HOLDDOWN_MIN, CFG_HOLDDOWN_MAX, 1,
+	KEY_UINT("auto-trust-add-holddown", "SECONDS", auto_trust_add_holddown,
+		 CFG_HOLDDOWN_MIN, CFG_HOLDDOWN_MAX, 1,
 		 "Seconds before a new key is trusted (RFC 5011: 30 days)."),
 	KEY_UINT("auto-trust-remove-holddown", "SECONDS",
-		 auto_trust_remove_holddown, CFG_HOLDDOWN_MIN,
-		 CFG_HOLDDOWN_MAX, 1,
+		 auto_trust_remove_holddown, CFG_HOLDDOWN_MIN, CFG_HOLDDOWN_MAX,
+		 1,
 		 "Seconds from a key's revocation to its removal (RFC 5011: "
 		 "30 days)."),
 	{.name = "cache-size",
@@ -1149,15 +1132,9 @@ static const struct cfg_key cfg_keys[] = {
 		"least 2M."},
 	KEY_UINT("threads", "N", threads, 0, CFG_THREADS_MAX, 1,
 		 "Worker threads, 1 to 256; 0: one per core."),
-	{.name = "user",
-	 .usage = "NAME",
-	 .parse = parse_user,
-	 .format = format_str,
-	 KEY_ONE,
-	 .off = offsetof(struct cfg, user),
-	 .max = sizeof(((struct cfg *)0)->user) - 1,
-	 .doc = "Run as this user after binding, without capabilities; "
-		"unset: _dnstrust (or nobody); root: stay root."},
+	KEY_NAME("user", user,
+		 "Run as this user after binding, without capabilities; "
+		 "unset: _dnstrust (or nobody); root: stay root."),
 	KEY_UINT("max-connections-per-user", "N", max_conns_per_user, 1,
 		 DT_DMN_MAX_CONNS, 1,
 		 "Open socket connections one user may hold (loopback TCP "
@@ -1189,36 +1166,18 @@ static const struct cfg_key cfg_keys[] = {
 		 "When the upstreams fail, a secure or insecure answer up to "
 		 "this long past its TTL is served, marked stale (RFC 8767, "
 		 "EDE 3); 0 never, at most 604800."),
-	{.name = "prefetch",
-	 .usage = "yes|no",
-	 .parse = parse_yesno,
-	 .format = format_yesno,
-	 KEY_ONE,
-	 .off = offsetof(struct cfg, prefetch),
-	 .doc = "yes: an answer asked for in the last tenth of its TTL is "
-		"fetched again in the background."},
-	{.name = "aggressive-nsec",
-	 .usage = "yes|no",
-	 .parse = parse_yesno,
-	 .format = format_yesno,
-	 KEY_ONE,
-	 .off = offsetof(struct cfg, aggressive_nsec),
-	 .doc = "yes: names that validated NSEC records already prove "
-		"absent are answered from them (RFC 8198)."},
-	{.name = "mode",
-	 .usage = "enforce|permissive",
-	 .parse = parse_mode,
-	 .format = format_mode,
-	 KEY_ONE,
-	 .doc = "enforce withholds bogus answers; permissive returns them "
-		"marked bogus and logs them."},
-	{.name = "insecure",
-	 .usage = "accept|reject",
-	 .parse = parse_insecure,
-	 .format = format_insecure,
-	 KEY_ONE,
-	 .doc = "Unsigned zones: accept answers them as insecure; reject "
-		"fails them like bogus."},
+	KEY_CHOICE("prefetch", "yes|no", prefetch, words_yesno,
+		   "yes: an answer asked for in the last tenth of its TTL is "
+		   "fetched again in the background."),
+	KEY_CHOICE("aggressive-nsec", "yes|no", aggressive_nsec, words_yesno,
+		   "yes: names that validated NSEC records already prove "
+		   "absent are answered from them (RFC 8198)."),
+	KEY_CHOICE("mode", "enforce|permissive", mode, words_mode,
+		   "enforce withholds bogus answers; permissive returns them "
+		   "marked bogus and logs them."),
+	KEY_CHOICE("insecure", "accept|reject", insecure_reject, words_insecure,
+		   "Unsigned zones: accept answers them as insecure; reject "
+		   "fails them like bogus."),
 	{.name = "negative-trust-anchor",
 	 .usage = "DOMAIN [until YYYY-MM-DD]",
 	 .parse = parse_nta,
@@ -1228,14 +1187,9 @@ static const struct cfg_key cfg_keys[] = {
 	 .nmax = 3,
 	 .doc = "Answers at or below DOMAIN are treated as unsigned (RFC "
 		"7646), until 00:00 UTC of the date; repeatable."},
-	{.name = "require-secure",
-	 .usage = "DOMAIN",
-	 .parse = parse_require,
-	 .format = format_require,
-	 .repeatable = true,
-	 KEY_ONE,
-	 .doc = "An insecure answer at or below DOMAIN fails like a bogus "
-		"one; repeatable."},
+	KEY_DOMAINS("require-secure", require_secure, nrequire, false,
+		    "An insecure answer at or below DOMAIN fails like a bogus "
+		    "one; repeatable."),
 	{.name = "domain",
 	 .usage = "DOMAIN upstream ADDR... | DOMAIN validate yes|no",
 	 .parse = parse_domain_rule,
@@ -1245,15 +1199,10 @@ static const struct cfg_key cfg_keys[] = {
 	 .nmax = 2 + DT_UP_MAXNS,
 	 .doc = "Split DNS: questions at or below DOMAIN go to these servers; "
 		"validate no returns them unvalidated (indeterminate)."},
-	{.name = "private-domain",
-	 .usage = "DOMAIN",
-	 .parse = parse_private,
-	 .format = format_private,
-	 .repeatable = true,
-	 KEY_ONE,
-	 .doc = "Names at or below DOMAIN are the local network's: asked of "
-		"resolv.conf's servers, and insecure rather than bogus when "
-		"they cannot be proven; repeatable."},
+	KEY_DOMAINS("private-domain", private_domain, nprivate, true,
+		    "Names at or below DOMAIN are the local network's: asked "
+		    "of resolv.conf's servers, and insecure rather than bogus "
+		    "when they cannot be proven; repeatable."),
 	{.name = "no-private-defaults",
 	 .usage = "",
 	 .parse = parse_flag,
@@ -1263,15 +1212,9 @@ static const struct cfg_key cfg_keys[] = {
 	 .off = offsetof(struct cfg, no_private_defaults),
 	 .doc = "Drops the built-in list of private domains (home.arpa, "
 		"lan, the RFC 1918 reverse zones...)."},
-	{.name = "hotspot-group",
-	 .usage = "NAME",
-	 .parse = parse_user,
-	 .format = format_str,
-	 KEY_ONE,
-	 .off = offsetof(struct cfg, hotspot_group),
-	 .max = sizeof(((struct cfg *)0)->hotspot_group) - 1,
-	 .doc = "Members of this group may run dnstrust hotspot, besides "
-		"root and the daemon's user."},
+	KEY_NAME("hotspot-group", hotspot_group,
+		 "Members of this group may run dnstrust hotspot, besides "
+		 "root and the daemon's user."),
 };
 
 static const struct cfg_key *key_find(const char *name)
@@ -1520,6 +1463,11 @@ int cfg_load(const char *path, bool must_exist, struct cfg *ret, char *err,
 	r = cfg_parse(buf, len, path, ret, err, errlen);
 	free(buf);
 	return r;
+}
+
+const char *cfg_key_name(size_t i)
+{
+	return i < ARRAY_SIZE(cfg_keys) ? cfg_keys[i].name : NULL;
 }
 
 size_t cfg_format(const struct cfg *c, char *buf, size_t len)
