@@ -146,7 +146,7 @@ static void audit_nss(const char *path, struct audit_report *rep)
 {
 	char *text = NULL;
 	size_t len = 0;
-	int r = dt_read_file(path, AUDIT_NSS_MAXSIZE, &text, &len);
+	int r = file_read_path(path, AUDIT_NSS_MAXSIZE, &text, &len);
 
 	if (r < 0 && r != -ENOENT && r != -EACCES) {
 		audit_add(rep, AUDIT_CRITICAL, "nss-unreadable",

@@ -175,7 +175,7 @@ static void check_dir(const char *file, int manager, struct audit_report *rep)
 static int read_text(const char *path, struct audit_report *rep,
 		     char **ret_text, size_t *ret_len)
 {
-	int r = dt_read_file(path, DT_UP_CONF_MAXSIZE, ret_text, ret_len);
+	int r = file_read_path(path, DT_UP_CONF_MAXSIZE, ret_text, ret_len);
 
 	if (r == 0)
 		return 0;

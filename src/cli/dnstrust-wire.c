@@ -100,7 +100,7 @@ static int cmd_zone(int argc, char **argv)
 	double t0 = now();
 	r = wire_zreader_open(argv[i], o.origin, 3600, &zr);
 	if (r < 0) {
-		fprintf(stderr, "%s: %s\n", argv[i], dt_strerror(r));
+		fprintf(stderr, "%s: %s\n", argv[i], errcode_str(r));
 		return 1;
 	}
 	while ((r = wire_zreader_next(zr, &rr)) > 0) {
@@ -166,7 +166,7 @@ static int zone_load(const char *path, const char *origin, struct zone *z)
 	int r = wire_zreader_open(path, origin, 3600, &zr);
 
 	if (r < 0) {
-		fprintf(stderr, "%s: %s\n", path, dt_strerror(r));
+		fprintf(stderr, "%s: %s\n", path, errcode_str(r));
 		return r;
 	}
 	while ((r = wire_zreader_next(zr, &rr)) > 0) {
@@ -315,9 +315,9 @@ static int cmd_msgs(int argc, char **argv)
 		usage();
 	/* Read first so the timing covers parsing alone. */
 	char *text;
-	int r = dt_read_file(argv[i], DT_ZONE_FILE_MAXSIZE, &text, &len);
+	int r = file_read_path(argv[i], DT_ZONE_FILE_MAXSIZE, &text, &len);
 	if (r < 0) {
-		fprintf(stderr, "%s: %s\n", argv[i], dt_strerror(r));
+		fprintf(stderr, "%s: %s\n", argv[i], errcode_str(r));
 		return 1;
 	}
 	const uint8_t *data = (const uint8_t *)text;
@@ -336,7 +336,7 @@ static int cmd_msgs(int argc, char **argv)
 		msgs++;
 		if (!m) {
 			fprintf(stderr, "message %zu: %s\n", msgs - 1,
-				dt_strerror(err));
+				errcode_str(err));
 			bad++;
 			continue;
 		}

@@ -193,14 +193,14 @@ static int input_add(struct input *in, const struct wire_rr *rr,
 }
 
 /* Reads path ("-": standard input) whole. Returns 0 or an error of
- * dt_read_fd(): a file that cannot be read to its end is never taken for
+ * file_read_fd(): a file that cannot be read to its end is never taken for
  * a shorter one. */
 static int slurp(const char *path, char **ret_text, size_t *ret_len)
 {
 	if (strcmp(path, "-") == 0)
-		return dt_read_fd(STDIN_FILENO, DT_ZONE_FILE_MAXSIZE, ret_text,
-				  ret_len);
-	return dt_read_file(path, DT_ZONE_FILE_MAXSIZE, ret_text, ret_len);
+		return file_read_fd(STDIN_FILENO, DT_ZONE_FILE_MAXSIZE,
+				    ret_text, ret_len);
+	return file_read_path(path, DT_ZONE_FILE_MAXSIZE, ret_text, ret_len);
 }
 
 /* Reads one file into in. Returns 0 or prints an error and returns < 0. */
@@ -215,7 +215,7 @@ static int read_file(struct input *in, const char *path)
 	r = slurp(path, &text, &len);
 	if (r < 0) {
 		fprintf(stderr, "dnstrust verify: %s: %s%s\n", path,
-			dt_strerror(r),
+			errcode_str(r),
 			r == -EISDIR ? " (give the files of records, e.g. "
 				       "dig +dnssec output, not a directory)"
 				     : "");

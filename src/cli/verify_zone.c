@@ -210,7 +210,7 @@ static int zone_read(struct zone *z, const char *path, const char *origin)
 
 	if (r < 0) {
 		fprintf(stderr, "dnstrust verify: %s: %s\n", path,
-			dt_strerror(r));
+			errcode_str(r));
 		return r;
 	}
 	while ((r = wire_zreader_next(zr, &rr)) > 0) {
@@ -652,7 +652,7 @@ static int keys_anchored(struct zcheck *c, const struct val_rrset *set,
 		r = val_anchors_load(ta, files[i], err, sizeof(err));
 		if (r < 0)
 			fprintf(stderr, "dnstrust verify: %s\n",
-				err[0] ? err : dt_strerror(r));
+				err[0] ? err : errcode_str(r));
 	}
 	if (r < 0) {
 		val_anchors_free(ta);

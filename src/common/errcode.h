@@ -4,15 +4,15 @@
  *
  * Functions return 0 or a non-negative value on success and a negative
  * code on failure. System errors are -errno; the codes below sit in a
- * project range far from errno values, and dt_strerror() names them all.
+ * project range far from errno values, and errcode_str() names them all.
  */
 #ifndef DT_COMMON_ERRCODE_H
 #define DT_COMMON_ERRCODE_H
 
-enum dt_err {
+enum errcode {
 	DT_EOK = 0,
-	DT_ERR_BASE = -1000,
-	DT_EMALF = DT_ERR_BASE,	/* malformed wire data */
+	DT_E_BASE = -1000,
+	DT_EMALF = DT_E_BASE,	/* malformed wire data */
 	DT_ETRUNC,		/* data ends before the structure does */
 	DT_ELABEL,		/* label longer than 63 octets */
 	DT_ENAMELEN,		/* name longer than 255 octets */
@@ -44,11 +44,11 @@ enum dt_err {
 	DT_EABSENT,		/* not in an offline input (and never will be) */
 	DT_ENETBLOCKED,		/* no root server answered: the network blocks
 				   queries to authoritative servers */
-	DT_ERR_END
+	DT_E_END
 };
 
 /* Returns a static, human-readable text for any code this project returns
  * (project codes and -errno). Never NULL. */
-const char *dt_strerror(int err);
+const char *errcode_str(int err);
 
 #endif

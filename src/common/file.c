@@ -72,7 +72,7 @@ static ssize_t read_to_end(int fd, char **buf, size_t cap, size_t max)
 	}
 }
 
-int dt_read_fd(int fd, size_t max, char **ret_buf, size_t *ret_len)
+int file_read_fd(int fd, size_t max, char **ret_buf, size_t *ret_len)
 {
 	int64_t left = left_in_file(fd);
 	size_t cap = first_cap(left, max);
@@ -99,14 +99,15 @@ int dt_read_fd(int fd, size_t max, char **ret_buf, size_t *ret_len)
 	return 0;
 }
 
-int dt_read_file(const char *path, size_t max, char **ret_buf, size_t *ret_len)
+int file_read_path(const char *path, size_t max, char **ret_buf,
+		   size_t *ret_len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	int r;
 
 	if (fd < 0)
 		return -errno;
-	r = dt_read_fd(fd, max, ret_buf, ret_len);
+	r = file_read_fd(fd, max, ret_buf, ret_len);
 	close(fd);
 	return r;
 }

@@ -18,17 +18,18 @@
  * written to ret_buf or ret_len on failure. max is a limit of
  * common/limits.h, far below SIZE_MAX / 2.
  */
-int dt_read_fd(int fd, size_t max, char **ret_buf, size_t *ret_len)
+int file_read_fd(int fd, size_t max, char **ret_buf, size_t *ret_len)
 	__attribute__((warn_unused_result, nonnull));
 
 /*
- * Opens path read-only and reads it as dt_read_fd() does. Returns as
- * dt_read_fd(), or the -errno of open(2) (-ENOENT, -EACCES...): errors
+ * Opens path read-only and reads it as file_read_fd() does. Returns as
+ * file_read_fd(), or the -errno of open(2) (-ENOENT, -EACCES...): errors
  * that only opening gives. A caller that must tell "cannot open" from
  * "cannot read" apart in every case opens the file itself and calls
- * dt_read_fd().
+ * file_read_fd().
  */
-int dt_read_file(const char *path, size_t max, char **ret_buf, size_t *ret_len)
+int file_read_path(const char *path, size_t max, char **ret_buf,
+		   size_t *ret_len)
 	__attribute__((warn_unused_result, nonnull));
 
 #endif

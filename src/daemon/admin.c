@@ -386,24 +386,25 @@ size_t admin_answer(struct worker *w, const struct qinfo *q, uint8_t *buf,
 	bool ours = wire_dname_is_subdomain(q->qname, zone) ||
 		    name_is(q, "version.bind.");
 	if (!ours || (q->qtype != WIRE_TYPE_TXT && q->qtype != 255))
-		return reply_error(q, WIRE_RCODE_REFUSED, WIRE_EDE_NOT_SUPPORTED,
-				   "unknown administrative name", buf, cap);
+		return render_error(q, WIRE_RCODE_REFUSED,
+				    WIRE_EDE_NOT_SUPPORTED,
+				    "unknown administrative name", buf, cap);
 	if (hotspot_privileged(q) && !q->hotspot) {
 		STAT_INC(w, refused);
-		return reply_error(q, WIRE_RCODE_REFUSED, WIRE_EDE_PROHIBITED,
-				   "needs root, the daemon's user or the "
-				   "hotspot-group on the Unix socket",
-				   buf, cap);
+		return render_error(q, WIRE_RCODE_REFUSED, WIRE_EDE_PROHIBITED,
+				    "needs root, the daemon's user or the "
+				    "hotspot-group on the Unix socket",
+				    buf, cap);
 	}
 	bool privileged = wire_dname_is_subdomain(q->qname, flushname) ||
 			  name_is(q, DT_PROTO_ADMIN_RELOAD) ||
 			  admin_ops_privileged(q);
 	if (privileged && !q->admin) {
 		STAT_INC(w, refused);
-		return reply_error(q, WIRE_RCODE_REFUSED, WIRE_EDE_PROHIBITED,
-				   "needs root or the daemon's user on the "
-				   "Unix socket",
-				   buf, cap);
+		return render_error(q, WIRE_RCODE_REFUSED, WIRE_EDE_PROHIBITED,
+				    "needs root or the daemon's user on the "
+				    "Unix socket",
+				    buf, cap);
 	}
 	/* Over UDP the answer fits the client's payload size (RFC 6891
 	 * §7), or is truncated: no amplification. 64 octets are kept for

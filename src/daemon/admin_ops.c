@@ -114,7 +114,7 @@ void admin_ops_cache_hit(struct worker *w, const struct qinfo *q)
 
 	if (!monitor_active(loop_now_ms(w->loop)))
 		return;
-	klen = cache_key('V', q->qname, q->qtype, q->qclass, key);
+	klen = answer_key('V', q->qname, q->qtype, q->qclass, key);
 	if (!cache_get(w->d->cache, key, klen, worker_now(w), &ref))
 		return;
 	const struct answer *a = ref.val;

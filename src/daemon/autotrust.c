@@ -69,12 +69,12 @@ static int state_read(const char *path, struct val_at *at, char *err,
 {
 	char *buf = NULL;
 	size_t len = 0;
-	int r = dt_read_file(path, DT_AT_FILE_MAXSIZE, &buf, &len);
+	int r = file_read_path(path, DT_AT_FILE_MAXSIZE, &buf, &len);
 
 	if (r == -ENOENT)
 		return r;
 	if (r < 0) {
-		snprintf(err, errlen, "%s: %s", path, dt_strerror(r));
+		snprintf(err, errlen, "%s: %s", path, errcode_str(r));
 		return r;
 	}
 	r = val_at_parse(buf, len, path, at, err, errlen);
@@ -188,7 +188,7 @@ static int state_seed(const struct cfg *cfg, struct val_at *at, char *err,
 	if (r < 0 && !(err[0] && cfg->trust_anchor_file[0]))
 		snprintf(err, errlen, "%.400s: %s", from,
 			 r == DT_ECONFIG ? "no DS or DNSKEY record"
-					 : dt_strerror(r));
+					 : errcode_str(r));
 	return r;
 }
 
@@ -229,7 +229,7 @@ int autotrust_anchors(const struct cfg *cfg, struct val_anchors *ta, char *desc,
 	if (r == 0) {
 		r = val_at_anchors(at, ta);
 		if (r < 0)
-			snprintf(err, errlen, "%s: %s", path, dt_strerror(r));
+			snprintf(err, errlen, "%s: %s", path, errcode_str(r));
 	}
 	if (r == 0)
 		log_err("%s: no trusted key (every one revoked, RFC 5011 §5): "
@@ -279,7 +279,7 @@ int autotrust_check(const struct cfg *cfg, struct val_anchors *ta, char *err,
 	if (r == 0)
 		r = val_at_anchors(at, ta);
 	if (r < 0 && !err[0])
-		snprintf(err, errlen, "%s: %s", path, dt_strerror(r));
+		snprintf(err, errlen, "%s: %s", path, errcode_str(r));
 	free(at);
 	return r < 0 ? r : 0;
 }
@@ -388,7 +388,7 @@ static void update(struct autotrust *a, struct val_at_point *tp,
 	arena_free(&ar);
 	wire_msg_free(m);
 	if (r < 0) {
-		log_err("trust anchor update: %s", dt_strerror(r));
+		log_err("trust anchor update: %s", errcode_str(r));
 		return;
 	}
 	log_result(tp->zone, &res);
@@ -431,7 +431,7 @@ static void answered(void *arg, int err, const struct up_answer *ans,
 				 last_rcode);
 		wire_dname_to_str(tp->zone, zone, sizeof(zone));
 		log_warn("trust anchor %s: DNSKEY query failed: %s%s", zone,
-			 dt_strerror(err ? err : DT_EUPSTREAM), rcode);
+			 errcode_str(err ? err : DT_EUPSTREAM), rcode);
 		val_at_failed(tp, loop_wallclock(a->d->loop));
 	} else {
 		update(a, tp, ans);

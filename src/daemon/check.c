@@ -89,14 +89,14 @@ int check_anchors(const struct cfg *cfg, struct val_anchors *ta, bool dry,
 	} else {
 		r = val_anchors_add_root(ta);
 		snprintf(err, errlen, "built-in root anchors: %s",
-			 dt_strerror(r));
+			 errcode_str(r));
 		snprintf(desc, desclen,
 			 "built-in IANA root KSKs (20326, 38696)");
 	}
 	if (r == 0)
 		r = anchors_usable(ta, err, errlen);
 	if (r < 0 && !err[0])
-		snprintf(err, errlen, "%s", dt_strerror(r));
+		snprintf(err, errlen, "%s", errcode_str(r));
 	return r;
 }
 

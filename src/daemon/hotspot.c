@@ -56,7 +56,7 @@ struct hotspot {
  * validated as secure. */
 static size_t flush_unproven(struct daemon *d)
 {
-	return rsv_drop_unproven(d->cache);
+	return source_drop_unproven(d->cache);
 }
 
 static void end(struct daemon *d, const char *why)
@@ -114,7 +114,7 @@ static void start(struct worker *w, unsigned minutes)
 	/* The failures cached before would outlive the start by
 	 * bogus-ttl, and a cached proof that the portal's name does not
 	 * exist would keep it from being asked. */
-	size_t n = rsv_drop_unproven_negative(d->cache);
+	size_t n = source_drop_unproven_negative(d->cache);
 	if (loop_post(d->loop, arm, d) < 0)
 		log_warn("hotspot: the end cannot be timed; it ends at the "
 			 "next question after it");

@@ -67,7 +67,7 @@ static void read_resolv_conf(struct daemon *d, struct up_conf *uc)
 
 	if (r < 0) {
 		log_warn("%s: %s; no upstream until it is readable",
-			 cfg->resolv_conf, dt_strerror(r));
+			 cfg->resolv_conf, errcode_str(r));
 		memset(uc, 0, sizeof(*uc));
 		uc->timeout_ms = DT_UP_TIMEOUT_DEFAULT_MS;
 		uc->attempts = DT_UP_ATTEMPTS_DEFAULT;
@@ -172,7 +172,7 @@ static void forget_unproven(struct daemon *d, const struct up_conf *old)
 	    old->searchlen == d->upconf.searchlen &&
 	    memcmp(old->search, d->upconf.search, old->searchlen) == 0)
 		return;
-	size_t n = rsv_drop_unproven(d->cache);
+	size_t n = source_drop_unproven(d->cache);
 
 	log_info("upstreams changed: %zu cached entries not validated as "
 		 "secure dropped",

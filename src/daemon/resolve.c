@@ -506,8 +506,8 @@ static void ns_answered(struct worker *w, struct nslookup *nl,
 
 	if ((a->status == VAL_SECURE || a->status == VAL_INSECURE) &&
 	    !a->unvalidated && !a->permissive &&
-	    (len = rsv_render(a, &nl->rw.q, 0, w->render_buf,
-			      sizeof(w->render_buf))) &&
+	    (len = answer_render(a, &nl->rw.q, 0, w->render_buf,
+				 sizeof(w->render_buf))) &&
 	    (m = wire_msg_parse(w->render_buf, len, 0, &e))) {
 		for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER] &&
 				   nl->naddr < DT_IT_ADDRS_MAX;
@@ -583,8 +583,8 @@ static void answered(void *arg, struct rsv_waiter *list,
 		struct waiter *wt = (struct waiter *)((char *)rw -
 						      offsetof(struct waiter,
 							       rw));
-		size_t len = rsv_render(d->a, &wt->rw.q, 0, w->render_buf,
-					sizeof(w->render_buf));
+		size_t len = answer_render(d->a, &wt->rw.q, 0, w->render_buf,
+					   sizeof(w->render_buf));
 		w->reply(wt, w->render_buf, len);
 	}
 }
@@ -638,7 +638,7 @@ size_t resolve_cached(struct worker *w, const struct qinfo *q, uint8_t *out,
 	struct rsv_clock now;
 
 	clock_of(w, &now);
-	return rsv_cached(w->rsv, q, &now, out, cap);
+	return answer_cached(w->rsv, q, &now, out, cap);
 }
 
 void resolve_submit(struct worker *w, struct waiter *wt)
@@ -658,8 +658,8 @@ void resolve_submit(struct worker *w, struct waiter *wt)
 	if (role == SHARE_CLAIMED)
 		share_abort(w, &wt->rw.q, ede, text);
 	w->reply(wt, w->render_buf,
-		 reply_error(&wt->rw.q, WIRE_RCODE_SERVFAIL, ede, text,
-			     w->render_buf, sizeof(w->render_buf)));
+		 render_error(&wt->rw.q, WIRE_RCODE_SERVFAIL, ede, text,
+			      w->render_buf, sizeof(w->render_buf)));
 }
 
 void resolve_detach(struct waiter *wt)

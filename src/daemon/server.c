@@ -374,9 +374,9 @@ static void waiter_deadline(struct loop_timer *t)
 	snprintf(text, sizeof(text), "no answer within %u ms",
 		 wt->w->st->cfg.query_timeout_ms);
 	waiter_reply(wt, wt->w->reply_buf,
-		     reply_error(&wt->rw.q, WIRE_RCODE_SERVFAIL,
-				 WIRE_EDE_NO_REACHABLE_AUTHORITY, text,
-				 wt->w->reply_buf, sizeof(wt->w->reply_buf)));
+		     render_error(&wt->rw.q, WIRE_RCODE_SERVFAIL,
+				  WIRE_EDE_NO_REACHABLE_AUTHORITY, text,
+				  wt->w->reply_buf, sizeof(wt->w->reply_buf)));
 }
 
 static struct waiter *waiter_new(struct worker *w, const struct qinfo *q)
@@ -555,8 +555,8 @@ static void reply_formerr(struct worker *w, const struct origin *o,
 	q.flags = wire_get16(pkt + 2);
 	q.udp_size = udp ? 512 : 0;
 	send_now(w, o, w->reply_buf,
-		 reply_error(&q, WIRE_RCODE_FORMERR, VAL_EDE_NONE, NULL,
-			     w->reply_buf, sizeof(w->reply_buf)));
+		 render_error(&q, WIRE_RCODE_FORMERR, VAL_EDE_NONE, NULL,
+			      w->reply_buf, sizeof(w->reply_buf)));
 }
 
 static bool unsupported_type(uint16_t t)
@@ -589,8 +589,9 @@ static void resolve(struct worker *w, const struct origin *o,
 	if (busy) {
 		STAT_INC(w, refused);
 		send_now(w, o, w->reply_buf,
-			 reply_error(q, WIRE_RCODE_SERVFAIL, WIRE_EDE_NOT_READY,
-				     busy, w->reply_buf, sizeof(w->reply_buf)));
+			 render_error(q, WIRE_RCODE_SERVFAIL,
+				      WIRE_EDE_NOT_READY, busy, w->reply_buf,
+				      sizeof(w->reply_buf)));
 		return;
 	}
 	struct waiter *wt = waiter_new(w, q);
@@ -599,9 +600,9 @@ static void resolve(struct worker *w, const struct origin *o,
 			__atomic_sub_fetch(&o->conn->user->pending, 1,
 					   __ATOMIC_RELAXED);
 		send_now(w, o, w->reply_buf,
-			 reply_error(q, WIRE_RCODE_SERVFAIL, WIRE_EDE_OTHER,
-				     "out of memory", w->reply_buf,
-				     sizeof(w->reply_buf)));
+			 render_error(q, WIRE_RCODE_SERVFAIL, WIRE_EDE_OTHER,
+				      "out of memory", w->reply_buf,
+				      sizeof(w->reply_buf)));
 		return;
 	}
 	if (o->conn) {
@@ -664,10 +665,10 @@ static void handle(struct worker *w, const struct origin *o,
 	if (o->conn && o->conn->reject) {
 		STAT_INC(w, refused);
 		send_now(w, o, w->reply_buf,
-			 reply_error(&q, WIRE_RCODE_SERVFAIL,
-				     WIRE_EDE_NOT_READY,
-				     "too many connections; try again",
-				     w->reply_buf, sizeof(w->reply_buf)));
+			 render_error(&q, WIRE_RCODE_SERVFAIL,
+				      WIRE_EDE_NOT_READY,
+				      "too many connections; try again",
+				      w->reply_buf, sizeof(w->reply_buf)));
 		return;
 	}
 	if (opcode != WIRE_OPCODE_QUERY) {
@@ -693,8 +694,8 @@ static void handle(struct worker *w, const struct origin *o,
 			       : q.qclass == WIRE_CLASS_CH ? WIRE_EDE_PROHIBITED
 							   : WIRE_EDE_NOT_SUPPORTED;
 		send_now(w, o, w->reply_buf,
-			 reply_error(&q, rcode, ede, why, w->reply_buf,
-				     sizeof(w->reply_buf)));
+			 render_error(&q, rcode, ede, why, w->reply_buf,
+				      sizeof(w->reply_buf)));
 		return;
 	}
 	resolve(w, o, &q);

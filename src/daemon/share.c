@@ -121,10 +121,10 @@ static void deliver(void *arg)
 		j->w->reply(wt, j->j.msg, j->j.len);
 	else if (wt) /* no memory for its reply */
 		j->w->reply(wt, j->w->share_buf,
-			    rsv_error(&j->q, WIRE_RCODE_SERVFAIL,
-				      WIRE_EDE_OTHER, "out of memory",
-				      j->w->share_buf,
-				      sizeof(j->w->share_buf)));
+			    answer_error(&j->q, WIRE_RCODE_SERVFAIL,
+					 WIRE_EDE_OTHER, "out of memory",
+					 j->w->share_buf,
+					 sizeof(j->w->share_buf)));
 	pthread_mutex_lock(&s->mu);
 	xw_join_free(s, &j->j);
 	pthread_mutex_unlock(&s->mu);
@@ -172,7 +172,7 @@ static void end_claim(struct worker *w, const uint8_t *lname, uint16_t type,
 static size_t render_answer(const void *arg, const struct qinfo *q,
 			    uint8_t *buf, size_t cap)
 {
-	return rsv_render(arg, q, 0, buf, cap);
+	return answer_render(arg, q, 0, buf, cap);
 }
 
 void share_answered(struct worker *w, const struct rsv_done *d)
@@ -192,7 +192,7 @@ static size_t render_failure(const void *arg, const struct qinfo *q,
 {
 	const struct failure *f = arg;
 
-	return rsv_error(q, WIRE_RCODE_SERVFAIL, f->ede, f->text, buf, cap);
+	return answer_error(q, WIRE_RCODE_SERVFAIL, f->ede, f->text, buf, cap);
 }
 
 void share_abort(struct worker *w, const struct qinfo *q, uint16_t ede,
@@ -249,9 +249,9 @@ void share_shutdown(struct worker *w)
 			j->state = SJ_CANCELLED; /* its delivery frees it */
 		}
 		w->reply(wt, w->share_buf,
-			 rsv_error(&wt->rw.q, WIRE_RCODE_SERVFAIL,
-				   WIRE_EDE_OTHER, "dnstrustd is stopping",
-				   w->share_buf, sizeof(w->share_buf)));
+			 answer_error(&wt->rw.q, WIRE_RCODE_SERVFAIL,
+				      WIRE_EDE_OTHER, "dnstrustd is stopping",
+				      w->share_buf, sizeof(w->share_buf)));
 	}
 	pthread_mutex_unlock(&s->mu);
 }

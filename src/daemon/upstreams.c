@@ -283,7 +283,7 @@ static void on_events(void *arg)
 	unsigned ev = __atomic_exchange_n(&u->events, 0, __ATOMIC_ACQ_REL);
 
 	if (ev & CAPAB_EV_RECOVERED) {
-		size_t n = rsv_drop_unproven(d->cache);
+		size_t n = source_drop_unproven(d->cache);
 
 		log_notice("upstreams answer again: %zu cached entries not "
 			   "validated as secure dropped",

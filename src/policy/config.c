@@ -1427,7 +1427,7 @@ int cfg_parse(const char *text, size_t len, const char *name, struct cfg *ret,
  * caller). Returns 0, or -errno or DT_ETOOBIG with the message written. */
 static int file_read(struct cfg_ctx *x, int fd, char **ret_buf, size_t *ret_len)
 {
-	int r = dt_read_fd(fd, DT_CFG_MAXSIZE, ret_buf, ret_len);
+	int r = file_read_fd(fd, DT_CFG_MAXSIZE, ret_buf, ret_len);
 
 	if (r == DT_ETOOBIG)
 		cfg_fail(x, "larger than %d octets", DT_CFG_MAXSIZE);

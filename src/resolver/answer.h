@@ -60,7 +60,7 @@ void answer_free(void *answer);
 /* Cache key of kind ('V' answers, 'W' rendered replies, 'K' key sets,
  * 'P' DS probes, 'Q' upstream responses) for a name (lower-cased in the
  * key), type and class. Returns the key length. */
-size_t cache_key(uint8_t kind, const uint8_t *name, uint16_t type,
-		 uint16_t qclass, uint8_t *key);
+size_t answer_key(uint8_t kind, const uint8_t *name, uint16_t type,
+		  uint16_t qclass, uint8_t *key);
 
 #endif

@@ -34,7 +34,7 @@ struct nsec_zone {
 
 static size_t zone_key(const uint8_t *zone, uint8_t *key)
 {
-	return cache_key('N', zone, WIRE_TYPE_NSEC, WIRE_CLASS_IN, key);
+	return answer_key('N', zone, WIRE_TYPE_NSEC, WIRE_CLASS_IN, key);
 }
 
 /* Whether rr is one of the records to keep: an NSEC or SOA RRset of the

@@ -259,9 +259,9 @@ static void truncate_reply(struct render *r, const struct wire_builder *q)
 	wire_build_set_flags(&r->b, WIRE_FLAG_TC, 0);
 }
 
-size_t reply_build(struct render *r, const struct answer *a,
-		   const struct qinfo *q, int64_t age, bool cached,
-		   uint8_t *buf, size_t cap)
+size_t render_build(struct render *r, const struct answer *a,
+		    const struct qinfo *q, int64_t age, bool cached,
+		    uint8_t *buf, size_t cap)
 {
 	bool data = shows_data(a, q);
 	uint16_t flags = reply_flags(q);
@@ -291,7 +291,7 @@ size_t reply_build(struct render *r, const struct answer *a,
 	return wire_build_finish(&r->b);
 }
 
-size_t reply_cap(const struct qinfo *q, size_t cap)
+size_t render_cap(const struct qinfo *q, size_t cap)
 {
 	size_t lim = DT_MSG_MAXLEN;
 
@@ -302,16 +302,17 @@ size_t reply_cap(const struct qinfo *q, size_t cap)
 	return lim < cap ? lim : cap;
 }
 
-size_t reply_render(const struct answer *a, const struct qinfo *q,
-		    int64_t age, bool cached, uint8_t *buf, size_t cap)
+size_t render_reply(const struct answer *a, const struct qinfo *q, int64_t age,
+		    bool cached, uint8_t *buf, size_t cap)
 {
 	struct render r = {0};
-	size_t len = reply_build(&r, a, q, age, cached, buf, reply_cap(q, cap));
+	size_t len =
+		render_build(&r, a, q, age, cached, buf, render_cap(q, cap));
 
 	if (len)
 		return len;
-	return reply_error(q, WIRE_RCODE_SERVFAIL, WIRE_EDE_OTHER,
-			   "the reply cannot be built", buf, cap);
+	return render_error(q, WIRE_RCODE_SERVFAIL, WIRE_EDE_OTHER,
+			    "the reply cannot be built", buf, cap);
 }
 
 /* A header alone, as the last resort (RCODE rcode, no question). */
@@ -324,14 +325,14 @@ static size_t header_only(const struct qinfo *q, uint16_t rcode, uint8_t *buf)
 	return wire_build_finish(&b);
 }
 
-size_t reply_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
-		   const char *text, uint8_t *buf, size_t cap)
+size_t render_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
+		    const char *text, uint8_t *buf, size_t cap)
 {
 	uint16_t flags = reply_flags(q) | (rcode & 0xF);
 	struct render r = {0};
 	struct opt_plan p;
 
-	cap = reply_cap(q, cap);
+	cap = render_cap(q, cap);
 	size_t fixed = fixed_len(q, false);
 	p.olen = make_opts(p.opts, q, ede, text, DT_PROTO_STATUS_NONE, 0,
 			   cap > fixed ? cap - fixed : 0, &p.status_at);

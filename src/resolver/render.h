@@ -29,30 +29,30 @@ struct render {
 
 /*
  * Renders the reply to q from a (aged by age seconds) into buf of cap
- * octets (the reply's size limit: reply_cap()). Records: those of
+ * octets (the reply's size limit: render_cap()). Records: those of
  * a->used, answer-section RRsets always, the SOA always, RRSIGs and
  * NSEC/NSEC3 proofs with DO; never another record of a->msg. When they
  * do not all fit, none is sent and TC is set (r->truncated). Returns the
  * length, or 0 when not even the header, question and OPT fit (then
  * nothing may be sent from buf).
  */
-size_t reply_build(struct render *r, const struct answer *a,
-		   const struct qinfo *q, int64_t age, bool cached,
-		   uint8_t *buf, size_t cap);
+size_t render_build(struct render *r, const struct answer *a,
+		    const struct qinfo *q, int64_t age, bool cached,
+		    uint8_t *buf, size_t cap);
 
 /* Renders the reply to q from a, aged by age seconds, into buf (cap
  * octets, at least DT_MSG_MAXLEN). cached sets the status option's flag.
  * Returns the length (a SERVFAIL when the reply cannot be built). */
-size_t reply_render(const struct answer *a, const struct qinfo *q,
-		    int64_t age, bool cached, uint8_t *buf, size_t cap);
+size_t render_reply(const struct answer *a, const struct qinfo *q, int64_t age,
+		    bool cached, uint8_t *buf, size_t cap);
 
 /* Renders a reply without answer data: rcode, and an EDE when ede is not
  * VAL_EDE_NONE (text may be NULL). Returns the length. */
-size_t reply_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
-		   const char *text, uint8_t *buf, size_t cap);
+size_t render_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
+		    const char *text, uint8_t *buf, size_t cap);
 
 /* The size a reply to q may have: the client's UDP size (at least 512),
  * or a whole message on streams; at most cap. */
-size_t reply_cap(const struct qinfo *q, size_t cap);
+size_t render_cap(const struct qinfo *q, size_t cap);
 
 #endif

@@ -175,7 +175,7 @@ void rsv_fetch_done(struct rsv_fetch *f, int err, const uint8_t *msg,
 		m = wire_msg_parse(msg, len, 0, &err);
 		if (!m) {
 			log_info("upstream answer unparsable: %s",
-				 dt_strerror(err));
+				 errcode_str(err));
 			err = DT_EUPSTREAM;
 		}
 	} else if (err > 0) {
@@ -188,8 +188,8 @@ void rsv_fetch_done(struct rsv_fetch *f, int err, const uint8_t *msg,
 		if (m && !(copy = wire_msg_parse(m->raw, m->rawlen, 0, &e)))
 			e = -ENOMEM;
 		t->nfetching--;
-		int rr = fetched_add(t, f->name, f->type, copy, e,
-				     from ? from : "upstream");
+		int rr = source_fetched_add(t, f->name, f->type, copy, e,
+					    from ? from : "upstream");
 		if (rr < 0 && rr != DT_ELIMIT)
 			t->fail_err = -ENOMEM;
 		/* Validation runs again when what it asked for is in, or
@@ -286,7 +286,7 @@ static void speculate_one(struct rsv_task *t, const uint8_t *name,
 			  uint16_t type)
 {
 	if (t->nf + t->nfetching >= t->r->fetches_max ||
-	    fetched_find(t, name, type) ||
+	    source_fetched_find(t, name, type) ||
 	    source_response_kept(t, name, type))
 		return;
 	fetch_start(t, name, type);
@@ -502,7 +502,7 @@ static bool finish_stale(struct rsv_task *t, int err)
 		snprintf(a.reason, sizeof(a.reason),
 			 "%lld s past its TTL, served stale (RFC 8767): the "
 			 "upstreams failed (%s)",
-			 (long long)past, dt_strerror(err));
+			 (long long)past, errcode_str(err));
 		a.ttl = DT_RSV_STALE_TTL;
 		a.stored = t->mono;
 		RSV_STAT_INC(t->r, stale);
@@ -545,7 +545,7 @@ static void finish_failed(struct rsv_task *t, int err, const char *tag,
 			a->ttl = 0; /* says nothing about the name */
 	}
 	snprintf(a->reason, sizeof(a->reason), "%s for %.255s: %s", what, txt,
-		 dt_strerror(err));
+		 errcode_str(err));
 	task_finish(t, a);
 }
 
@@ -672,7 +672,7 @@ static bool finish_exempt(struct rsv_task *t)
 				"policy-validate-no",
 				"domain %s validate no: not validated", txt);
 	}
-	struct fetched *f = fetched_find(t, t->qname, t->qtype);
+	struct rsv_fetched *f = source_fetched_find(t, t->qname, t->qtype);
 	if (walk_exempt(t, f->msg, &res) < 0) {
 		finish_failed(t, -ENOMEM, "internal-nomem", "out of memory");
 		return true;
@@ -829,7 +829,7 @@ static bool keep_used(struct answer *a, const struct val_result *res)
 static void finish_result(struct rsv_task *t, const struct val_result *res)
 {
 	struct answer *a = answer_new();
-	struct fetched *f = fetched_find(t, t->qname, t->qtype);
+	struct rsv_fetched *f = source_fetched_find(t, t->qname, t->qtype);
 
 	if (!a || !keep_used(a, res)) {
 		answer_free(a);
@@ -877,7 +877,7 @@ static void finish_result(struct rsv_task *t, const struct val_result *res)
 /* Takes the main response out of the fetched list (the answer keeps it). */
 static struct wire_msg *take_main(struct rsv_task *t)
 {
-	struct fetched *f = fetched_find(t, t->qname, t->qtype);
+	struct rsv_fetched *f = source_fetched_find(t, t->qname, t->qtype);
 	struct wire_msg *m = f->msg;
 
 	f->msg = NULL;
@@ -907,7 +907,8 @@ static const struct wire_msg *try_synthesize(struct rsv_task *t)
 
 	t->synth_tried = true;
 	if (ask_network(t) || !(m = nsec_synthesize(t)) ||
-	    fetched_add(t, t->qname, t->qtype, m, 0, "aggressive-nsec") < 0)
+	    source_fetched_add(t, t->qname, t->qtype, m, 0, "aggressive-nsec") <
+		    0)
 		return NULL;
 	t->f[t->nf - 1].kept = true;
 	t->synth = true;
@@ -917,7 +918,7 @@ static const struct wire_msg *try_synthesize(struct rsv_task *t)
 
 static void drop_synthesized(struct rsv_task *t)
 {
-	struct fetched *f = fetched_find(t, t->qname, t->qtype);
+	struct rsv_fetched *f = source_fetched_find(t, t->qname, t->qtype);
 
 	if (f) {
 		wire_msg_free(f->msg);
@@ -950,7 +951,8 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 	val_ctx_init(&t->tmpl, t->now, &t->st->lim);
 	t->tmpl.work = &t->work;
 	t->tmpl.sigcache = t->r->sigcache;
-	const struct wire_msg *m = task_fetched(t, t->qname, t->qtype, &err);
+	const struct wire_msg *m =
+		source_task_fetched(t, t->qname, t->qtype, &err);
 	if (!m && !err && !t->synth_tried)
 		m = try_synthesize(t);
 	if (!m && err) {

@@ -93,7 +93,7 @@ struct rsv_env {
 	 * A question is finished, once per task: every waiter of the list
 	 * (linked by next, each already detached: task NULL; NULL when
 	 * nobody waits any more) is to be answered from d->a, e.g. with
-	 * rsv_render(). The caller owns the waiters again.
+	 * answer_render(). The caller owns the waiters again.
 	 */
 	void (*answered)(void *arg, struct rsv_waiter *waiters,
 			 const struct rsv_done *d);
@@ -147,8 +147,8 @@ void rsv_set_state(struct resolver *r, struct dstate *st);
  * buf (cap octets, at least DT_MSG_MAXLEN) and returns its length, else
  * returns 0.
  */
-size_t rsv_cached(struct resolver *r, const struct qinfo *q,
-		  const struct rsv_clock *now, uint8_t *buf, size_t cap);
+size_t answer_cached(struct resolver *r, const struct qinfo *q,
+		     const struct rsv_clock *now, uint8_t *buf, size_t cap);
 
 /*
  * Starts or joins the resolution of wt->q. Returns 0 when wt waits (it
@@ -196,21 +196,21 @@ void rsv_sigcache_stats(const struct resolver *r,
 
 /* Renders the reply to q from a, aged by age seconds, into buf (cap
  * octets, at least DT_MSG_MAXLEN). Returns the length. */
-size_t rsv_render(const struct answer *a, const struct qinfo *q,
-		  int64_t age, uint8_t *buf, size_t cap);
+size_t answer_render(const struct answer *a, const struct qinfo *q, int64_t age,
+		     uint8_t *buf, size_t cap);
 
 /* A reply without answer data: rcode, and an EDE when ede is not
  * VAL_EDE_NONE (text may be NULL). Returns the length. */
-size_t rsv_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
-		 const char *text, uint8_t *buf, size_t cap);
+size_t answer_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
+		    const char *text, uint8_t *buf, size_t cap);
 
 /* Drops every cache entry not learnt through a secure validation (for a
  * change of upstreams). Returns the number dropped. */
-size_t rsv_drop_unproven(struct cache *c);
+size_t source_drop_unproven(struct cache *c);
 
 /* The same, and every negative answer and upstream response, secure or
  * not (the start of a hotspot sign-on: the portal answers names the
  * public DNS proves absent). Returns the number dropped. */
-size_t rsv_drop_unproven_negative(struct cache *c);
+size_t source_drop_unproven_negative(struct cache *c);
 
 #endif

@@ -88,7 +88,7 @@ static void validated(void *arg, const uint8_t *name, uint16_t type,
 		      const struct val_verdict *v, uint32_t ttl)
 {
 	struct rsv_task *t = arg;
-	struct fetched *f = fetched_find(t, name, type);
+	struct rsv_fetched *f = source_fetched_find(t, name, type);
 	uint8_t key[DT_CACHE_KEY_MAXLEN];
 
 	if (!f || !f->msg || f->kept)
@@ -105,7 +105,7 @@ static void validated(void *arg, const uint8_t *name, uint16_t type,
 	r->status = v->status;
 	r->len = m->rawlen;
 	memcpy(r->data, m->raw, m->rawlen);
-	size_t klen = cache_key('Q', name, type, WIRE_CLASS_IN, key);
+	size_t klen = answer_key('Q', name, type, WIRE_CLASS_IN, key);
 	cache_put(t->r->cache, key, klen, r, sizeof(*r) + r->len,
 		  t->mono + ttl, free);
 }
@@ -128,7 +128,7 @@ static bool unproven(const uint8_t *key, size_t klen, void *val, void *arg)
 	}
 }
 
-size_t rsv_drop_unproven(struct cache *c)
+size_t source_drop_unproven(struct cache *c)
 {
 	return cache_remove_if_val(c, unproven, NULL);
 }
@@ -154,7 +154,7 @@ static bool unproven_or_negative(const uint8_t *key, size_t klen, void *val,
 	return false;
 }
 
-size_t rsv_drop_unproven_negative(struct cache *c)
+size_t source_drop_unproven_negative(struct cache *c)
 {
 	return cache_remove_if_val(c, unproven_or_negative, NULL);
 }
@@ -163,7 +163,7 @@ static struct wire_msg *response_cached(struct rsv_task *t,
 					const uint8_t *name, uint16_t type)
 {
 	uint8_t key[DT_CACHE_KEY_MAXLEN];
-	size_t klen = cache_key('Q', name, type, WIRE_CLASS_IN, key);
+	size_t klen = answer_key('Q', name, type, WIRE_CLASS_IN, key);
 	struct cache_ref ref;
 	int err;
 
@@ -177,8 +177,8 @@ static struct wire_msg *response_cached(struct rsv_task *t,
 
 /* --- fetched responses of a task --- */
 
-struct fetched *fetched_find(struct rsv_task *t, const uint8_t *name,
-			     uint16_t type)
+struct rsv_fetched *source_fetched_find(struct rsv_task *t, const uint8_t *name,
+					uint16_t type)
 {
 	for (size_t i = 0; i < t->nf; i++)
 		if (t->f[i].type == type && wire_dname_equal(t->f[i].name, name))
@@ -200,8 +200,8 @@ static size_t msg_bytes(const struct wire_msg *m)
 	return n;
 }
 
-int fetched_add(struct rsv_task *t, const uint8_t *name, uint16_t type,
-		struct wire_msg *msg, int err, const char *from)
+int source_fetched_add(struct rsv_task *t, const uint8_t *name, uint16_t type,
+		       struct wire_msg *msg, int err, const char *from)
 {
 	int r = 0;
 
@@ -217,7 +217,7 @@ int fetched_add(struct rsv_task *t, const uint8_t *name, uint16_t type,
 	}
 	if (t->nf == t->capf) {
 		size_t cap = t->capf ? 2 * t->capf : 4;
-		struct fetched *n = realloc(t->f, cap * sizeof(*n));
+		struct rsv_fetched *n = realloc(t->f, cap * sizeof(*n));
 		if (!n) {
 			wire_msg_free(msg);
 			return -ENOMEM;
@@ -225,7 +225,7 @@ int fetched_add(struct rsv_task *t, const uint8_t *name, uint16_t type,
 		t->f = n;
 		t->capf = cap;
 	}
-	struct fetched *f = &t->f[t->nf++];
+	struct rsv_fetched *f = &t->f[t->nf++];
 	wire_dname_copy(f->name, name);
 	f->type = type;
 	f->msg = msg;
@@ -235,10 +235,11 @@ int fetched_add(struct rsv_task *t, const uint8_t *name, uint16_t type,
 	return r;
 }
 
-const struct wire_msg *task_fetched(struct rsv_task *t, const uint8_t *name,
-				    uint16_t type, int *err)
+const struct wire_msg *source_task_fetched(struct rsv_task *t,
+					   const uint8_t *name, uint16_t type,
+					   int *err)
 {
-	const struct fetched *f = fetched_find(t, name, type);
+	const struct rsv_fetched *f = source_fetched_find(t, name, type);
 
 	*err = 0;
 	if (f) {
@@ -246,7 +247,7 @@ const struct wire_msg *task_fetched(struct rsv_task *t, const uint8_t *name,
 		return f->msg;
 	}
 	struct wire_msg *m = response_cached(t, name, type);
-	int r = m ? fetched_add(t, name, type, m, 0, "cache") : -ENOENT;
+	int r = m ? source_fetched_add(t, name, type, m, 0, "cache") : -ENOENT;
 	if (r == 0) {
 		t->f[t->nf - 1].kept = true;
 		return m;
@@ -268,7 +269,7 @@ static enum walk_got response(void *arg, const uint8_t *name, uint16_t type,
 			      int *err)
 {
 	struct rsv_task *t = arg;
-	const struct wire_msg *m = task_fetched(t, name, type, err);
+	const struct wire_msg *m = source_task_fetched(t, name, type, err);
 
 	*tentative = false;
 	if (!m && *err == DT_EABSENT)
@@ -305,7 +306,8 @@ static const struct val_keyset *keys_get(void *arg, const uint8_t *zone)
 {
 	struct rsv_task *t = arg;
 	uint8_t key[DT_CACHE_KEY_MAXLEN];
-	size_t klen = cache_key('K', zone, WIRE_TYPE_DNSKEY, WIRE_CLASS_IN, key);
+	size_t klen =
+		answer_key('K', zone, WIRE_TYPE_DNSKEY, WIRE_CLASS_IN, key);
 	struct cache_ref ref;
 
 	for (size_t i = 0; i < t->nlocal; i++)
@@ -396,8 +398,8 @@ static const struct val_keyset *keys_put(void *arg, struct val_keyset *ks,
 	if (!cacheable || ttl == 0)
 		return keep_local(t, copy);
 	uint8_t key[DT_CACHE_KEY_MAXLEN];
-	size_t klen = cache_key('K', copy->zone, WIRE_TYPE_DNSKEY,
-				WIRE_CLASS_IN, key);
+	size_t klen = answer_key('K', copy->zone, WIRE_TYPE_DNSKEY,
+				 WIRE_CLASS_IN, key);
 	if (cache_put(t->r->cache, key, klen, copy, keyset_cost(copy),
 		      t->mono + ttl, keyset_destroy) < 0)
 		return NULL;
@@ -410,7 +412,7 @@ static bool probe_get(void *arg, const uint8_t *name, enum walk_probe *ret)
 {
 	struct rsv_task *t = arg;
 	uint8_t key[DT_CACHE_KEY_MAXLEN];
-	size_t klen = cache_key('P', name, WIRE_TYPE_DS, WIRE_CLASS_IN, key);
+	size_t klen = answer_key('P', name, WIRE_TYPE_DS, WIRE_CLASS_IN, key);
 	struct cache_ref ref;
 
 	if (!cache_get(t->r->cache, key, klen, t->mono, &ref))
@@ -424,7 +426,7 @@ bool source_response_kept(struct rsv_task *t, const uint8_t *name,
 			  uint16_t type)
 {
 	uint8_t key[DT_CACHE_KEY_MAXLEN];
-	size_t klen = cache_key('Q', name, type, WIRE_CLASS_IN, key);
+	size_t klen = answer_key('Q', name, type, WIRE_CLASS_IN, key);
 	struct cache_ref ref;
 
 	if (!cache_get(t->r->cache, key, klen, t->mono, &ref))
@@ -436,7 +438,8 @@ bool source_response_kept(struct rsv_task *t, const uint8_t *name,
 enum source_cut source_cut_known(struct rsv_task *t, const uint8_t *name)
 {
 	uint8_t key[DT_CACHE_KEY_MAXLEN];
-	size_t klen = cache_key('K', name, WIRE_TYPE_DNSKEY, WIRE_CLASS_IN, key);
+	size_t klen =
+		answer_key('K', name, WIRE_TYPE_DNSKEY, WIRE_CLASS_IN, key);
 	struct cache_ref ref;
 	enum walk_probe p;
 
@@ -457,7 +460,7 @@ static void probe_put(void *arg, const uint8_t *name, enum walk_probe p,
 {
 	struct rsv_task *t = arg;
 	uint8_t key[DT_CACHE_KEY_MAXLEN];
-	size_t klen = cache_key('P', name, WIRE_TYPE_DS, WIRE_CLASS_IN, key);
+	size_t klen = answer_key('P', name, WIRE_TYPE_DS, WIRE_CLASS_IN, key);
 
 	if (ttl > t->st->cfg.max_cache_ttl)
 		ttl = t->st->cfg.max_cache_ttl;

@@ -36,7 +36,7 @@ struct resolver {
 	__atomic_fetch_add(&(r)->stats.field, 1, __ATOMIC_RELAXED)
 
 /* An upstream response fetched for a task (or its failure). */
-struct fetched {
+struct rsv_fetched {
 	uint8_t name[DT_NAME_MAXLEN];
 	uint16_t type;
 	int err;			/* 0, or why there is no message */
@@ -56,7 +56,7 @@ struct rsv_task {
 	unsigned nest;			/* its first waiter's */
 	struct rsv_waiter *waiters;
 	size_t nwaiters;
-	struct fetched *f;
+	struct rsv_fetched *f;
 	size_t nf, capf;
 	size_t bytes;			/* held by f's messages (parsed) */
 	unsigned nfetching;		/* fetches it waits on */
@@ -84,18 +84,19 @@ struct rsv_task {
 /* The fetched response for (name, type): the message, or NULL with *err
  * set when the fetch failed, or NULL with *err 0 when not fetched yet
  * (then it is noted as wanted). */
-const struct wire_msg *task_fetched(struct rsv_task *t, const uint8_t *name,
-				    uint16_t type, int *err);
+const struct wire_msg *source_task_fetched(struct rsv_task *t,
+					   const uint8_t *name, uint16_t type,
+					   int *err);
 
 /* Records a fetched response (or its failure err). Past
  * the resolver's bytes_max the response is dropped and recorded as failed
  * with DT_ELIMIT, which is returned; -ENOMEM. */
-int fetched_add(struct rsv_task *t, const uint8_t *name, uint16_t type,
-		struct wire_msg *msg, int err, const char *from);
+int source_fetched_add(struct rsv_task *t, const uint8_t *name, uint16_t type,
+		       struct wire_msg *msg, int err, const char *from);
 
 /* The fetched entry for (name, type), or NULL. */
-struct fetched *fetched_find(struct rsv_task *t, const uint8_t *name,
-			     uint16_t type);
+struct rsv_fetched *source_fetched_find(struct rsv_task *t, const uint8_t *name,
+					uint16_t type);
 
 /* The walk's record source over t (source.c). */
 void source_init(struct rsv_task *t, struct walk_source *src);
@@ -130,7 +131,7 @@ void source_response(const struct wire_msg *msg, const uint8_t *qname,
 
 /* The cached answer to (qname, qtype, qclass) when it may be served
  * stale (secure or insecure, kept past its TTL for serve-stale-max),
- * fresh or not: true with *ref held (reply.c). */
+ * fresh or not: true with *ref held (answer.c). */
 bool answer_stale_get(struct resolver *r, const uint8_t *qname,
 		      uint16_t qtype, uint16_t qclass, int64_t now,
 		      struct cache_ref *ref);
@@ -148,7 +149,7 @@ void nsec_learn(struct resolver *r, const struct answer *a, int64_t now);
  * validated like an upstream's, or NULL (nsec.c). */
 struct wire_msg *nsec_synthesize(struct rsv_task *t);
 
-/* Stores a in the answer cache (takes it) (reply.c). */
+/* Stores a in the answer cache (takes it) (answer.c). */
 void answer_store(struct resolver *r, const uint8_t *qname, uint16_t qtype,
 		  uint16_t qclass, struct answer *a);
 

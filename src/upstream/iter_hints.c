@@ -120,10 +120,10 @@ int it_hints_load(const char *path, struct it_hints *ret, char *err,
 {
 	char *text = NULL;
 	size_t len = 0;
-	int r = dt_read_file(path, DT_ZONE_FILE_MAXSIZE, &text, &len);
+	int r = file_read_path(path, DT_ZONE_FILE_MAXSIZE, &text, &len);
 
 	if (r < 0) {
-		snprintf(err, errlen, "%s: %s", path, dt_strerror(r));
+		snprintf(err, errlen, "%s: %s", path, errcode_str(r));
 		return r;
 	}
 	r = it_hints_parse(text, len, path, ret, err, errlen);

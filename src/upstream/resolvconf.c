@@ -372,7 +372,7 @@ int up_conf_load(const char *path, struct up_conf *ret)
 {
 	char *buf;
 	size_t len;
-	int r = dt_read_file(path, DT_UP_CONF_MAXSIZE, &buf, &len);
+	int r = file_read_path(path, DT_UP_CONF_MAXSIZE, &buf, &len);
 
 	if (r < 0)
 		return r;

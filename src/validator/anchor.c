@@ -203,7 +203,7 @@ static void explain(const struct wire_rr *rr, int code, const char *fname,
 			line, wire_class_to_str(rr->rclass, buf));
 	else
 		set_err(err, errlen, "%s:%u: %s", fname, line,
-			dt_strerror(code));
+			errcode_str(code));
 }
 
 /* Adds every DS and DNSKEY record zr yields; RRSIGs (as dig +dnssec
@@ -238,7 +238,7 @@ int val_anchors_load(struct val_anchors *ta, const char *path, char *err,
 	int r = wire_zreader_open(path, ".", ANCHOR_TTL, &zr);
 
 	if (r < 0) {
-		set_err(err, errlen, "%s: %s", path, dt_strerror(r));
+		set_err(err, errlen, "%s: %s", path, errcode_str(r));
 		return r;
 	}
 	return read_anchors(ta, zr, path, err, errlen);

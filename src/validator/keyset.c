@@ -326,7 +326,7 @@ static void untrusted_verdict(const struct ks_build *b, const char *what,
 			"DNSKEY %u (alg %u) of %s matches %s but cannot "
 			"be used: %s",
 			b->why_tag, b->why_alg, b->zname, what,
-			dt_strerror(b->parse_err));
+			errcode_str(b->parse_err));
 		break;
 	case UNTRUSTED_NONE:
 		val_verdict_set(v, VAL_BOGUS, WIRE_EDE_DNSKEY_MISSING,

@@ -567,7 +567,7 @@ static int verify_one(struct sig_run *run, const struct rrsig *s,
 				"sig-crypto-failed",
 				"signature over %s by key %u (alg %u) could "
 				"not be checked: %s",
-				run->name, s->tag, s->alg, dt_strerror(r));
+				run->name, s->tag, s->alg, errcode_str(r));
 	if (untried)
 		reason_append(&f,
 			      " (%u more keys with that tag not tried, "

@@ -103,7 +103,7 @@ static const struct val_keyset *unavailable(struct walk *w,
 				? WIRE_EDE_NO_REACHABLE_AUTHORITY
 				: WIRE_EDE_NETWORK_ERROR,
 			"keys-fetch-failed", "the %s query for %s failed: %s",
-			tbuf, txt, dt_strerror(err));
+			tbuf, txt, errcode_str(err));
 	w->fail_err = err;
 	return verdict_keys(w, zone, &v, 0, false, tbuf);
 }

@@ -1246,7 +1246,7 @@ static int parse_rdata(struct zcur *c)
 	if (ret < 0)
 		return zr_fail(c->zr, ret, last_tok(c),
 			       "RDATA not valid for %s: %s", c->tname,
-			       dt_strerror(ret));
+			       errcode_str(ret));
 	return 0;
 }
 
@@ -1445,7 +1445,7 @@ int wire_zreader_open(const char *path, const char *origin,
 	struct wire_zreader *zr;
 	char *buf;
 	size_t len;
-	int ret = dt_read_file(path, DT_ZONE_FILE_MAXSIZE, &buf, &len);
+	int ret = file_read_path(path, DT_ZONE_FILE_MAXSIZE, &buf, &len);
 
 	if (ret < 0)
 		return ret;

@@ -33,7 +33,7 @@ struct wire_zreader *wire_zreader_new(const char *text, size_t len,
 				      const char *fname);
 
 /* Reads a whole file into a new reader. Returns 0 and *ret_zr, or -errno
- * (the file could not be opened or read, as dt_read_file()) or DT_ETOOBIG
+ * (the file could not be opened or read, as file_read_path()) or DT_ETOOBIG
  * (larger than DT_ZONE_FILE_MAXSIZE). */
 int wire_zreader_open(const char *path, const char *origin,
 		      uint32_t default_ttl, struct wire_zreader **ret_zr);

@@ -36,8 +36,8 @@ static struct waiter *waiter_of(struct rsv_waiter *rw)
 	return (struct waiter *)((char *)rw - offsetof(struct waiter, rw));
 }
 
-size_t reply_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
-		   const char *text, uint8_t *buf, size_t cap)
+size_t render_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
+		    const char *text, uint8_t *buf, size_t cap)
 {
 	(void)ede;
 	(void)text;
@@ -67,7 +67,7 @@ size_t resolve_cached(struct worker *wk, const struct qinfo *q, uint8_t *buf,
 	if (under(q->qname, "slow."))
 		return 0;
 	__atomic_fetch_add(&fake_cache_calls, 1, __ATOMIC_RELAXED);
-	len = reply_error(q, 0, 0, NULL, buf, cap);
+	len = render_error(q, 0, 0, NULL, buf, cap);
 	if (under(q->qname, "big.")) {
 		memset(buf + len, 0, 4000 - len);
 		len = 4000;
@@ -86,7 +86,7 @@ size_t admin_answer(struct worker *wk, const struct qinfo *q, uint8_t *buf,
 		    size_t cap)
 {
 	(void)wk;
-	return reply_error(q, 5, 0, NULL, buf, cap);
+	return render_error(q, 5, 0, NULL, buf, cap);
 }
 
 /* dnstrust monitor's record of a cache hit: nobody watches here. */
@@ -105,8 +105,9 @@ static void slow_answer(struct loop_timer *t)
 		struct waiter *wt = waiter_of(slow);
 		slow = slow->next;
 		wt->rw.task = NULL;
-		waiter_reply(wt, buf, reply_error(&wt->rw.q, 0, 0, NULL, buf,
-						  sizeof(buf)));
+		waiter_reply(
+			wt, buf,
+			render_error(&wt->rw.q, 0, 0, NULL, buf, sizeof(buf)));
 	}
 }
 

@@ -24,7 +24,7 @@ static uint8_t rebuilt[DT_MSG_MAXLEN];
 
 static void fail(const char *what, int err)
 {
-	fprintf(stderr, "fuzz_msg: %s (%s)\n", what, dt_strerror(err));
+	fprintf(stderr, "fuzz_msg: %s (%s)\n", what, errcode_str(err));
 	abort();
 }
 

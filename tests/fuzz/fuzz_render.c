@@ -169,8 +169,8 @@ static void render_all(const struct wire_msg *m, const struct answer *a)
 		q.qtype = m->qtype;
 		q.qclass = m->qclass;
 		struct render r = {0};
-		size_t len = reply_build(&r, a, &q, 0, false, buf,
-					 reply_cap(&q, sizeof(buf)));
+		size_t len = render_build(&r, a, &q, 0, false, buf,
+					  render_cap(&q, sizeof(buf)));
 		if (!len)
 			abort();
 		check_reply(m, a, &q, buf, len);

@@ -146,8 +146,8 @@ static void env_answered(void *arg, struct rsv_waiter *waiters,
 	struct run *run = arg;
 
 	for (struct rsv_waiter *w = waiters, *wn; w; w = wn) {
-		size_t len =
-			rsv_render(d->a, &w->q, 0, run->buf, sizeof(run->buf));
+		size_t len = answer_render(d->a, &w->q, 0, run->buf,
+					   sizeof(run->buf));
 
 		wn = w->next;
 		push_reply(run, run->buf, len);
@@ -186,7 +186,7 @@ static void trace_reply(const uint8_t *msg, size_t len)
 	m = wire_msg_parse(msg, len, 0, &err);
 	if (!m) {
 		fprintf(stderr, "  reply: does not parse (%s)\n",
-			dt_strerror(err));
+			errcode_str(err));
 		return;
 	}
 	fprintf(stderr, "  reply: rcode %u flags 0x%04x\n", m->rcode,
@@ -357,8 +357,8 @@ static int step_query(struct run *run, const struct rpl_step *st, char *why,
 	if (make_qinfo(st->e, st->n, &qr->wt.q, why, whylen) < 0)
 		return -1;
 	run->round = run->rounds = 0;
-	len = rsv_cached(run->r, &qr->wt.q, &run->now, run->buf,
-			 sizeof(run->buf));
+	len = answer_cached(run->r, &qr->wt.q, &run->now, run->buf,
+			    sizeof(run->buf));
 	if (len) {
 		push_reply(run, run->buf, len);
 		/* A hit may start a prefetch: its fetches are answered
@@ -367,7 +367,7 @@ static int step_query(struct run *run, const struct rpl_step *st, char *why,
 	}
 	ret = rsv_submit(run->r, &qr->wt, &run->now);
 	if (ret < 0) {
-		snprintf(why, whylen, "rsv_submit: %s", dt_strerror(ret));
+		snprintf(why, whylen, "rsv_submit: %s", errcode_str(ret));
 		return -1;
 	}
 	if (drain(run, why, whylen) < 0)

@@ -189,7 +189,7 @@ static void answered(void *arg, struct rsv_waiter *list,
 		c->nta = d->a->nta;
 		c->unvalidated = d->a->unvalidated;
 		c->ede = d->a->ede;
-		size_t len = rsv_render(d->a, &c->rw.q, 0, buf, sizeof(buf));
+		size_t len = answer_render(d->a, &c->rw.q, 0, buf, sizeof(buf));
 		int err;
 		struct wire_msg *m = wire_msg_parse(buf, len, 0, &err);
 		if (m) {
@@ -321,14 +321,14 @@ static void test_secure(void)
 	is_int(nanswered_calls, 1, "answered() once");
 
 	struct qinfo q = c.rw.q;
-	size_t len = rsv_cached(r, &q, &now, buf, sizeof(buf));
+	size_t len = answer_cached(r, &q, &now, buf, sizeof(buf));
 	ok(len > DT_MSG_HDRLEN, "asked again: answered from the cache");
 	is_int(nfetched, 2, "without a fetch");
 	/* A cached answer's TTLs age with the monotonic clock. */
 	struct rsv_clock later = now;
 	later.mono_ms += 100 * 1000;
 	int err;
-	len = rsv_cached(r, &q, &later, buf, sizeof(buf));
+	len = answer_cached(r, &q, &later, buf, sizeof(buf));
 	struct wire_msg *m = wire_msg_parse(buf, len, 0, &err);
 	ok(m && m->count[WIRE_SEC_ANSWER] &&
 		   m->sec[WIRE_SEC_ANSWER][0].ttl == 3600 - 100,
@@ -511,7 +511,7 @@ static void test_detach(void)
 	serve();
 	ok(!c.answered, "a detached waiter is not answered");
 	is_int(nobody_calls, 1, "answered() told nobody waits");
-	ok(rsv_cached(r, &c.rw.q, &now, buf, sizeof(buf)) > 0,
+	ok(answer_cached(r, &c.rw.q, &now, buf, sizeof(buf)) > 0,
 	   "the answer still fills the cache");
 	rsv_free(r);
 }
@@ -593,13 +593,13 @@ static void test_unproven(void)
 	serve();
 	struct client s;
 	client_init(&s, "www.secure.test.", WIRE_TYPE_A);
-	size_t dropped = rsv_drop_unproven(cache);
+	size_t dropped = source_drop_unproven(cache);
 	ok(dropped >= 1, "a change of upstreams drops what was not secure "
 			 "(%zu entries)",
 	   dropped);
-	ok(rsv_cached(r, &s.rw.q, &now, buf, sizeof(buf)) > 0,
+	ok(answer_cached(r, &s.rw.q, &now, buf, sizeof(buf)) > 0,
 	   "the secure answer stays");
-	ok(rsv_cached(r, &c.rw.q, &now, buf, sizeof(buf)) == 0,
+	ok(answer_cached(r, &c.rw.q, &now, buf, sizeof(buf)) == 0,
 	   "the failure is gone");
 	rsv_free(r);
 }
@@ -641,7 +641,7 @@ static void test_private(void)
 	is_str(c.tag, "private-domain", "tag private-domain");
 	ok(c.rcode == WIRE_RCODE_NOERROR && c.nanswer == 1 && !c.ad,
 	   "the router's address, NOERROR, no AD (%zu records)", c.nanswer);
-	ok(rsv_cached(r, &c.rw.q, &now, buf, sizeof(buf)) > 0,
+	ok(answer_cached(r, &c.rw.q, &now, buf, sizeof(buf)) > 0,
 	   "cached like an insecure answer");
 	resolve(r, &c, "nas.home.example.");
 	is_int(c.status, VAL_INSECURE,
@@ -711,13 +711,13 @@ static void test_hotspot(void)
 	ok(c.rcode == WIRE_RCODE_SERVFAIL && !c.unvalidated,
 	   "before the sign-on: the portal's name fails (%s)", c.tag);
 	hotspot_left = 300;
-	rsv_drop_unproven(cache); /* as dnstrustd does at its start */
+	source_drop_unproven(cache); /* as dnstrustd does at its start */
 	resolve(r, &c, "portal.example.");
 	ok(c.unvalidated && c.rcode == WIRE_RCODE_NOERROR && c.nanswer == 1 &&
 		   !c.ad,
 	   "during it: the portal's address, unvalidated, no AD");
 	is_str(c.tag, "hotspot-unvalidated", "tag hotspot-unvalidated");
-	ok(rsv_cached(r, &c.rw.q, &now, buf, sizeof(buf)) == 0,
+	ok(answer_cached(r, &c.rw.q, &now, buf, sizeof(buf)) == 0,
 	   "an unvalidated answer is not cached");
 	resolve(r, &c, "portal.example.");
 	ok(c.unvalidated && nfetched > 0, "asked again: asked again, "

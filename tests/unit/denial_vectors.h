@@ -227,7 +227,7 @@ static int recs_from_file(const char *file, struct recs *rs)
 	int r = wire_zreader_open(vector_path(file), NULL, 3600, &zr);
 
 	if (r < 0) {
-		diag("%s: %s", vector_path(file), dt_strerror(r));
+		diag("%s: %s", vector_path(file), errcode_str(r));
 		return r;
 	}
 	return recs_read(zr, rs);
@@ -286,7 +286,7 @@ static int load_auth_x(const char *id, const char *drop, const char *from,
 	r = recs_from_text(sec, rs);
 	free(sec);
 	if (r < 0)
-		ok(0, "records of %s: %s", id, dt_strerror(r));
+		ok(0, "records of %s: %s", id, errcode_str(r));
 	return r;
 }
 

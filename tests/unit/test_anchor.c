@@ -163,7 +163,7 @@ static void test_add(void)
 	rr.rdata = shortrd;
 	rr.rdlen = 3;
 	ok(val_anchors_add(ta, &rr) < 0, "DS RDATA of 3 octets refused: %s",
-	   dt_strerror(val_anchors_add(ta, &rr)));
+	   errcode_str(val_anchors_add(ta, &rr)));
 	is_int(val_anchors_count(ta), 1, "refused records add no zone");
 
 	rr = rr_of("sub.example.com. IN DS 1 8 2 00\n");

@@ -192,7 +192,7 @@ static int update(struct val_at_point *tp, const struct tset *s, int64_t now,
 	val_ctx_init(&ctx, now, NULL);
 	int r = val_at_update(&ctx, tp, s ? &s->set : NULL, &policy, res);
 	if (r < 0)
-		diag("val_at_update: %s", dt_strerror(r));
+		diag("val_at_update: %s", errcode_str(r));
 	return r;
 }
 

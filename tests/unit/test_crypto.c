@@ -203,7 +203,7 @@ static void keyring_load(struct keyring *kr, const struct vec_recs *z,
 		r = crypto_key_new(z->rr[i].rdata, z->rr[i].rdlen, &key);
 		is_int(r, 0, "%s: DNSKEY %u parses (%s)", file,
 		       wire_keytag(z->rr[i].rdata, z->rr[i].rdlen),
-		       dt_strerror(r));
+		       errcode_str(r));
 		if (r < 0)
 			continue;
 		kr->rec[kr->n] = &z->rr[i];
@@ -425,7 +425,7 @@ static void test_ds(const char *file, const struct vector *v,
 			       "%s: DS digest type %u computed equal", file,
 			       ds->rdata[3]);
 		else
-			ok(0, "%s: DS digest: %s", file, dt_strerror(r));
+			ok(0, "%s: DS digest: %s", file, errcode_str(r));
 		matched++;
 	}
 	is_int(matched, v->nds, "%s: DS records checked", file);
@@ -485,7 +485,7 @@ static void test_vector(const struct vector *v)
 		else
 			diag("%s: RRSIG %s tag %u: %s", v->file,
 			     wire_type_to_str(s.covered, tbuf), s.tag,
-			     dt_strerror(r));
+			     errcode_str(r));
 		if (!tampered) {
 			tamper(v->file, key, &sd, &s);
 			tampered = 1;

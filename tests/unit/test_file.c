@@ -40,13 +40,13 @@ static void test_sizes(void)
 	size_t len = 7;
 
 	write_n(0);
-	is_int(dt_read_file(path, 100, &buf, &len), 0, "empty file");
+	is_int(file_read_path(path, 100, &buf, &len), 0, "empty file");
 	ok(buf && len == 0 && buf[0] == '\0', "empty buffer, NUL-terminated");
 	free(buf);
 
 	write_n(100);
 	buf = NULL;
-	is_int(dt_read_file(path, 100, &buf, &len), 0, "exactly the limit");
+	is_int(file_read_path(path, 100, &buf, &len), 0, "exactly the limit");
 	ok(buf && len == 100 && buf[99] == 'a' && buf[100] == '\0',
 	   "all of it, NUL after");
 	free(buf);
@@ -54,13 +54,13 @@ static void test_sizes(void)
 	write_n(101);
 	buf = NULL;
 	len = 7;
-	is_int(dt_read_file(path, 100, &buf, &len), DT_ETOOBIG,
+	is_int(file_read_path(path, 100, &buf, &len), DT_ETOOBIG,
 	       "one octet over: DT_ETOOBIG");
 	ok(buf == NULL && len == 7, "outputs untouched on failure");
 
 	/* larger than the first allocation: the buffer grows */
 	write_n(3 * 4096 + 17);
-	is_int(dt_read_file(path, 1 << 20, &buf, &len), 0, "12 KiB file");
+	is_int(file_read_path(path, 1 << 20, &buf, &len), 0, "12 KiB file");
 	ok(buf && len == 3 * 4096 + 17 && buf[4096] == 'b' &&
 		   buf[3 * 4096 + 16] == 'd',
 	   "every block in place");
@@ -80,14 +80,14 @@ static void test_pipe(void)
 	}
 	ok(write(p[1], "0123456789", 10) == 10, "pipe written");
 	close(p[1]);
-	is_int(dt_read_fd(p[0], 9, &buf, &len), DT_ETOOBIG,
+	is_int(file_read_fd(p[0], 9, &buf, &len), DT_ETOOBIG,
 	       "pipe over the limit: DT_ETOOBIG");
 	close(p[0]);
 	if (pipe(p) < 0)
 		return;
 	ok(write(p[1], "0123456789", 10) == 10, "pipe written again");
 	close(p[1]);
-	is_int(dt_read_fd(p[0], 10, &buf, &len), 0, "pipe at the limit");
+	is_int(file_read_fd(p[0], 10, &buf, &len), 0, "pipe at the limit");
 	ok(buf && len == 10 && memcmp(buf, "0123456789", 10) == 0,
 	   "its octets");
 	free(buf);
@@ -100,12 +100,12 @@ static void test_errors(void)
 	size_t len = 0;
 	int fd;
 
-	is_int(dt_read_file("/nonexistent/x", 100, &buf, &len), -ENOENT,
+	is_int(file_read_path("/nonexistent/x", 100, &buf, &len), -ENOENT,
 	       "missing: -ENOENT (from open)");
-	is_int(dt_read_file("/", 100, &buf, &len), -EISDIR,
+	is_int(file_read_path("/", 100, &buf, &len), -EISDIR,
 	       "a directory: -EISDIR (from read), not an empty file");
 	fd = open(path, O_WRONLY);
-	is_int(dt_read_fd(fd, 1 << 20, &buf, &len), -EBADF,
+	is_int(file_read_fd(fd, 1 << 20, &buf, &len), -EBADF,
 	       "a descriptor not open for reading: -EBADF");
 	if (fd >= 0)
 		close(fd);
@@ -115,10 +115,10 @@ static void test_errors(void)
 	ok(fd >= 0 && ftruncate(fd, (off_t)1 << 30) == 0, "sparse 1 GiB");
 	if (fd >= 0)
 		close(fd);
-	is_int(dt_read_file(path, 1 << 20, &buf, &len), DT_ETOOBIG,
+	is_int(file_read_path(path, 1 << 20, &buf, &len), DT_ETOOBIG,
 	       "sparse file over the limit: DT_ETOOBIG");
-	is_str(dt_strerror(DT_ETOOBIG), "file larger than its limit",
-	       "dt_strerror names it");
+	is_str(errcode_str(DT_ETOOBIG), "file larger than its limit",
+	       "errcode_str names it");
 }
 
 int main(void)

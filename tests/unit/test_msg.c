@@ -128,7 +128,7 @@ static void parse_fails(const struct pkt *p, unsigned flags, int want,
 	struct wire_msg *m = parse(p, flags, &err);
 
 	ok(m == NULL, "%s: no message", what);
-	is_int(err, want, "%s: %s", what, dt_strerror(want));
+	is_int(err, want, "%s: %s", what, errcode_str(want));
 	wire_msg_free(m);
 }
 
@@ -387,7 +387,7 @@ static void test_name_limits(void)
 	 * label type (RFC 6891 §5), which dname.c reports as DT_EMALF. */
 	m = parse(&P, 0, &err);
 	ok(!m && (err == DT_ELABEL || err == DT_EMALF),
-	   "64-octet label refused (%s)", dt_strerror(err));
+	   "64-octet label refused (%s)", errcode_str(err));
 	wire_msg_free(m);
 }
 
@@ -435,7 +435,7 @@ static void test_bad_rdata(void)
 	p_u8(&P, 0);
 	m = parse(&P, 0, &err);
 	ok(!m && (err == DT_ERDATA || err == DT_ETRAIL),
-	   "A with RDLENGTH 5 refused (%s)", dt_strerror(err));
+	   "A with RDLENGTH 5 refused (%s)", errcode_str(err));
 	wire_msg_free(m);
 
 	/* A name in MX RDATA running past RDLENGTH. */
@@ -447,7 +447,7 @@ static void test_bad_rdata(void)
 	p_u8(&P, 0);
 	m = parse(&P, 0, &err);
 	ok(!m && err < 0, "MX exchange running past RDLENGTH refused (%s)",
-	   dt_strerror(err));
+	   errcode_str(err));
 	wire_msg_free(m);
 }
 
@@ -800,7 +800,7 @@ static void test_build_roundtrip(void)
 	ok(len < sum, "compression saved octets (%zu < %zu)", len, sum);
 
 	m = wire_msg_parse(B, len, 0, &err);
-	ok(m != NULL, "built message parses (%s)", dt_strerror(err));
+	ok(m != NULL, "built message parses (%s)", errcode_str(err));
 	if (!m)
 		return;
 	is_int(m->hdr.id, 7, "round trip: id");

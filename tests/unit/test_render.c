@@ -110,11 +110,11 @@ static struct wire_msg *rendered(const struct answer *a,
 				 const struct qinfo *q, bool *tc)
 {
 	struct render r = {0};
-	size_t len = reply_build(&r, a, q, 0, false, out,
-				 reply_cap(q, sizeof(out)));
+	size_t len = render_build(&r, a, q, 0, false, out,
+				  render_cap(q, sizeof(out)));
 	int err;
 
-	if (!len || len > reply_cap(q, sizeof(out)))
+	if (!len || len > render_cap(q, sizeof(out)))
 		return NULL;
 	struct wire_msg *m = wire_msg_parse(out, len, 0, &err);
 	if (m && (!m->has_question || !wire_dname_equal(m->qname, q->qname))) {
@@ -202,12 +202,12 @@ static void test_long_name(void)
 		ok(r->edns.present, "with its OPT record (the EDE text cut)");
 		wire_msg_free(r);
 	}
-	size_t len = reply_error(&q, WIRE_RCODE_SERVFAIL, WIRE_EDE_OTHER,
-				 a.reason, out, sizeof(out));
+	size_t len = render_error(&q, WIRE_RCODE_SERVFAIL, WIRE_EDE_OTHER,
+				  a.reason, out, sizeof(out));
 	int err;
 	r = wire_msg_parse(out, len, 0, &err);
 	ok(r && r->has_question && len <= 512,
-	   "reply_error: the same, within 512 octets");
+	   "render_error: the same, within 512 octets");
 	wire_msg_free(r);
 	wire_msg_free(a.msg);
 }

@@ -93,7 +93,7 @@ int vec_recs_file(struct vec_recs *z, const char *file)
 	vec_recs_init(z);
 	r = wire_zreader_open(vec_path(file), NULL, VEC_TTL, &zr);
 	if (r < 0) {
-		printf("# %s: %s\n", vec_path(file), dt_strerror(r));
+		printf("# %s: %s\n", vec_path(file), errcode_str(r));
 		return r;
 	}
 	return recs_read(z, zr);

@@ -417,7 +417,7 @@ static void test_walks(struct iterator *it)
 	ok(asked_ok && got_err == DT_EUPSTREAM,
 	   "a name the root refuses: DT_EUPSTREAM, not the network's fault "
 	   "(%s)",
-	   dt_strerror(got_err));
+	   errcode_str(got_err));
 	ok(count(1, ". NS") == 1 && notices == 1,
 	   "priming not asked again within its back-off, nor told again");
 }
@@ -497,7 +497,7 @@ static void test_unreachable(struct up_client *up)
 	it_set_port(it, port);
 	bool asked_ok = ask(it, "www.example.", WIRE_TYPE_A);
 	ok(asked_ok && got_err == DT_ENETBLOCKED, "no root server answers: %s",
-	   dt_strerror(got_err));
+	   errcode_str(got_err));
 	it_get_stats(it, &st);
 	ok(!it_root_reachable(it) && st.root_unreachable == 1 &&
 		   st.timeouts >= 1,
@@ -528,7 +528,7 @@ static void test_unreachable(struct up_client *up)
 	it_get_stats(it, &st);
 	ok(asked_ok && got_err == DT_ENETBLOCKED && st.timeouts >= 2,
 	   "a silent hint: priming and the walk time out (%llu), %s",
-	   (unsigned long long)st.timeouts, dt_strerror(got_err));
+	   (unsigned long long)st.timeouts, errcode_str(got_err));
 	ok(took >= DT_IT_ZONE_WAIT_MS - 100 &&
 		   took < DT_IT_ZONE_WAIT_MS + DT_IT_PRIME_TIMEOUT_MS,
 	   "within the root's wait, priming included (%lld ms)",

@@ -85,7 +85,7 @@ static void text_add_rr(struct text *t, const struct wire_rr *rr)
 	}
 	len = wire_rr_to_str(rr, t->s + t->len, t->cap - t->len);
 	if (len < 0)
-		die(dt_strerror(len));
+		die(errcode_str(len));
 	t->len += (size_t)len;
 	t->s[t->len++] = '\n';
 }
@@ -112,7 +112,7 @@ static int read_zone(const char *path, const char *origin, struct recs *rs,
 	int ret = wire_zreader_open(path, origin, 3600, &zr);
 
 	if (ret < 0) {
-		fprintf(stderr, "%s: %s\n", path, dt_strerror(ret));
+		fprintf(stderr, "%s: %s\n", path, errcode_str(ret));
 		return ret;
 	}
 	while ((ret = wire_zreader_next(zr, &rr)) == 1) {

@@ -3,9 +3,9 @@
  * The answer cache, and the replies clients get from its answers.
  *
  * Its functions: the cache keys of every kind of entry (cache_key), an
- * answer stored (answer_store), read back for a reply (rsv_cached) or
+ * answer stored (answer_store), read back for a reply (answer_cached) or
  * served stale (answer_stale_get), freed (answer_free); and a reply
- * rendered from an answer or an error reply (rsv_render, rsv_error:
+ * rendered from an answer or an error reply (answer_render, answer_error:
  * through render.c, also for answers not from the cache).
  *
  * A validated answer ('V' entry) keeps the upstream response with its
@@ -28,8 +28,8 @@
 #include "wire/dname.h"
 #include "wire/msg.h"
 
-size_t cache_key(uint8_t kind, const uint8_t *name, uint16_t type,
-		 uint16_t qclass, uint8_t *key)
+size_t answer_key(uint8_t kind, const uint8_t *name, uint16_t type,
+		  uint16_t qclass, uint8_t *key)
 {
 	size_t len = wire_dname_len(name);
 
@@ -91,7 +91,7 @@ static bool variant_occurs(uint8_t v)
 
 static size_t wkey(const struct qinfo *q, uint8_t *key)
 {
-	size_t len = cache_key('W', q->qname, q->qtype, q->qclass, key);
+	size_t len = answer_key('W', q->qname, q->qtype, q->qclass, key);
 
 	key[len] = variant(q);
 	return len + 1;
@@ -159,8 +159,8 @@ static void maybe_prefetch(struct resolver *rv, const struct qinfo *q,
 	rsv_prefetch(rv, q, clock);
 }
 
-size_t rsv_cached(struct resolver *rv, const struct qinfo *q,
-		  const struct rsv_clock *clock, uint8_t *buf, size_t cap)
+size_t answer_cached(struct resolver *rv, const struct qinfo *q,
+		     const struct rsv_clock *clock, uint8_t *buf, size_t cap)
 {
 	uint8_t key[DT_CACHE_KEY_MAXLEN + 1];
 	struct cache *c = rv->cache;
@@ -170,7 +170,7 @@ size_t rsv_cached(struct resolver *rv, const struct qinfo *q,
 
 	if (cache_get(c, key, wkey(q, key), now, &ref)) {
 		const struct rendered *rd = ref.val;
-		bool fits = rd->len <= reply_cap(q, cap);
+		bool fits = rd->len <= render_cap(q, cap);
 		int64_t fresh_until = rd->fresh_until;
 		uint32_t ttl = rd->ttl;
 		if (fits)
@@ -181,7 +181,7 @@ size_t rsv_cached(struct resolver *rv, const struct qinfo *q,
 			return len;
 		}
 	}
-	size_t klen = cache_key('V', q->qname, q->qtype, q->qclass, key);
+	size_t klen = answer_key('V', q->qname, q->qtype, q->qclass, key);
 	if (!cache_get(c, key, klen, now, &ref))
 		return 0;
 	const struct answer *a = ref.val;
@@ -193,29 +193,29 @@ size_t rsv_cached(struct resolver *rv, const struct qinfo *q,
 	}
 	uint16_t offs[512];
 	struct render r = {.ttl_off = offs, .capttl = 512};
-	len = reply_build(&r, a, q, now - a->stored, true, buf,
-			  reply_cap(q, cap));
+	len = render_build(&r, a, q, now - a->stored, true, buf,
+			   render_cap(q, cap));
 	if (len && r.nttl < r.capttl && !r.truncated)
 		store_rendered(rv, now, q, a, &r, len);
 	if (len)
 		maybe_prefetch(rv, q, clock, a->stored + a->ttl, a->ttl);
 	if (!len)
-		len = reply_error(q, WIRE_RCODE_SERVFAIL, WIRE_EDE_OTHER,
-				  "the reply cannot be built", buf, cap);
+		len = render_error(q, WIRE_RCODE_SERVFAIL, WIRE_EDE_OTHER,
+				   "the reply cannot be built", buf, cap);
 	cache_unref(c, &ref);
 	return len;
 }
 
-size_t rsv_render(const struct answer *a, const struct qinfo *q, int64_t age,
-		  uint8_t *buf, size_t cap)
+size_t answer_render(const struct answer *a, const struct qinfo *q, int64_t age,
+		     uint8_t *buf, size_t cap)
 {
-	return reply_render(a, q, age, false, buf, cap);
+	return render_reply(a, q, age, false, buf, cap);
 }
 
-size_t rsv_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
-		 const char *text, uint8_t *buf, size_t cap)
+size_t answer_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
+		    const char *text, uint8_t *buf, size_t cap)
 {
-	return reply_error(q, rcode, ede, text, buf, cap);
+	return render_error(q, rcode, ede, text, buf, cap);
 }
 
 /* RFC 8767: only what was validated (secure) or proven unsigned
@@ -233,7 +233,7 @@ bool answer_stale_get(struct resolver *rv, const uint8_t *qname,
 		      struct cache_ref *ref)
 {
 	uint8_t key[DT_CACHE_KEY_MAXLEN];
-	size_t klen = cache_key('V', qname, qtype, qclass, key);
+	size_t klen = answer_key('V', qname, qtype, qclass, key);
 
 	if (!cache_get(rv->cache, key, klen, now, ref))
 		return false;
@@ -247,7 +247,7 @@ void answer_store(struct resolver *rv, const uint8_t *qname, uint16_t qtype,
 		  uint16_t qclass, struct answer *a)
 {
 	uint8_t key[DT_CACHE_KEY_MAXLEN];
-	size_t klen = cache_key('V', qname, qtype, qclass, key);
+	size_t klen = answer_key('V', qname, qtype, qclass, key);
 	size_t cost = sizeof(*a) + (a->msg ? 2 * a->msg->rawlen + 1024 : 0);
 	int64_t expire = a->stored + a->ttl;
 
@@ -259,7 +259,7 @@ void answer_store(struct resolver *rv, const uint8_t *qname, uint16_t qtype,
 	}
 	/* A new verdict replaces every rendered variant of the old one. */
 	uint8_t wk[DT_CACHE_KEY_MAXLEN + 1];
-	size_t wl = cache_key('W', qname, qtype, qclass, wk);
+	size_t wl = answer_key('W', qname, qtype, qclass, wk);
 	for (uint8_t v = 0; v < 16; v++) {
 		if (!variant_occurs(v))
 			continue;
