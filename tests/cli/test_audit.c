@@ -64,7 +64,7 @@ static const struct nss_case nss_cases[] = {
 	{"hosts: dns dnstrust\n", 0, AUDIT_CRITICAL, "nss-before",
 	 "nss-notfound"},
 	{"hosts: files mdns4_minimal [NOTFOUND=return] dnstrust\n", 0,
-	 AUDIT_CRITICAL, "nss-before", ""},
+	 AUDIT_INFO, "nss-mdns nss-ok", "nss-before"},
 	{"hosts: resolve [!UNAVAIL=return] dnstrust\n", 0, AUDIT_CRITICAL,
 	 "nss-before", ""},
 	{"hosts: files dnstrust [NOTFOUND=return] dns\n", 0, AUDIT_CRITICAL,
@@ -135,6 +135,20 @@ static const struct nss_case nss_cases[] = {
 	 "nss-notfound nss-tryagain nss-unavail"},
 	{"hosts: files dnstrust ldap\n", 0, AUDIT_CRITICAL, "nss-notfound", ""},
 	{"hosts: files DNSTRUST\n", 0, AUDIT_CRITICAL, "nss-absent", ""},
+	/* The lines libnss-dnstrust's postinst writes: trusted. */
+	{"hosts: files mdns4_minimal [NOTFOUND=return] dnstrust myhostname\n",
+	 0, AUDIT_INFO, "nss-mdns nss-ok", "nss-before nss-unreached"},
+	{"hosts: files mdns_minimal [NOTFOUND=return] dnstrust\n", 0,
+	 AUDIT_INFO, "nss-mdns nss-ok", "nss-before"},
+	{"hosts: mymachines files dnstrust myhostname\n", 0, AUDIT_OK,
+	 "nss-ok", ""},
+	{"hosts: files dnstrust mdns6_minimal [NOTFOUND=return]\n", 0,
+	 AUDIT_OK, "nss-ok", "nss-notfound nss-mdns"},
+	/* mdns4 answers what /etc/mdns.allow lists, any domain. */
+	{"hosts: files mdns4 dnstrust\n", 0, AUDIT_CRITICAL, "nss-before",
+	 "nss-ok"},
+	{"hosts: files dnstrust mdns4\n", 0, AUDIT_CRITICAL, "nss-notfound",
+	 "nss-ok"},
 };
 
 static void test_nss_cases(void)
@@ -219,11 +233,20 @@ static void test_nss_limits(void)
 	    "/etc/nsswitch.conf");
 	f = audit_find(&rep, "nss-absent");
 	ok(f && strcmp(f->fix, "in /etc/nsswitch.conf: hosts: files "
-			       "myhostname dnstrust") == 0,
-	   "the fix keeps the local sources: '%s'", f ? f->fix : "");
-	ok(f && strstr(f->message, "'dns'") == NULL &&
-		   strstr(f->message, "'mdns4_minimal'"),
+			       "mdns4_minimal [NOTFOUND=return] myhostname "
+			       "dnstrust") == 0,
+	   "the fix keeps the local sources and mDNS with its action: '%s'",
+	   f ? f->fix : "");
+	ok(f && strstr(f->message, "'dns'") &&
+		   strstr(f->message, "'mdns4_minimal'") == NULL,
 	   "and the message names the first unvalidated source");
+
+	nss("hosts: files mdns4_minimal [NOTFOUND=return] dnstrust dns\n",
+	    "/x");
+	f = audit_find(&rep, "nss-notfound");
+	ok(f && strcmp(f->fix, "in /x: hosts: files mdns4_minimal "
+			       "[NOTFOUND=return] dnstrust") == 0,
+	   "mDNS before dnstrust kept in the fix: '%s'", f ? f->fix : "");
 
 	nss("hosts: dnstrust dns\n", "/x");
 	f = audit_find(&rep, "nss-notfound");
@@ -349,6 +372,8 @@ static void test_status(void)
 		"trust-anchor=. DS:20326/8",
 		"negative-trust-anchor=broken.example. until=no end active",
 		"negative-trust-anchor=old.example. until=2020-01-01 expired",
+		"negative-trust-anchor=rt.example. until=2026-12-07T10:00:00Z "
+		"runtime active",
 	};
 	static const char *const noup[] = {"trust-anchor=. DS:20326/8"};
 	const struct audit_finding *f;
