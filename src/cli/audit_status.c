@@ -47,6 +47,19 @@ static void check_nta(const char *v, struct audit_report *rep)
 			  (int)strcspn(v, " "), v);
 		return;
 	}
+	if (strstr(v, " runtime ")) {
+		audit_add(rep, AUDIT_INFO, "st-nta-runtime", AREA,
+			  "negative trust anchor %.*s (dnstrust nta add, kept "
+			  "in /var/lib/dnstrust across restarts): answers at "
+			  "and below it are not validated, and reach "
+			  "applications as insecure",
+			  (int)(strstr(v, " runtime ") - v), v);
+		audit_fix(rep,
+			  "when the zone's signatures are repaired: dnstrust "
+			  "nta remove %.*s",
+			  (int)strcspn(v, " "), v);
+		return;
+	}
 	audit_add(rep, AUDIT_INFO, "st-nta", AREA,
 		  "negative trust anchor %.*s: answers at and below it are "
 		  "not validated, and reach applications as insecure",

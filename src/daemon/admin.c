@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cache/cache.h"
 #include "common/protocol.h"
@@ -17,6 +18,7 @@
 #include "daemon/admin.h"
 #include "daemon/daemon.h"
 #include "daemon/hotspot.h"
+#include "daemon/nta.h"
 #include "daemon/stats.h"
 #include "daemon/upstreams.h"
 #include "resolver/render.h"
@@ -126,6 +128,21 @@ static void status_anchors(struct txt *t, const struct dstate *st)
 	}
 }
 
+/* A negative trust anchor added by dnstrust nta add, in force: its end to
+ * the second (UTC), as it was given. */
+static void status_nta_rt(const struct cfg_nta *n, void *arg)
+{
+	struct txt *t = arg;
+	char name[DT_NAME_TEXT_MAXLEN], end[32] = "no end";
+	time_t tt = (time_t)n->until;
+	struct tm tm;
+
+	if (n->until && gmtime_r(&tt, &tm))
+		strftime(end, sizeof(end), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	wire_dname_to_str(n->name, name, sizeof(name));
+	line(t, "negative-trust-anchor=%s until=%s runtime active", name, end);
+}
+
 static void status_policy(struct txt *t, const struct cfg *c, int64_t now)
 {
 	char name[DT_NAME_TEXT_MAXLEN], date[16];
@@ -140,6 +157,7 @@ static void status_policy(struct txt *t, const struct cfg *c, int64_t now)
 		line(t, "negative-trust-anchor=%s until=%s %s", name, date,
 		     n->until && now >= n->until ? "expired" : "active");
 	}
+	nta_rt_foreach(now, status_nta_rt, t);
 	for (size_t i = 0; i < c->nrequire; i++) {
 		wire_dname_to_str(c->require_secure[i], name, sizeof(name));
 		line(t, "require-secure=%s", name);

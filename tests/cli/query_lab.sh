@@ -456,6 +456,9 @@ check "nta list --json: expired.lab., runtime, with its end" \
 	<"$work/nta.json"
 out=$(cat "$work/state/negative-trust-anchors" 2>&1)
 that "the NTA is in the state file" 'has -E "^expired\.lab\. [0-9]+$"'
+out=$(dt status); rc=$?
+that "status lists the runtime NTA with its end" \
+	'[ $rc = 0 ] && has -E "^negative-trust-anchor: +expired\.lab\. until=20[0-9-]+T[0-9:]+Z runtime active$"'
 kill -TERM "$dpid"
 wait "$dpid"
 dpid=""

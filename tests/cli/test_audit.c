@@ -384,13 +384,20 @@ static void test_status(void)
 		    "st-no-anchor");
 	status_case("in permissive mode", perm, 3, AUDIT_WARNING,
 		    "st-permissive");
-	status_case("with negative trust anchors", nta, 4, AUDIT_INFO,
-		    "st-nta st-nta-expired");
+	status_case("with negative trust anchors", nta, 5, AUDIT_INFO,
+		    "st-nta st-nta-expired st-nta-runtime");
 	f = audit_find(&rep, "st-nta");
 	ok(f && strstr(f->message, "broken.example. until=no end") &&
 		   strstr(f->fix, "negative-trust-anchor broken.example.") &&
-		   audit_count(&rep, AUDIT_INFO) == 2,
+		   audit_count(&rep, AUDIT_INFO) == 3,
 	   "one finding per anchor, named: %s", f ? f->message : "");
+	f = audit_find(&rep, "st-nta-runtime");
+	ok(f && strstr(f->message,
+		       "rt.example. until=2026-12-07T10:00:00Z (dnstrust") &&
+		   strcmp(f->fix, "when the zone's signatures are repaired: "
+				  "dnstrust nta remove rt.example.") == 0,
+	   "a runtime one with its end, removed by dnstrust nta remove: %s",
+	   f ? f->fix : "");
 	status_case("without upstream", noup, 1, AUDIT_WARNING,
 		    "st-no-upstream");
 }
