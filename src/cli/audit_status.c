@@ -70,6 +70,34 @@ static void check_nta(const char *v, struct audit_report *rep)
 		  (int)strcspn(v, " "), v);
 }
 
+/* A warning of the daemon's (docs/PROTOCOL.md §5), with the fix for its
+ * kind, known by how it starts. */
+static void check_warning(const char *v, struct audit_report *rep)
+{
+	static const struct {
+		const char *start, *fix;
+	} fixes[] = {
+		{"trust-anchor-file ",
+		 "stop dnstrustd, remove the RFC 5011 state file, start it (or "
+		 "drop trust-anchor-file from dnstrust.conf)"},
+		{"resolv-conf ",
+		 "let the daemon's user read resolv.conf and search its "
+		 "directory (chmod 644 and 755)"},
+		{"negative-trust-anchor ",
+		 "in dnstrust.conf: remove that negative-trust-anchor line; "
+		 "then dnstrust reload"},
+		{"once root is given up",
+		 "give the daemon's user that access, or change `user` in "
+		 "dnstrust.conf"},
+	};
+
+	audit_add(rep, AUDIT_WARNING, "st-warning", AREA, "dnstrustd warns: %s",
+		  v);
+	for (size_t i = 0; i < sizeof(fixes) / sizeof(*fixes); i++)
+		if (strncmp(v, fixes[i].start, strlen(fixes[i].start)) == 0)
+			audit_fix(rep, "%s", fixes[i].fix);
+}
+
 /* What dnstrustd does while an upstream cannot do DNSSEC: recursive,
  * the judgement is that none can; recursing, it resolves from the root
  * now; any_yes, another upstream can. */
@@ -147,6 +175,8 @@ static void check_line(const char *line, struct status_seen *s,
 			       "reload");
 	} else if ((v = value_of(line, "negative-trust-anchor"))) {
 		check_nta(v, rep);
+	} else if ((v = value_of(line, "warning"))) {
+		check_warning(v, rep);
 	}
 }
 

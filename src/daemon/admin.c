@@ -183,6 +183,18 @@ static void status_policy(struct txt *t, const struct cfg *c, int64_t now)
 	line(t, "private-defaults=%s", c->no_private_defaults ? "no" : "yes");
 }
 
+/* What works, but not as the configuration's author may think, and why
+ * resolv.conf cannot be read or watched: warning= lines. */
+static void status_warnings(struct txt *t, struct daemon *d)
+{
+	pthread_mutex_lock(&d->reload_lock);
+	for (unsigned i = 0; i < d->nwarnings; i++)
+		line(t, "warning=%s", d->warning[i]);
+	if (d->resolv_warning[0])
+		line(t, "warning=%s", d->resolv_warning);
+	pthread_mutex_unlock(&d->reload_lock);
+}
+
 /* The verdict of the last reload: "ID ok" or "ID refused: REASON", ID
  * the last request it covered (dnstrust reload waits for its own). */
 static void status_reload(struct txt *t, struct daemon *d)
@@ -328,6 +340,7 @@ static void status(struct txt *t, struct worker *w)
 	     (unsigned long long)s.sig_cached);
 	line(t, "reloads=%u", __atomic_load_n(&d->reloads, __ATOMIC_RELAXED));
 	status_reload(t, d);
+	status_warnings(t, d);
 	char hs[128], portal[256];
 	hotspot_status(w, hs, sizeof(hs), portal, sizeof(portal));
 	line(t, "%s", hs);

@@ -376,6 +376,12 @@ static void test_status(void)
 		"runtime active",
 	};
 	static const char *const noup[] = {"trust-anchor=. DS:20326/8"};
+	static const char *const warned[] = {
+		"upstream=192.0.2.1",
+		"trust-anchor=. DS:20326/8",
+		"warning=trust-anchor-file /k is ignored: the RFC 5011 state /s "
+		"exists",
+	};
 	const struct audit_finding *f;
 
 	status_case("with anchors, upstream, enforce", good, 6, AUDIT_OK,
@@ -400,6 +406,13 @@ static void test_status(void)
 	   f ? f->fix : "");
 	status_case("without upstream", noup, 1, AUDIT_WARNING,
 		    "st-no-upstream");
+	status_case("with a warning of the daemon's", warned, 3, AUDIT_WARNING,
+		    "st-warning");
+	f = audit_find(&rep, "st-warning");
+	ok(f && strstr(f->message, "dnstrustd warns: trust-anchor-file /k") &&
+		   strstr(f->fix, "remove the RFC 5011 state file"),
+	   "the warning said, with the fix of its kind: %s",
+	   f ? f->fix : "");
 }
 
 /* --- the report and files --- */
