@@ -177,6 +177,17 @@ static void check_line(const char *line, struct status_seen *s,
 		check_nta(v, rep);
 	} else if ((v = value_of(line, "warning"))) {
 		check_warning(v, rep);
+	} else if ((v = value_of(line, "validation")) &&
+		   strncmp(v, "failing", 7) == 0) {
+		audit_add(rep, AUDIT_WARNING, "st-validation-failing", AREA,
+			  "validation %s; names fail closed, nothing "
+			  "unvalidated is returned",
+			  v);
+		audit_fix(rep, "check the clock (date -u); compare the "
+			       "trust-anchor lines of dnstrust status with "
+			       "the root's keys (dnstrust query . DNSKEY "
+			       "--trace); with auto-trust-anchor-file: stop "
+			       "dnstrustd, remove its state file, start it");
 	}
 }
 

@@ -192,6 +192,7 @@ static void status_warnings(struct txt *t, struct daemon *d)
 		line(t, "warning=%s", d->warning[i]);
 	if (d->resolv_warning[0])
 		line(t, "warning=%s", d->resolv_warning);
+	line(t, "validation=%s", d->validation[0] ? d->validation : "ok");
 	pthread_mutex_unlock(&d->reload_lock);
 }
 

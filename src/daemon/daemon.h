@@ -142,6 +142,12 @@ struct daemon {
 	char resolv_warning[DAEMON_WARNING_LEN];
 	struct loop_timer resolv_retry;	/* reads resolv.conf again while it
 					   is unreadable or not watched */
+	struct failing *failing;	/* every answer bogus for minutes?
+					   (failing.c; main thread) */
+	struct loop_timer failing_sample;
+	char validation[DAEMON_WARNING_LEN]; /* status' validation= line,
+						"ok" or why failing (under
+						reload_lock) */
 	void (*reload)(void *d);	/* the main thread's reload (main.c),
 					   posted to its loop */
 	struct xw_table *xfetch;	/* fetches shared between workers

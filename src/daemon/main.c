@@ -34,6 +34,7 @@
 #include "common/errcode.h"
 #include "daemon/autotrust.h"
 #include "daemon/check.h"
+#include "daemon/failing.h"
 #include "daemon/log.h"
 #include "daemon/notify.h"
 #include "daemon/policy.h"
@@ -43,6 +44,7 @@
 #include "daemon/resolve.h"
 #include "daemon/server.h"
 #include "daemon/state.h"
+#include "daemon/stats.h"
 #include "daemon/upstreams.h"
 #include "upstream/transport.h"
 #include "upstream/watch.h"
@@ -654,6 +656,7 @@ static void shutdown_all(struct daemon *d)
 	free(d->workers);
 	free(d->udp_fd);
 	up_watch_free(d->watch);
+	free(d->failing);
 	close(d->unix_fd);
 	for (size_t i = 0; i < d->ntcp; i++)
 		close(d->tcp_fd[i]);
@@ -738,6 +741,38 @@ static int load_hints(const struct cfg *cfg, struct it_hints *ret, char *err,
 		return 0;
 	}
 	return it_hints_load(cfg->root_hints, ret, err, errlen) < 0 ? -1 : 0;
+}
+
+/* Once a minute: whether every answer has been bogus for FAILING_MINUTES
+ * minutes (a trust anchor that does not match the network's root, a
+ * clock far off): a warning in the log when it begins, a notice when it
+ * ends, status' validation= line meanwhile. */
+static void failing_check(struct loop_timer *t)
+{
+	struct daemon *d = t->arg;
+	struct wstats s;
+	uint64_t nbogus = 0;
+	char text[DAEMON_WARNING_LEN] = "ok";
+	bool was;
+
+	stats_sum(d, &s);
+	if (failing_sample(d->failing, s.secure + s.insecure, s.bogus,
+			   &nbogus))
+		snprintf(text, sizeof(text),
+			 "failing: every answer of the last %d minutes was "
+			 "bogus (%llu), none secure or insecure: the trust "
+			 "anchor may not match the network's root, or the "
+			 "clock is off",
+			 FAILING_MINUTES, (unsigned long long)nbogus);
+	pthread_mutex_lock(&d->reload_lock);
+	was = strcmp(d->validation, "ok") != 0;
+	snprintf(d->validation, sizeof(d->validation), "%s", text);
+	pthread_mutex_unlock(&d->reload_lock);
+	if (!was && strcmp(text, "ok") != 0)
+		log_warn("validation %s", text);
+	else if (was && strcmp(text, "ok") == 0)
+		log_notice("validation works again: answers other than bogus");
+	loop_timer_start(d->loop, t, FAILING_SAMPLE_MS);
 }
 
 /* dnstrustd -n: the file, then what start-up checks; the configuration in
@@ -891,6 +926,13 @@ int main(int argc, char **argv)
 	int sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (sfd < 0 || loop_io_add(d.loop, &sg.io, sfd, LOOP_READ) < 0)
 		return start_failed(&d);
+	snprintf(d.validation, sizeof(d.validation), "ok");
+	d.failing = calloc(1, sizeof(*d.failing));
+	if (d.failing) {
+		d.failing_sample.cb = failing_check;
+		d.failing_sample.arg = &d;
+		loop_timer_start(d.loop, &d.failing_sample, FAILING_SAMPLE_MS);
+	}
 	d.resolv_retry.cb = resolv_retry;
 	d.resolv_retry.arg = &d;
 	d.watch = up_watch_new(d.loop, cfg.resolv_conf, resolv_changed, &d);

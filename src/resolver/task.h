@@ -26,6 +26,10 @@ struct resolver {
 	size_t bytes_max;		/* per task */
 	struct rsv_stats stats;
 	struct val_sigcache *sigcache;	/* verifications that succeeded */
+	/* Bogus answers logged at notice in the current window (started
+	 * at bogus_window, monotonic seconds), and those held back. */
+	int64_t bogus_window;
+	unsigned bogus_logged, bogus_held;
 };
 
 #define RSV_STAT_INC(r, field) \

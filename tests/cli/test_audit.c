@@ -376,6 +376,12 @@ static void test_status(void)
 		"runtime active",
 	};
 	static const char *const noup[] = {"trust-anchor=. DS:20326/8"};
+	static const char *const failing[] = {
+		"upstream=192.0.2.1",
+		"trust-anchor=. DS:20326/8",
+		"validation=failing: every answer of the last 5 minutes was "
+		"bogus (12), none secure or insecure",
+	};
 	static const char *const warned[] = {
 		"upstream=192.0.2.1",
 		"trust-anchor=. DS:20326/8",
@@ -406,6 +412,15 @@ static void test_status(void)
 	   f ? f->fix : "");
 	status_case("without upstream", noup, 1, AUDIT_WARNING,
 		    "st-no-upstream");
+	status_case("validating nothing for minutes", failing, 3,
+		    AUDIT_WARNING, "st-validation-failing");
+	f = audit_find(&rep, "st-validation-failing");
+	ok(f && strstr(f->message, "bogus (12)") &&
+		   strstr(f->fix, "dnstrust query . DNSKEY --trace"),
+	   "failing validation: said, with its fix: %s", f ? f->fix : "");
+	status_case("validation ok", good, 6, AUDIT_OK, "st-anchor");
+	ok(!audit_find(&rep, "st-validation-failing"),
+	   "validation=ok: no finding");
 	status_case("with a warning of the daemon's", warned, 3, AUDIT_WARNING,
 		    "st-warning");
 	f = audit_find(&rep, "st-warning");

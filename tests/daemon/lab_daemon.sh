@@ -106,6 +106,12 @@ while read -r name type st rc ede; do
 	fi
 done <"$LAB_EXPECT"
 
+# Bogus answers are logged at notice, at most 10 a minute by each of the
+# 2 workers (DT_BOGUS_LOG_BURST), the others summed up later.
+nbogus=$(grep -c " bogus " "$LAB_EXPECT")
+nlogged=$(grep -c "dnstrustd notice: .*: bogus (" "$dlog")
+check "bogus answers logged at notice ($nlogged for $nbogus bogus names, at most 20)" \
+	test "$nlogged" -ge 1 -a "$nlogged" -le 20
 # --- the same verdicts as a validating Unbound on the same lab ---
 
 verdict() { # dig output -> "RCODE ad=N ede=N"
