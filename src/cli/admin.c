@@ -54,8 +54,13 @@ static int admin_opt(int c, unsigned accept, struct cli_admin_opts *o)
 	case CLI_OPT_UNTIL: o->until = optarg; break;
 	case CLI_OPT_COUNT:
 		o->count = strtol(optarg, &end, 10);
-		if (*end || end == optarg || o->count <= 0)
+		if (*end || end == optarg || o->count <= 0) {
+			fprintf(stderr,
+				"dnstrust: --count takes a whole number of 1 "
+				"or more, not '%s'\n",
+				optarg);
 			return -1;
+		}
 		break;
 	}
 	return 0;

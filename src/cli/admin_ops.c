@@ -197,6 +197,13 @@ int cmd_log_level(int argc, char **argv)
 			   i < sizeof(levels) / sizeof(levels[0]);
 	     i++)
 		known = known || strcmp(argv[first], levels[i]) == 0;
+	if (first >= 0 && argc - first > 1)
+		fprintf(stderr, "dnstrust log-level: one level at most\n");
+	else if (first >= 0 && !known)
+		fprintf(stderr,
+			"dnstrust log-level: unknown level '%s': error, "
+			"warning, notice, info or debug\n",
+			argv[first]);
 	if (first < 0 || argc - first > 1 || !known) {
 		fprintf(first == -2 ? stdout : stderr,
 			"usage: dnstrust log-level [error|warning|notice|info|"

@@ -36,6 +36,14 @@ enum cli_exit {
  */
 #define CLI_TRACE_MAXNAMES 256
 
+/* A name typed with letters beyond ASCII in the form DNS asks for:
+ * IDNA2008 with the UTS #46 mapping, non-transitional (libidn2), e.g.
+ * "bücher.example" -> "xn--bcher-kva.example". An ASCII name is copied
+ * as it is (escapes, underscores and all). Returns 1 when converted, 0
+ * when copied, or -1 with the reason in why. */
+int cli_idn_to_ascii(const char *name, char *ret, size_t retlen, char *why,
+		     size_t whylen);
+
 /* Checks that name is a domain name in presentation form, and that extra
  * more octets (labels the command adds in front) still fit. Returns 0, or
  * prints "dnstrust CMD: bad WHAT 'NAME': " and which limit was hit (63

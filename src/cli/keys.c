@@ -128,6 +128,19 @@ int cmd_tlsa(int argc, char **argv)
 
 	if (first >= 0 && n == 3)
 		proto = argv[first + 2];
+	if (first >= 0 && (n < 2 || n > 3))
+		fprintf(stderr, "dnstrust tlsa: %s\n",
+			n < 2 ? "a HOST and a PORT are needed"
+			      : "too many arguments");
+	else if (first >= 0 && parse_port(argv[first + 1], &port) < 0)
+		fprintf(stderr,
+			"dnstrust tlsa: bad port '%s': a number from 1 to "
+			"65535\n",
+			argv[first + 1]);
+	else if (first >= 0 && strcmp(proto, "tcp") && strcmp(proto, "udp"))
+		fprintf(stderr,
+			"dnstrust tlsa: bad protocol '%s': tcp or udp\n",
+			proto);
 	if (first < 0 || n < 2 || n > 3 ||
 	    parse_port(argv[first + 1], &port) < 0 ||
 	    (strcmp(proto, "tcp") && strcmp(proto, "udp"))) {

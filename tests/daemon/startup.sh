@@ -392,4 +392,32 @@ expect "a 265-octet name: the limit named" 64 "longer than 255 octets" long
 run elabel "$C" flush "a..example"
 expect "an empty label: said" 64 "empty label" elabel
 
+# Usage errors say why; a path that is not a socket is said to be one.
+run tport "$C" tlsa x.example 99999 --socket "$work/none"
+expect "tlsa NAME 99999: the port's range said" 64 \
+	"dnstrust tlsa: bad port '99999': a number from 1 to 65535" tport
+run mcount "$C" monitor --count 0 --socket "$work/none"
+expect "monitor --count 0: why said" 64 \
+	"--count takes a whole number of 1 or more, not '0'" mcount
+run llev "$C" log-level verbose --socket "$work/none"
+expect "log-level verbose: the levels named" 64 \
+	"unknown level 'verbose': error, warning, notice, info or debug" llev
+run nsock "$C" status --socket /etc/passwd
+expect "--socket /etc/passwd: not a socket" 69 \
+	"dnstrustd unavailable at /etc/passwd: not a socket" nsock
+run nofile "$C" status --socket "$work/none"
+expect "--socket to a missing file: no such file" 69 \
+	"unavailable at $work/none: no such file" nofile
+
+# IDN: UTS #46, non-transitional (ß kept); both forms shown.
+run idn "$C" query "bücher.example" --socket "$work/none"
+expect "query bücher.example: asked as xn--bcher-kva.example, both shown" 69 \
+	"out:;; bücher.example (xn--bcher-kva.example)" idn
+run idn2 "$C" query "Straße.de" --socket "$work/none"
+expect "query Straße.de: non-transitional, ß kept (xn--strae-oqa.de)" 69 \
+	"out:;; Straße.de (xn--strae-oqa.de)" idn2
+run idn3 "$C" query "☃.example" --socket "$work/none"
+expect "a name IDNA2008 disallows: refused with the reason" 64 \
+	"is not a valid internationalized name: string contains a disallowed character" idn3
+
 finish
