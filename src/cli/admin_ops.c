@@ -166,6 +166,8 @@ int cmd_statistics(int argc, char **argv)
 		fprintf(first == -2 ? stdout : stderr,
 			"usage: dnstrust statistics [--reset] [--json] "
 			"[--socket PATH]\n");
+		if (first == -2)
+			cli_options_help(stdout, "reset json socket");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
 	int r = cli_daemon_open(&d, o.socket);
@@ -208,6 +210,8 @@ int cmd_log_level(int argc, char **argv)
 		fprintf(first == -2 ? stdout : stderr,
 			"usage: dnstrust log-level [error|warning|notice|info|"
 			"debug] [--json] [--socket PATH]\n");
+		if (first == -2)
+			cli_options_help(stdout, "json socket");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
 	if (first < argc)

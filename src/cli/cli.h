@@ -36,6 +36,10 @@ enum cli_exit {
  */
 #define CLI_TRACE_MAXNAMES 256
 
+/* An "options:" block on f, one line each for the options named in names
+ * (words among json, socket, count, reset, bogus, negative), then -h. */
+void cli_options_help(FILE *f, const char *names);
+
 /* A name typed with letters beyond ASCII in the form DNS asks for:
  * IDNA2008 with the UTS #46 mapping, non-transitional (libidn2), e.g.
  * "bücher.example" -> "xn--bcher-kva.example". An ASCII name is copied

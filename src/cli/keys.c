@@ -147,6 +147,8 @@ int cmd_tlsa(int argc, char **argv)
 		fprintf(first == -2 ? stdout : stderr,
 			"usage: dnstrust tlsa HOST PORT [tcp|udp] "
 			"[--socket PATH]\n");
+		if (first == -2)
+			cli_options_help(stdout, "socket");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
 	/* _PORT._PROTO. in front: 12 octets at most. */
@@ -196,6 +198,8 @@ int cmd_sshfp(int argc, char **argv)
 	if (first < 0 || argc - first != 1) {
 		fprintf(first == -2 ? stdout : stderr,
 			"usage: dnstrust sshfp HOST [--socket PATH]\n");
+		if (first == -2)
+			cli_options_help(stdout, "socket");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
 	if (cli_name_check("sshfp", "host", argv[first], 0) < 0)

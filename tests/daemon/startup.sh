@@ -379,6 +379,11 @@ for sub in query status tlsa sshfp flush reload audit verify; do
 	run "subv-$sub" "$C" "$sub" --version
 	expect "dnstrust $sub --version" 0 "out:dnstrust " "subv-$sub"
 done
+for sub in status tlsa sshfp flush reload monitor statistics log-level; do
+	run "opt-$sub" "$C" "$sub" --help
+	expect "dnstrust $sub --help: its options explained" 0 \
+		"out:  --socket PATH   the daemon's socket" "opt-$sub"
+done
 run vdir "$C" verify "$work"
 expect "dnstrust verify DIRECTORY refused" 4 "is a directory" vdir
 run vadir "$C" verify --anchor "$work" "$work/good.conf"
