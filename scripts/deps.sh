@@ -6,7 +6,7 @@
 set -eu
 
 PACKAGES="
-gcc make pkg-config meson ninja-build libssl-dev
+gcc make pkg-config meson ninja-build libssl-dev libidn2-dev
 clang libclang-rt-14-dev
 ldnsutils bind9-utils bind9-dnsutils
 nsd unbound knot knot-dnsutils knot-resolver

@@ -9,7 +9,7 @@
 #           skip_all
 # waiting   wait_for, wait_socket, wait_log
 # the lab   lab_start (and lab_cleanup on exit), start_daemon, stop_daemon,
-#           q, field (dtq)
+#           q, field (dtq), shared_copy
 # NSS       ns_run: a command in a private mount namespace
 # zones     zone_keys, sign_zone (ldns-signzone and dnssec-signzone)
 #
@@ -176,6 +176,17 @@ stop_daemon() {
 }
 
 q() { "$DTQ" -s "$sock" "$@"; }
+
+# shared_copy FILE: prints the path of a copy of FILE in $work/shared
+# (mode 755, the file too), for what a test runs as another user: the
+# source and build trees may sit in a directory that only their owner
+# reads (a 0700 home directory), and the copy keeps FILE's name.
+shared_copy() {
+	mkdir -p -m 755 "$work/shared" &&
+		cp "$1" "$work/shared/" &&
+		chmod 755 "$work/shared/${1##*/}" &&
+		echo "$work/shared/${1##*/}"
+}
 
 # field KEY: the value of KEY= on the first line of dtq's output (stdin).
 field() {

@@ -54,8 +54,13 @@ static int admin_opt(int c, unsigned accept, struct cli_admin_opts *o)
 	case CLI_OPT_UNTIL: o->until = optarg; break;
 	case CLI_OPT_COUNT:
 		o->count = strtol(optarg, &end, 10);
-		if (*end || end == optarg || o->count <= 0)
+		if (*end || end == optarg || o->count <= 0) {
+			fprintf(stderr,
+				"dnstrust: --count takes a whole number of 1 "
+				"or more, not '%s'\n",
+				optarg);
 			return -1;
+		}
 		break;
 	}
 	return 0;
@@ -276,6 +281,8 @@ int cmd_status(int argc, char **argv)
 	if (first == -2 || first < 0 || first != argc) {
 		fprintf(first == -2 ? stdout : stderr,
 			"usage: dnstrust status [--json] [--socket PATH]\n");
+		if (first == -2)
+			cli_options_help(stdout, "json socket");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
 	int r = cli_daemon_open(&d, o.socket);
@@ -357,6 +364,8 @@ int cmd_flush(int argc, char **argv)
 		fprintf(first == -2 ? stdout : stderr,
 			"usage: dnstrust flush [NAME | --bogus | --negative] "
 			"[--socket PATH]\n");
+		if (first == -2)
+			cli_options_help(stdout, "bogus negative socket");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
 	if (kind)
@@ -455,6 +464,8 @@ int cmd_reload(int argc, char **argv)
 			"Makes dnstrustd read its configuration, trust anchors "
 			"and resolv.conf again,\nwaits for its verdict, and "
 			"fails with the reason if it refused the files.\n");
+		if (first == -2)
+			cli_options_help(stdout, "socket");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
 	int r = cli_daemon_open(&d, o.socket);

@@ -166,6 +166,8 @@ int cmd_statistics(int argc, char **argv)
 		fprintf(first == -2 ? stdout : stderr,
 			"usage: dnstrust statistics [--reset] [--json] "
 			"[--socket PATH]\n");
+		if (first == -2)
+			cli_options_help(stdout, "reset json socket");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
 	int r = cli_daemon_open(&d, o.socket);
@@ -197,10 +199,19 @@ int cmd_log_level(int argc, char **argv)
 			   i < sizeof(levels) / sizeof(levels[0]);
 	     i++)
 		known = known || strcmp(argv[first], levels[i]) == 0;
+	if (first >= 0 && argc - first > 1)
+		fprintf(stderr, "dnstrust log-level: one level at most\n");
+	else if (first >= 0 && !known)
+		fprintf(stderr,
+			"dnstrust log-level: unknown level '%s': error, "
+			"warning, notice, info or debug\n",
+			argv[first]);
 	if (first < 0 || argc - first > 1 || !known) {
 		fprintf(first == -2 ? stdout : stderr,
 			"usage: dnstrust log-level [error|warning|notice|info|"
 			"debug] [--json] [--socket PATH]\n");
+		if (first == -2)
+			cli_options_help(stdout, "json socket");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
 	if (first < argc)

@@ -119,8 +119,12 @@ enum audit_nss_status {
 enum audit_nss_kind {
 	AUDIT_NSS_LOCAL = 0,	   /* files, myhostname...: the host itself */
 	AUDIT_NSS_DNSTRUST = 1,	   /* the first dnstrust of the line */
-	AUDIT_NSS_UNVALIDATED = 2, /* dns, resolve, mdns*, and anything not
-				      known to be local */
+	AUDIT_NSS_UNVALIDATED = 2, /* dns, resolve, mdns4 (its mdns.allow
+				      may list any domain), and anything
+				      not known to be local */
+	AUDIT_NSS_LINKLOCAL = 3,   /* mdns*_minimal: .local names only, by
+				      multicast DNS, which DNSSEC does not
+				      cover */
 };
 
 struct audit_nss_source {

@@ -37,6 +37,14 @@ static const char *const local_sources[] = {
 	"files", "db", "myhostname", "mymachines", "libvirt", "libvirt_guest",
 };
 
+/* Sources that answer .local names only (RFC 6762), by multicast DNS:
+ * names that no DNSSEC signature covers, and that reach no DNS server. */
+static const char *const linklocal_sources[] = {
+	"mdns_minimal",
+	"mdns4_minimal",
+	"mdns6_minimal",
+};
+
 static const char *const status_names[AUDIT_NSS_NSTATUS] = {
 	[AUDIT_NSS_SUCCESS] = "SUCCESS",
 	[AUDIT_NSS_NOTFOUND] = "NOTFOUND",
@@ -158,6 +166,11 @@ static enum audit_nss_kind kind_of(const char *w, size_t n, bool seen_dt)
 		if (n == strlen(local_sources[i]) &&
 		    memcmp(w, local_sources[i], n) == 0)
 			return AUDIT_NSS_LOCAL;
+	for (size_t i = 0;
+	     i < sizeof(linklocal_sources) / sizeof(*linklocal_sources); i++)
+		if (n == strlen(linklocal_sources[i]) &&
+		    memcmp(w, linklocal_sources[i], n) == 0)
+			return AUDIT_NSS_LINKLOCAL;
 	return AUDIT_NSS_UNVALIDATED;
 }
 
@@ -314,16 +327,23 @@ static void append_locals(const struct audit_nss_line *l, size_t from,
 			  size_t to, char *buf, size_t size)
 {
 	for (size_t i = from; i < to && i < l->n; i++) {
+		const struct audit_nss_source *s = &l->src[i];
 		size_t w = strlen(buf);
-		if (l->src[i].kind == AUDIT_NSS_LOCAL &&
-		    strcmp(l->src[i].name, "dnstrust") != 0)
-			snprintf(buf + w, size - w, " %s", l->src[i].name);
+		if (s->kind == AUDIT_NSS_LOCAL &&
+		    strcmp(s->name, "dnstrust") != 0)
+			snprintf(buf + w, size - w, " %s", s->name);
+		else if (s->kind == AUDIT_NSS_LINKLOCAL)
+			snprintf(buf + w, size - w, " %s%s", s->name,
+				 s->stop[AUDIT_NSS_NOTFOUND]
+					 ? " [NOTFOUND=return]"
+					 : "");
 	}
 }
 
 /* The safe line to write: the local sources kept, dnstrust after those
  * that came before it (after "files" when absent), nothing unvalidated,
- * no actions (fail closed). */
+ * no actions but a multicast DNS source's [NOTFOUND=return] (fail
+ * closed). */
 static void suggest(const struct audit_nss_line *l, char *buf, size_t size)
 {
 	int d = l ? dnstrust_index(l) : -1;
@@ -420,6 +440,13 @@ static void check_before(struct nss_ctx *x, const struct audit_nss_line *l,
 				  "answers reach applications unvalidated "
 				  "before dnstrust is asked, from '",
 				  s->name);
+		else if (s->kind == AUDIT_NSS_LINKLOCAL)
+			audit_add(x->rep, AUDIT_INFO, "nss-mdns", AREA,
+				  "'%s': .local names are answered by "
+				  "multicast DNS ('%s'), unauthenticated: "
+				  "DNSSEC does not cover them; other names go "
+				  "on to dnstrust",
+				  x->shown, s->name);
 		else if (s->stop[AUDIT_NSS_NOTFOUND])
 			add_fixed(x, AUDIT_WARNING, "nss-unreached",
 				  "names unknown to this source never reach "

@@ -47,6 +47,19 @@ static void check_nta(const char *v, struct audit_report *rep)
 			  (int)strcspn(v, " "), v);
 		return;
 	}
+	if (strstr(v, " runtime ")) {
+		audit_add(rep, AUDIT_INFO, "st-nta-runtime", AREA,
+			  "negative trust anchor %.*s (dnstrust nta add, kept "
+			  "in /var/lib/dnstrust across restarts): answers at "
+			  "and below it are not validated, and reach "
+			  "applications as insecure",
+			  (int)(strstr(v, " runtime ") - v), v);
+		audit_fix(rep,
+			  "when the zone's signatures are repaired: dnstrust "
+			  "nta remove %.*s",
+			  (int)strcspn(v, " "), v);
+		return;
+	}
 	audit_add(rep, AUDIT_INFO, "st-nta", AREA,
 		  "negative trust anchor %.*s: answers at and below it are "
 		  "not validated, and reach applications as insecure",
@@ -55,6 +68,34 @@ static void check_nta(const char *v, struct audit_report *rep)
 		  "when the zone's signatures are repaired: remove the "
 		  "line negative-trust-anchor %.*s from dnstrust.conf",
 		  (int)strcspn(v, " "), v);
+}
+
+/* A warning of the daemon's (docs/PROTOCOL.md §5), with the fix for its
+ * kind, known by how it starts. */
+static void check_warning(const char *v, struct audit_report *rep)
+{
+	static const struct {
+		const char *start, *fix;
+	} fixes[] = {
+		{"trust-anchor-file ",
+		 "stop dnstrustd, remove the RFC 5011 state file, start it (or "
+		 "drop trust-anchor-file from dnstrust.conf)"},
+		{"resolv-conf ",
+		 "let the daemon's user read resolv.conf and search its "
+		 "directory (chmod 644 and 755)"},
+		{"negative-trust-anchor ",
+		 "in dnstrust.conf: remove that negative-trust-anchor line; "
+		 "then dnstrust reload"},
+		{"once root is given up",
+		 "give the daemon's user that access, or change `user` in "
+		 "dnstrust.conf"},
+	};
+
+	audit_add(rep, AUDIT_WARNING, "st-warning", AREA, "dnstrustd warns: %s",
+		  v);
+	for (size_t i = 0; i < sizeof(fixes) / sizeof(*fixes); i++)
+		if (strncmp(v, fixes[i].start, strlen(fixes[i].start)) == 0)
+			audit_fix(rep, "%s", fixes[i].fix);
 }
 
 /* What dnstrustd does while an upstream cannot do DNSSEC: recursive,
@@ -134,6 +175,19 @@ static void check_line(const char *line, struct status_seen *s,
 			       "reload");
 	} else if ((v = value_of(line, "negative-trust-anchor"))) {
 		check_nta(v, rep);
+	} else if ((v = value_of(line, "warning"))) {
+		check_warning(v, rep);
+	} else if ((v = value_of(line, "validation")) &&
+		   strncmp(v, "failing", 7) == 0) {
+		audit_add(rep, AUDIT_WARNING, "st-validation-failing", AREA,
+			  "validation %s; names fail closed, nothing "
+			  "unvalidated is returned",
+			  v);
+		audit_fix(rep, "check the clock (date -u); compare the "
+			       "trust-anchor lines of dnstrust status with "
+			       "the root's keys (dnstrust query . DNSKEY "
+			       "--trace); with auto-trust-anchor-file: stop "
+			       "dnstrustd, remove its state file, start it");
 	}
 }
 

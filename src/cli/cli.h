@@ -38,6 +38,18 @@ enum cli_exit {
  */
 #define CLI_TRACE_MAXNAMES 256
 
+/* An "options:" block on f, one line each for the options named in names
+ * (words among json, socket, count, reset, bogus, negative), then -h. */
+void cli_options_help(FILE *f, const char *names);
+
+/* A name typed with letters beyond ASCII in the form DNS asks for:
+ * IDNA2008 with the UTS #46 mapping, non-transitional (libidn2), e.g.
+ * "bücher.example" -> "xn--bcher-kva.example". An ASCII name is copied
+ * as it is (escapes, underscores and all). Returns 1 when converted, 0
+ * when copied, or -1 with the reason in why. */
+int cli_idn_to_ascii(const char *name, char *ret, size_t retlen, char *why,
+		     size_t whylen);
+
 /* Checks that name is a domain name in presentation form, and that extra
  * more octets (labels the command adds in front) still fit. Returns 0, or
  * prints "dnstrust CMD: bad WHAT 'NAME': " and which limit was hit (63

@@ -3,8 +3,10 @@
  * The dnstrust command's side of libdnstrust: the context, errors and
  * administrative TXT answers.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/client.h"
@@ -39,8 +41,27 @@ bool cli_err_unavailable(int err)
 	       err == DT_ERR_TIMEOUT || err == DT_ERR_PROTOCOL;
 }
 
+/* Why nothing answers at path, when the path itself says: missing, or
+ * not a socket (--socket /etc/passwd); NULL when it is a socket. */
+static const char *path_trouble(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? "no such file" : strerror(errno);
+	return S_ISSOCK(st.st_mode) ? NULL : "not a socket";
+}
+
 int cli_err_report(const struct cli_daemon *d, const char *cmd, int err)
 {
+	const char *why;
+
+	if (err == DT_ERR_UNAVAILABLE && (why = path_trouble(d->socket))) {
+		fprintf(stderr,
+			"dnstrust %s: dnstrustd unavailable at %s: %s\n", cmd,
+			d->socket, why);
+		return CLI_EXIT_UNAVAILABLE;
+	}
 	if (cli_err_unavailable(err)) {
 		fprintf(stderr,
 			"dnstrust %s: dnstrustd unavailable at %s: %s\n", cmd,

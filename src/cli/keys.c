@@ -128,12 +128,27 @@ int cmd_tlsa(int argc, char **argv)
 
 	if (first >= 0 && n == 3)
 		proto = argv[first + 2];
+	if (first >= 0 && (n < 2 || n > 3))
+		fprintf(stderr, "dnstrust tlsa: %s\n",
+			n < 2 ? "a HOST and a PORT are needed"
+			      : "too many arguments");
+	else if (first >= 0 && parse_port(argv[first + 1], &port) < 0)
+		fprintf(stderr,
+			"dnstrust tlsa: bad port '%s': a number from 1 to "
+			"65535\n",
+			argv[first + 1]);
+	else if (first >= 0 && strcmp(proto, "tcp") && strcmp(proto, "udp"))
+		fprintf(stderr,
+			"dnstrust tlsa: bad protocol '%s': tcp or udp\n",
+			proto);
 	if (first < 0 || n < 2 || n > 3 ||
 	    parse_port(argv[first + 1], &port) < 0 ||
 	    (strcmp(proto, "tcp") && strcmp(proto, "udp"))) {
 		fprintf(first == -2 ? stdout : stderr,
 			"usage: dnstrust tlsa HOST PORT [tcp|udp] "
 			"[--socket PATH]\n");
+		if (first == -2)
+			cli_options_help(stdout, "socket");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
 	/* _PORT._PROTO. in front: 12 octets at most. */
@@ -183,6 +198,8 @@ int cmd_sshfp(int argc, char **argv)
 	if (first < 0 || argc - first != 1) {
 		fprintf(first == -2 ? stdout : stderr,
 			"usage: dnstrust sshfp HOST [--socket PATH]\n");
+		if (first == -2)
+			cli_options_help(stdout, "socket");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
 	if (cli_name_check("sshfp", "host", argv[first], 0) < 0)

@@ -126,6 +126,8 @@ int cmd_monitor(int argc, char **argv)
 		fprintf(first == -2 ? stdout : stderr,
 			"usage: dnstrust monitor [--json] [--count N] "
 			"[--socket PATH]\n");
+		if (first == -2)
+			cli_options_help(stdout, "json count socket");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
 	r = cli_daemon_open(&d, o.socket);

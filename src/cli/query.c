@@ -26,8 +26,10 @@
 
 struct query_opts {
 	const char *name;
+	const char *typed;   /* the name as typed, when IDN made name */
 	const char *reverse; /* -x ADDR */
 	char rname[WIRE_REVERSE_MAXLEN];
+	char aname[DT_NAME_TEXT_MAXLEN]; /* the ASCII form of an IDN */
 	uint16_t types[QUERY_MAXTYPES];
 	size_t ntypes;
 	unsigned flags;
@@ -115,6 +117,14 @@ static int parse_name(int argc, char **argv, int *first, struct query_opts *o,
 		return -1;
 	}
 	o->name = argv[(*first)++];
+	r = cli_idn_to_ascii(o->name, o->aname, sizeof(o->aname), why,
+			     QUERY_WHY_MAXLEN);
+	if (r < 0)
+		return -1;
+	if (r > 0) {
+		o->typed = o->name;
+		o->name = o->aname;
+	}
 	r = wire_dname_from_str(o->name, strlen(o->name), (const uint8_t *)"",
 				name);
 	if (r < 0) {
@@ -287,6 +297,8 @@ int cmd_query(int argc, char **argv)
 	int r = cli_daemon_open(&d, o.socket);
 	if (r)
 		return r;
+	if (o.typed && !o.json)
+		printf(";; %s (%s)\n", o.typed, o.name);
 	r = run(&d, &o);
 	cli_daemon_close(&d);
 	return r;

@@ -132,3 +132,25 @@ int cli_name_check(const char *cmd, const char *what, const char *name,
 				"leading dot) or a bad \\ escape\n");
 	return -1;
 }
+
+/* One line per option of the subcommands that ask the daemon. */
+static const struct {
+	const char *name, *text;
+} option_help[] = {
+	{"json", "  --json          one JSON object instead of text"},
+	{"socket", "  --socket PATH   the daemon's socket (default "
+		   "/run/dnstrust/socket)"},
+	{"count", "  --count N       stop after N questions (1 or more)"},
+	{"reset", "  --reset         set the counters to zero (root only)"},
+	{"bogus", "  --bogus         drop the cached bogus answers"},
+	{"negative", "  --negative      drop the cached negative answers"},
+};
+
+void cli_options_help(FILE *f, const char *names)
+{
+	fprintf(f, "options:\n");
+	for (size_t i = 0; i < sizeof(option_help) / sizeof(*option_help); i++)
+		if (strstr(names, option_help[i].name))
+			fprintf(f, "%s\n", option_help[i].text);
+	fprintf(f, "  -h, --help      this help\n");
+}

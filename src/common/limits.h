@@ -280,6 +280,13 @@
  * the kernel's choice is taken rather than the query lost. */
 #define DT_UP_PORT_MIN 1024
 #define DT_UP_PORT_TRIES 8
+/* Bogus answers logged at notice by each worker in one window: enough to
+ * see which names an attack or a broken zone hits, not a line per
+ * question of a client asking in a loop. The rest are counted and summed
+ * up in one line at the next bogus answer after the window (dnstrust
+ * monitor and the statistics see every one). */
+#define DT_BOGUS_LOG_BURST    10
+#define DT_BOGUS_LOG_WINDOW_S 60
 /* resolv.conf search list: glibc before 2.26 kept 6 domains of 256
  * characters in all (MAXDNSRCH); a DHCP or VPN client writes one or two.
  * Those past either bound are ignored. Kept in wire form, back to back. */

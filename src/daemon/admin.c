@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cache/cache.h"
 #include "common/protocol.h"
@@ -17,6 +18,7 @@
 #include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
 #include "daemon/hotspot.h"
+#include "policy/nta.h"
 #include "daemon/stats.h"
 #include "daemon/upstreams.h"
 #include "policy/policy.h"
@@ -126,7 +128,23 @@ static void status_anchors(struct txt *t, const struct dstate *st)
 	}
 }
 
-static void status_policy(struct txt *t, const struct cfg *c, int64_t now)
+/* A negative trust anchor added by dnstrust nta add, in force: its end to
+ * the second (UTC), as it was given. */
+static void status_nta_rt(const struct cfg_nta *n, void *arg)
+{
+	struct txt *t = arg;
+	char name[DT_NAME_TEXT_MAXLEN], end[32] = "no end";
+	time_t tt = (time_t)n->until;
+	struct tm tm;
+
+	if (n->until && gmtime_r(&tt, &tm))
+		strftime(end, sizeof(end), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	wire_dname_to_str(n->name, name, sizeof(name));
+	line(t, "negative-trust-anchor=%s until=%s runtime active", name, end);
+}
+
+static void status_policy(struct txt *t, const struct cfg *c,
+			  const struct nta_rt *rt, int64_t now)
 {
 	char name[DT_NAME_TEXT_MAXLEN], date[16];
 
@@ -140,6 +158,8 @@ static void status_policy(struct txt *t, const struct cfg *c, int64_t now)
 		line(t, "negative-trust-anchor=%s until=%s %s", name, date,
 		     n->until && now >= n->until ? "expired" : "active");
 	}
+	if (rt)
+		nta_rt_foreach(rt, now, status_nta_rt, t);
 	for (size_t i = 0; i < c->nrequire; i++) {
 		wire_dname_to_str(c->require_secure[i], name, sizeof(name));
 		line(t, "require-secure=%s", name);
@@ -163,6 +183,19 @@ static void status_policy(struct txt *t, const struct cfg *c, int64_t now)
 		line(t, "private-domain=%s", name);
 	}
 	line(t, "private-defaults=%s", c->no_private_defaults ? "no" : "yes");
+}
+
+/* What works, but not as the configuration's author may think, and why
+ * resolv.conf cannot be read or watched: warning= lines. */
+static void status_warnings(struct txt *t, struct daemon *d)
+{
+	pthread_mutex_lock(&d->reload_lock);
+	for (unsigned i = 0; i < d->nwarnings; i++)
+		line(t, "warning=%s", d->warning[i]);
+	if (d->resolv_warning[0])
+		line(t, "warning=%s", d->resolv_warning);
+	line(t, "validation=%s", d->validation[0] ? d->validation : "ok");
+	pthread_mutex_unlock(&d->reload_lock);
 }
 
 /* The verdict of the last reload: "ID ok" or "ID refused: REASON", ID
@@ -286,7 +319,7 @@ static void status(struct txt *t, struct worker *w)
 	status_capab(t, d);
 	line(t, "trust-anchor-source=%s", w->st->ta_desc);
 	status_anchors(t, w->st);
-	status_policy(t, &w->st->cfg, worker_wallclock(w));
+	status_policy(t, &w->st->cfg, w->st->nta, worker_wallclock(w));
 	cache_stats(d->cache, &cs);
 	line(t, "cache-bytes=%zu", cs.bytes);
 	line(t, "cache-max-bytes=%zu", cs.max_bytes);
@@ -317,6 +350,7 @@ static void status(struct txt *t, struct worker *w)
 	     (unsigned long long)s.sig_cached);
 	line(t, "reloads=%u", __atomic_load_n(&d->reloads, __ATOMIC_RELAXED));
 	status_reload(t, d);
+	status_warnings(t, d);
 	char hs[128], portal[256];
 	hotspot_status(w, hs, sizeof(hs), portal, sizeof(portal));
 	line(t, "%s", hs);

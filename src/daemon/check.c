@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "common/errcode.h"
 #include "crypto/alg.h"
 #include "daemon/autotrust.h"
 #include "daemon/check.h"
 #include "policy/config.h"
+#include "policy/nta.h"
+#include "policy/policy.h"
 #include "validator/anchor.h"
 #include "wire/bytes.h"
 #include "wire/dname.h"
@@ -134,4 +140,187 @@ int check_startup(const struct cfg *cfg, char *err, size_t errlen)
 	if (r < 0)
 		return -1;
 	return check_user(cfg, err, errlen);
+}
+
+/* --- warnings: what works, but not as the author may think --- */
+
+static void warn_anchor_file(const struct cfg *cfg, check_warn_fn warn,
+			     void *arg)
+{
+	char msg[CHECK_WARN_MAX];
+
+	if (!cfg->trust_anchor_file[0] || !cfg->auto_trust_anchor_file[0] ||
+	    access(cfg->auto_trust_anchor_file, F_OK) != 0)
+		return;
+	snprintf(msg, sizeof(msg),
+		 "trust-anchor-file %.300s is ignored: the RFC 5011 state "
+		 "%.300s exists, and its keys are the ones trusted (to start "
+		 "again from the file: stop dnstrustd, remove the state, "
+		 "start it)",
+		 cfg->trust_anchor_file, cfg->auto_trust_anchor_file);
+	warn(msg, arg);
+}
+
+static void warn_resolv_conf(const struct cfg *cfg, check_warn_fn warn,
+			     void *arg)
+{
+	char msg[CHECK_WARN_MAX];
+	struct stat st;
+
+	if (stat(cfg->resolv_conf, &st) == 0)
+		return;
+	snprintf(msg, sizeof(msg),
+		 "resolv-conf %.300s: %s: no upstream until it appears%s",
+		 cfg->resolv_conf, strerror(errno),
+		 cfg->resolution == CFG_RES_FORWARD
+			 ? " (resolution forward: every name fails meanwhile)"
+			 : "");
+	warn(msg, arg);
+}
+
+static void warn_nta_past(const struct cfg *cfg, int64_t now,
+			  check_warn_fn warn, void *arg)
+{
+	char msg[CHECK_WARN_MAX], name[DT_NAME_TEXT_MAXLEN], date[16];
+
+	for (size_t i = 0; i < cfg->nnta; i++) {
+		const struct cfg_nta *n = &cfg->nta[i];
+		if (!n->until || n->until > now)
+			continue;
+		wire_dname_to_str(n->name, name, sizeof(name));
+		policy_date(n->until, date, sizeof(date));
+		snprintf(msg, sizeof(msg),
+			 "negative-trust-anchor %s: its end, %s, is past: "
+			 "the line does nothing (remove it)",
+			 name, date);
+		warn(msg, arg);
+	}
+}
+
+/* The user the daemon gives root up for, or NULL (it stays root, or no
+ * such user: check_user says so). */
+static const struct passwd *daemon_user(const struct cfg *cfg)
+{
+	const struct passwd *pw;
+
+	if (strcmp(cfg->user, "root") == 0)
+		return NULL;
+	if (cfg->user[0])
+		pw = getpwnam(cfg->user);
+	else if (!(pw = getpwnam("_dnstrust")))
+		pw = getpwnam("nobody");
+	return pw && pw->pw_uid ? pw : NULL;
+}
+
+/* What the daemon needs once it is no longer root: files it reads again
+ * (a reload, a changed resolv.conf), directories it writes. */
+struct need {
+	const char *what;
+	char path[PATH_MAX];
+	int mode; /* for access(): R_OK, or W_OK | X_OK for a directory */
+};
+
+static size_t needs_of(const struct cfg *cfg, const char *conf_path,
+		       const char *nta_path, struct need *n, size_t max)
+{
+	size_t k = 0;
+
+#define NEED(w, p, m)                                                       \
+	do {                                                                \
+		if ((p)[0] && k < max) {                                    \
+			n[k].what = (w);                                    \
+			snprintf(n[k].path, sizeof(n[k].path), "%s", (p));  \
+			n[k++].mode = (m);                                  \
+		}                                                           \
+	} while (0)
+	NEED("the configuration (read again at a reload)", conf_path, R_OK);
+	NEED("resolv-conf (read again when it changes)", cfg->resolv_conf,
+	     R_OK);
+	NEED("trust-anchor-file (read again at a reload)",
+	     cfg->trust_anchor_file, R_OK);
+	NEED("root-hints (read again at a reload)", cfg->root_hints, R_OK);
+	if (cfg->auto_trust_anchor_file[0] && k < max) {
+		char *slash;
+		NEED("the directory of auto-trust-anchor-file (RFC 5011 "
+		     "updates are written there)",
+		     cfg->auto_trust_anchor_file, W_OK | X_OK);
+		slash = strrchr(n[k - 1].path, '/');
+		if (slash)
+			slash[slash == n[k - 1].path] = '\0';
+	}
+	if (k < max) {
+		char *slash;
+		NEED("the state directory (dnstrust nta add saves there)",
+		     nta_path, W_OK | X_OK);
+		slash = strrchr(n[k - 1].path, '/');
+		if (slash)
+			slash[slash == n[k - 1].path] = '\0';
+	}
+#undef NEED
+	return k;
+}
+
+/* Which of the needs the user pw lacks, as bits, found by a child that
+ * becomes pw (groups included) and asks access(2). -1 when it could not
+ * tell. */
+static int lacking(const struct passwd *pw, const struct need *n, size_t k)
+{
+	pid_t pid = fork();
+	int status, bits = 0;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (initgroups(pw->pw_name, pw->pw_gid) < 0 ||
+		    setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0)
+			_exit(255);
+		for (size_t i = 0; i < k; i++)
+			if (access(n[i].path, n[i].mode) != 0 && errno != ENOENT)
+				bits |= 1 << i;
+		_exit(bits);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) == 255)
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static void warn_user(const struct cfg *cfg, const char *conf_path,
+		      const char *nta_path, check_warn_fn warn, void *arg)
+{
+	struct need n[CHECK_NEEDS_MAX];
+	char msg[CHECK_WARN_MAX];
+	const struct passwd *pw;
+	size_t k;
+	int bits;
+
+	if (geteuid() != 0 || !(pw = daemon_user(cfg)))
+		return;
+	k = needs_of(cfg, conf_path, nta_path, n, CHECK_NEEDS_MAX);
+	if ((bits = lacking(pw, n, k)) < 0) {
+		snprintf(msg, sizeof(msg),
+			 "could not check what user %s may read and write",
+			 pw->pw_name);
+		warn(msg, arg);
+		return;
+	}
+	for (size_t i = 0; i < k; i++) {
+		if (!(bits & (1 << i)))
+			continue;
+		snprintf(msg, sizeof(msg),
+			 "once root is given up, user %s cannot %s %.300s: %s",
+			 pw->pw_name, n[i].mode == R_OK ? "read" : "write in",
+			 n[i].path, n[i].what);
+		warn(msg, arg);
+	}
+}
+
+void check_warnings(const struct cfg *cfg, const char *conf_path,
+		    const char *nta_path, int64_t now, check_warn_fn warn,
+		    void *arg)
+{
+	warn_anchor_file(cfg, warn, arg);
+	warn_resolv_conf(cfg, warn, arg);
+	warn_nta_past(cfg, now, warn, arg);
+	warn_user(cfg, conf_path, nta_path, warn, arg);
 }

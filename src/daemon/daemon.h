@@ -67,6 +67,15 @@ struct wstats {
 					   cache of verifications */
 };
 
+/* Warnings kept for status.dnstrust.: check_warnings' kinds, each of
+ * them per file or NTA at most; more are logged only. */
+#define DAEMON_WARNINGS_MAX 16
+/* A kept warning's length: one TXT string (255 octets) with "warning=". */
+#define DAEMON_WARNING_LEN 240
+/* How often resolv.conf is read again while it cannot be read or watched:
+ * soon enough for a network change, rare enough to cost nothing. */
+#define DAEMON_RESOLV_RETRY_MS 30000
+
 #define STAT_INC(w, field) \
 	__atomic_fetch_add(&(w)->stats.field, 1, __ATOMIC_RELAXED)
 
@@ -143,6 +152,21 @@ struct daemon {
 	unsigned reload_done;		/* reload_asked when the last reload
 					   began */
 	char reload_error[512];		/* why it was refused; "" if taken */
+	/* What works, but not as the configuration's author may think
+	 * (check_warnings, at start and at each reload), and why resolv.conf
+	 * could not be read or watched: status.dnstrust.'s warning= lines
+	 * (under reload_lock). */
+	char warning[DAEMON_WARNINGS_MAX][DAEMON_WARNING_LEN];
+	unsigned nwarnings;
+	char resolv_warning[DAEMON_WARNING_LEN];
+	struct loop_timer resolv_retry;	/* reads resolv.conf again while it
+					   is unreadable or not watched */
+	struct failing *failing;	/* every answer bogus for minutes?
+					   (failing.c; main thread) */
+	struct loop_timer failing_sample;
+	char validation[DAEMON_WARNING_LEN]; /* status' validation= line,
+						"ok" or why failing (under
+						reload_lock) */
 	void (*reload)(void *d);	/* the main thread's reload (main.c),
 					   posted to its loop */
 	struct xw_table *xfetch;	/* fetches shared between workers

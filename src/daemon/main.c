@@ -35,6 +35,7 @@
 #include "crypto/alg.h"
 #include "daemon/autotrust.h"
 #include "daemon/check.h"
+#include "daemon/failing.h"
 #include "daemon/hotspot.h"
 #include "daemon/notify.h"
 #include "daemon/privs.h"
@@ -42,6 +43,7 @@
 #include "daemon/resolve.h"
 #include "daemon/server.h"
 #include "daemon/state.h"
+#include "daemon/stats.h"
 #include "daemon/upstreams.h"
 #include "daemon/iter_net.h"
 #include "policy/nta.h"
@@ -58,6 +60,43 @@ static bool same_addr(const struct up_server *a, const struct up_server *b)
 	       memcmp(&a->addr, &b->addr, a->addrlen) == 0;
 }
 
+static void resolv_trouble(struct daemon *d, const char *why);
+
+/* resolv.conf not watched: read again every DAEMON_RESOLV_RETRY_MS, and
+ * watching tried again then. */
+static void watch_failed(struct daemon *d)
+{
+	char msg[DAEMON_WARNING_LEN];
+
+	snprintf(msg, sizeof(msg),
+		 "resolv-conf %.150s: cannot watch for changes (%s); read "
+		 "again every %d s",
+		 d->st->cfg.resolv_conf, strerror(errno),
+		 DAEMON_RESOLV_RETRY_MS / 1000);
+	resolv_trouble(d, msg);
+}
+
+/* Why resolv.conf cannot be read or watched ("" once it can): logged
+ * when it changes, shown by status, and while there is a reason the file
+ * is read again every DAEMON_RESOLV_RETRY_MS. */
+static void resolv_trouble(struct daemon *d, const char *why)
+{
+	bool changed;
+
+	pthread_mutex_lock(&d->reload_lock);
+	changed = strcmp(d->resolv_warning, why) != 0;
+	snprintf(d->resolv_warning, sizeof(d->resolv_warning), "%s", why);
+	pthread_mutex_unlock(&d->reload_lock);
+	if (changed && why[0])
+		log_warn("%s", why);
+	else if (changed)
+		log_notice("%s is readable and watched again",
+			   d->st->cfg.resolv_conf);
+	if (why[0] && d->resolv_retry.cb)
+		loop_timer_start(d->loop, &d->resolv_retry,
+				 DAEMON_RESOLV_RETRY_MS);
+}
+
 /* resolv.conf with our own loopback listeners taken out: asking ourselves
  * would loop. */
 static void read_resolv_conf(struct daemon *d, struct up_conf *uc)
@@ -66,13 +105,20 @@ static void read_resolv_conf(struct daemon *d, struct up_conf *uc)
 	int r = up_conf_load(cfg->resolv_conf, uc);
 
 	if (r < 0) {
-		log_warn("%s: %s; no upstream until it is readable",
-			 cfg->resolv_conf, errcode_str(r));
+		char msg[DAEMON_WARNING_LEN];
+		snprintf(msg, sizeof(msg),
+			 "resolv-conf %.150s: %s; no upstream from it until it "
+			 "is readable (read again every %d s)",
+			 cfg->resolv_conf, errcode_str(r),
+			 DAEMON_RESOLV_RETRY_MS / 1000);
+		resolv_trouble(d, msg);
 		memset(uc, 0, sizeof(*uc));
 		uc->timeout_ms = DT_UP_TIMEOUT_DEFAULT_MS;
 		uc->attempts = DT_UP_ATTEMPTS_DEFAULT;
 		return;
 	}
+	if (d->watch)
+		resolv_trouble(d, "");
 	size_t k = 0;
 	for (size_t i = 0; i < uc->nns; i++) {
 		bool self = false;
@@ -179,6 +225,25 @@ static void forget_unproven(struct daemon *d, const struct up_conf *old)
 		 n);
 }
 
+static void resolv_changed(void *arg);
+
+static void resolv_retry(struct loop_timer *t)
+{
+	struct daemon *d = t->arg;
+	int err = 0;
+
+	if (!d->watch) {
+		d->watch = up_watch_new(d->loop, d->st->cfg.resolv_conf,
+					resolv_changed, d);
+		err = errno;
+	}
+	resolv_changed(d);
+	if (!d->watch) {
+		errno = err;
+		watch_failed(d);
+	}
+}
+
 static void resolv_changed(void *arg)
 {
 	struct daemon *d = arg;
@@ -206,6 +271,7 @@ static bool true_pred(const uint8_t *key, size_t klen, void *arg)
 
 static int load_hints(const struct cfg *cfg, struct it_hints *ret, char *err,
 		      size_t errlen);
+static void warnings_renew(struct daemon *d);
 
 /* A new configuration and anchors; a bad file keeps the old: -1 with
  * the reason in err. */
@@ -244,6 +310,7 @@ static int reload_apply(struct daemon *d, char *err, size_t errlen)
 	}
 	dstate_put(d->st);
 	d->st = st;
+	warnings_renew(d);
 	hotspot_set_group(d, cfg.hotspot_group);
 	resolve_set_mode(d, cfg.resolution);
 	upstreams_apply(d);
@@ -592,6 +659,7 @@ static void shutdown_all(struct daemon *d)
 	free(d->workers);
 	free(d->udp_fd);
 	up_watch_free(d->watch);
+	free(d->failing);
 	close(d->unix_fd);
 	for (size_t i = 0; i < d->ntcp; i++)
 		close(d->tcp_fd[i]);
@@ -679,22 +747,99 @@ static int load_hints(const struct cfg *cfg, struct it_hints *ret, char *err,
 	return it_hints_load(cfg->root_hints, ret, err, errlen) < 0 ? -1 : 0;
 }
 
+/* Once a minute: whether every answer has been bogus for FAILING_MINUTES
+ * minutes (a trust anchor that does not match the network's root, a
+ * clock far off): a warning in the log when it begins, a notice when it
+ * ends, status' validation= line meanwhile. */
+static void failing_check(struct loop_timer *t)
+{
+	struct daemon *d = t->arg;
+	struct wstats s;
+	uint64_t nbogus = 0;
+	char text[DAEMON_WARNING_LEN] = "ok";
+	bool was;
+
+	stats_sum(d, &s);
+	if (failing_sample(d->failing, s.secure + s.insecure, s.bogus,
+			   &nbogus))
+		snprintf(text, sizeof(text),
+			 "failing: every answer of the last %d minutes was "
+			 "bogus (%llu), none secure or insecure: the trust "
+			 "anchor may not match the network's root, or the "
+			 "clock is off",
+			 FAILING_MINUTES, (unsigned long long)nbogus);
+	pthread_mutex_lock(&d->reload_lock);
+	was = strcmp(d->validation, "ok") != 0;
+	snprintf(d->validation, sizeof(d->validation), "%s", text);
+	pthread_mutex_unlock(&d->reload_lock);
+	if (!was && strcmp(text, "ok") != 0)
+		log_warn("validation %s", text);
+	else if (was && strcmp(text, "ok") == 0)
+		log_notice("validation works again: answers other than bogus");
+	loop_timer_start(d->loop, t, FAILING_SAMPLE_MS);
+}
+
 /* dnstrustd -n: the file, then what start-up checks; the configuration in
  * effect on stdout. */
-static int check_only(const struct cfg *cfg)
+static void warn_stderr(const char *msg, void *arg)
+{
+	int *n = arg;
+
+	fprintf(stderr, "dnstrustd: warning: %s\n", msg);
+	(*n)++;
+}
+
+static int check_only(const struct cfg *cfg, const char *conf_path)
 {
 	static char text[1 << 16];
 	struct it_hints hints;
 	char err[512];
+	int nwarn = 0;
 
 	if (check_startup(cfg, err, sizeof(err)) < 0 ||
 	    load_hints(cfg, &hints, err, sizeof(err)) < 0) {
 		fprintf(stderr, "dnstrustd: %s\n", err);
+		fprintf(stderr, "dnstrustd: configuration refused\n");
 		return 1;
 	}
 	cfg_format(cfg, text, sizeof(text));
 	fputs(text, stdout);
+	fflush(stdout);
+	char nta_path[PATH_MAX];
+	if (state_nta_path(nta_path, sizeof(nta_path)) < 0)
+		nta_path[0] = 0;
+	check_warnings(cfg, conf_path, nta_path, (int64_t)time(NULL),
+		       warn_stderr, &nwarn);
+	if (nwarn)
+		fprintf(stderr, "dnstrustd: configuration OK, %d warning%s\n",
+			nwarn, nwarn == 1 ? "" : "s");
+	else
+		fprintf(stderr, "dnstrustd: configuration OK\n");
 	return 0;
+}
+
+/* A warning of check_warnings: logged, and kept for status. */
+static void warn_keep(const char *msg, void *arg)
+{
+	struct daemon *d = arg;
+
+	log_warn("%s", msg);
+	pthread_mutex_lock(&d->reload_lock);
+	if (d->nwarnings < DAEMON_WARNINGS_MAX)
+		snprintf(d->warning[d->nwarnings++], DAEMON_WARNING_LEN, "%s",
+			 msg);
+	pthread_mutex_unlock(&d->reload_lock);
+}
+
+/* The configuration's warnings again (at start, at a reload). */
+static void warnings_renew(struct daemon *d)
+{
+	pthread_mutex_lock(&d->reload_lock);
+	d->nwarnings = 0;
+	pthread_mutex_unlock(&d->reload_lock);
+	check_warnings(&d->st->cfg, d->conf_path,
+		       d->nta ? nta_rt_path(d->nta) : "",
+		       (int64_t)time(NULL) + d->time_offset, warn_keep, d);
 }
 
 /* A start-up failure after the sockets: the socket made goes (never
@@ -739,10 +884,12 @@ int main(int argc, char **argv)
 	d.conf_must_exist = strcmp(o.conf, CFG_DEFAULT_PATH) != 0;
 	if (cfg_load(o.conf, d.conf_must_exist, &cfg, err, sizeof(err)) < 0) {
 		fprintf(stderr, "dnstrustd: %s\n", err);
+		if (o.check)
+			fprintf(stderr, "dnstrustd: configuration refused\n");
 		return 1;
 	}
 	if (o.check)
-		return check_only(&cfg);
+		return check_only(&cfg, o.conf);
 	log_setup(true, (int)cfg.log_level);
 	pthread_mutex_init(&d.reload_lock, NULL);
 	d.time_offset = o.offset;
@@ -760,6 +907,7 @@ int main(int argc, char **argv)
 		return 1;
 	loop_set_wallclock_offset(d.loop, o.offset);
 	d.started = loop_wallclock(d.loop);
+	warnings_renew(&d);
 	read_resolv_conf(&d, &d.upconf);
 	log_upstreams(&d.upconf, cfg.resolv_conf);
 	d.set_recursing = resolve_set_recursing;
@@ -789,10 +937,21 @@ int main(int argc, char **argv)
 	int sfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (sfd < 0 || loop_io_add(d.loop, &sg.io, sfd, LOOP_READ) < 0)
 		return start_failed(&d);
+	snprintf(d.validation, sizeof(d.validation), "ok");
+	d.failing = calloc(1, sizeof(*d.failing));
+	if (d.failing) {
+		d.failing_sample.cb = failing_check;
+		d.failing_sample.arg = &d;
+		loop_timer_start(d.loop, &d.failing_sample, FAILING_SAMPLE_MS);
+	}
+	d.resolv_retry.cb = resolv_retry;
+	d.resolv_retry.arg = &d;
 	d.watch = up_watch_new(d.loop, cfg.resolv_conf, resolv_changed, &d);
 	if (!d.watch)
-		log_warn("%s: cannot watch for changes: %s", cfg.resolv_conf,
-			 strerror(errno));
+		watch_failed(&d);
+	else if (d.resolv_warning[0])
+		loop_timer_start(d.loop, &d.resolv_retry,
+				 DAEMON_RESOLV_RETRY_MS);
 	if (autotrust_start(&d) < 0)
 		return start_failed(&d);
 	hotspot_set_group(&d, cfg.hotspot_group);

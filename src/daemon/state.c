@@ -38,20 +38,28 @@ static void log_expired(const struct cfg *cfg, int64_t offset)
 	}
 }
 
-struct nta_rt *state_nta_load(void)
+int state_nta_path(char *buf, size_t len)
 {
 	const char *dir = getenv("STATE_DIRECTORY");
-	size_t len = dir ? strcspn(dir, ":") : 0;
+	size_t n = dir ? strcspn(dir, ":") : 0;
+
+	if (!n) {
+		dir = STATE_DIR;
+		n = strlen(dir);
+	}
+	if ((size_t)snprintf(buf, len, "%.*s/%s", (int)n, dir,
+			     STATE_NTA_FILE) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+struct nta_rt *state_nta_load(void)
+{
 	char path[PATH_MAX];
 	struct nta_rt *rt;
 
-	if (!len) {
-		dir = STATE_DIR;
-		len = strlen(dir);
-	}
-	if ((size_t)snprintf(path, sizeof(path), "%.*s/%s", (int)len, dir,
-			     STATE_NTA_FILE) >= sizeof(path)) {
-		log_err("%.*s: state directory name too long", (int)len, dir);
+	if (state_nta_path(path, sizeof(path)) < 0) {
+		log_err("the state directory's name is too long");
 		return NULL;
 	}
 	rt = nta_rt_new(path);

@@ -25,6 +25,9 @@ struct dstate *state_load(const struct cfg *cfg, struct nta_rt *nta,
  * /var/lib/dnstrust). NULL when out of memory. */
 struct nta_rt *state_nta_load(void);
 
+/* The path of that file into buf; -ENAMETOOLONG when it does not fit. */
+int state_nta_path(char *buf, size_t len);
+
 /* Whether a and b trust the same keys (same anchor records, same order),
  * under the same limits and policy: else what was validated under one
  * is not to be trusted under the other. */

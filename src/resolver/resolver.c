@@ -801,6 +801,33 @@ static bool is_used(const struct wire_msg *m, const struct val_result *res,
 }
 
 /* Logs (info) the upstream's records that no client will see. */
+/* A bogus answer, at notice: DT_BOGUS_LOG_BURST per worker in a window
+ * of DT_BOGUS_LOG_WINDOW_S, the others counted, their number logged at
+ * the first one after the window. */
+static void log_bogus(struct rsv_task *t, const struct answer *a)
+{
+	struct resolver *r = t->r;
+	char txt[DT_NAME_TEXT_MAXLEN], tb[16];
+
+	if (t->mono - r->bogus_window >= DT_BOGUS_LOG_WINDOW_S) {
+		if (r->bogus_held)
+			log_notice("%u more bogus answers were not logged "
+				   "(at most %d a minute)",
+				   r->bogus_held, DT_BOGUS_LOG_BURST);
+		r->bogus_window = t->mono;
+		r->bogus_logged = 0;
+		r->bogus_held = 0;
+	}
+	if (r->bogus_logged >= DT_BOGUS_LOG_BURST) {
+		r->bogus_held++;
+		return;
+	}
+	r->bogus_logged++;
+	wire_dname_to_str(t->qname, txt, sizeof(txt));
+	log_notice("%s/%s: bogus (%s): %s", txt, wire_type_to_str(t->qtype, tb),
+		   a->tag ? a->tag : "", a->reason);
+}
+
 static void log_dropped(const struct rsv_task *t, const struct wire_msg *m,
 			const struct val_result *res, const char *from)
 {
@@ -885,8 +912,10 @@ static void finish_result(struct rsv_task *t, const struct val_result *res)
 		RSV_STAT_INC(t->r, synthesized);
 	else if (a->status == VAL_SECURE && a->rcode != WIRE_RCODE_SERVFAIL)
 		nsec_learn(t->r, a, t->mono);
-	if (log_enabled(LOG_INFO) && a->status != VAL_SECURE &&
-	    a->status != VAL_INSECURE) {
+	if (a->status == VAL_BOGUS)
+		log_bogus(t, a);
+	else if (log_enabled(LOG_INFO) && a->status != VAL_SECURE &&
+		 a->status != VAL_INSECURE) {
 		char txt[DT_NAME_TEXT_MAXLEN], tb[16];
 		wire_dname_to_str(t->qname, txt, sizeof(txt));
 		log_info("%s/%s: %s (%s): %s", txt,

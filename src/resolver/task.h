@@ -30,6 +30,10 @@ struct resolver {
 	 * one at a time, the core being single-threaded, and each done with
 	 * it on return); DT_MSG_MAXLEN, the largest DNS message */
 	uint8_t nsec_buf[DT_MSG_MAXLEN];
+	/* Bogus answers logged at notice in the current window (started
+	 * at bogus_window, monotonic seconds), and those held back. */
+	int64_t bogus_window;
+	unsigned bogus_logged, bogus_held;
 };
 
 #define RSV_STAT_INC(r, field) \

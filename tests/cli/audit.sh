@@ -5,7 +5,9 @@
 # test's own resolv.conf and nsswitch.conf are bind-mounted over /etc's,
 # a tmpfs covers /run, and dnstrustd (or an impostor) serves
 # /run/dnstrust/socket there. The host's /etc and /run are never touched:
-# the last check compares the host's files before and after.
+# the last check compares the host's /etc files before and after, and
+# looks for the mark this test leaves in its own /run/dnstrust (other
+# tests of the same run may make the host's /run/dnstrust meanwhile).
 #
 # usage: audit.sh DNSTRUST DNSTRUSTD      (TAP on stdout; needs root)
 set -u
@@ -23,8 +25,7 @@ if [ "${DT_AUDIT_INSIDE:-}" != 1 ]; then
 			skip_all "needs $tool"
 		fi
 	done
-	host_files=$(sha256sum /etc/resolv.conf /etc/nsswitch.conf 2>&1;
-		     ls -la /run/dnstrust 2>&1)
+	host_files=$(sha256sum /etc/resolv.conf /etc/nsswitch.conf 2>&1)
 	work=$(mktemp -d /tmp/dt-audit.XXXXXX)
 	trap 'rm -rf "$work"' EXIT
 	DT_AUDIT_INSIDE=1 DT_AUDIT_WORK=$work \
@@ -32,12 +33,14 @@ if [ "${DT_AUDIT_INSIDE:-}" != 1 ]; then
 		"$BASH" "$0" "$DNSTRUST" "$DNSTRUSTD"
 	rc=$?
 	n=$(cat "$work/count" 2>/dev/null || echo 0) # the checks inside
-	now=$(sha256sum /etc/resolv.conf /etc/nsswitch.conf 2>&1;
-	      ls -la /run/dnstrust 2>&1)
-	if [ "$now" = "$host_files" ]; then
-		ok "the host's /etc/resolv.conf, /etc/nsswitch.conf and /run/dnstrust are untouched"
+	now=$(sha256sum /etc/resolv.conf /etc/nsswitch.conf 2>&1)
+	mark=/run/dnstrust/${work##*/}
+	if [ "$now" = "$host_files" ] && [ -e "$work/marked" ] &&
+		[ ! -e "$mark" ]; then
+		ok "the host's /etc/resolv.conf and /etc/nsswitch.conf are untouched, and its /run has not the test's $mark"
 	else
-		not_ok "the host's files changed"
+		not_ok "the host's files changed" \
+			"$(echo "$host_files"; echo "$now"; ls -la "$mark" 2>&1)"
 		rc=1
 	fi
 	plan
@@ -64,6 +67,8 @@ trap inside_done EXIT
 rc_real=$(readlink -m /etc/resolv.conf)
 mount -t tmpfs -o mode=755 dt-audit-run /run || exit 1
 mkdir -m 755 /run/dnstrust
+# The mark the outer part looks for on the host's /run.
+: >"/run/dnstrust/${work##*/}" && : >"$work/marked"
 case $rc_real in /run/*) mkdir -p "${rc_real%/*}" && : >"$rc_real" ;; esac
 
 resolv=$work/resolv.conf

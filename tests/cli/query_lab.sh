@@ -321,14 +321,16 @@ that "reload: exit 0, and the daemon reloads" \
 	'[ $rc = 0 ] && has "^reloaded" && wait_log "configuration reloaded"'
 # Another user than root and the daemon's (nobody where _dnstrust does
 # not exist): a fixed uid that no account has.
+# It runs a copy of dnstrust that it can read.
+SHARED_DNSTRUST=$(shared_copy "$DNSTRUST") || bail "dnstrust copied for uid 4242"
 as_nobody() { setpriv --reuid=4242 --regid=4242 --clear-groups "$@"; }
-out=$(as_nobody "$DNSTRUST" flush --socket "$sock" 2>&1); rc=$?
+out=$(as_nobody "$SHARED_DNSTRUST" flush --socket "$sock" 2>&1); rc=$?
 that "flush by another user: refused (EDE 18), exit $REFUSED" \
 	'[ $rc = $REFUSED ] && has "REFUSED, EDE 18"'
-out=$(as_nobody "$DNSTRUST" reload --socket "$sock" 2>&1); rc=$?
+out=$(as_nobody "$SHARED_DNSTRUST" reload --socket "$sock" 2>&1); rc=$?
 that "reload by another user: refused, exit $REFUSED" \
 	'[ $rc = $REFUSED ] && has "REFUSED, EDE 18"'
-out=$(as_nobody "$DNSTRUST" query www.secure.lab. A --socket "$sock" 2>&1); rc=$?
+out=$(as_nobody "$SHARED_DNSTRUST" query www.secure.lab. A --socket "$sock" 2>&1); rc=$?
 that "another user may query" '[ $rc = 0 ]'
 
 # --- statistics, flush --bogus and --negative, log-level ---
@@ -347,10 +349,10 @@ check "statistics --json: numbers, and EDE 7 among the EDE counters" \
 		 j['statistics']['upstreams'][0]['answers'] > 0 and
 		 any(e['code'] == 7 and e['count'] > 0 for e in j['statistics']['ede'])" \
 	<"$work/stats.json"
-out=$(as_nobody "$DNSTRUST" statistics --reset --socket "$sock" 2>&1); rc=$?
+out=$(as_nobody "$SHARED_DNSTRUST" statistics --reset --socket "$sock" 2>&1); rc=$?
 that "statistics --reset by another user: refused, exit $REFUSED" \
 	'[ $rc = $REFUSED ] && has "only root"'
-out=$(as_nobody "$DNSTRUST" statistics --socket "$sock" 2>&1); rc=$?
+out=$(as_nobody "$SHARED_DNSTRUST" statistics --socket "$sock" 2>&1); rc=$?
 that "statistics by another user: allowed" '[ $rc = 0 ]'
 out=$(dt statistics --reset); rc=$?
 that "statistics --reset: exit 0" '[ $rc = 0 ] && has -E "^reset: +done"'
@@ -385,7 +387,7 @@ that "after flush --negative: the NXDOMAIN asked again, the secure answer kept" 
 	'[ "$out" = False/True ]'
 out=$(dt flush --bogus secure.lab 2>&1); rc=$?
 that "flush --bogus NAME: usage error" '[ $rc = 64 ]'
-out=$(as_nobody "$DNSTRUST" flush --negative --socket "$sock" 2>&1); rc=$?
+out=$(as_nobody "$SHARED_DNSTRUST" flush --negative --socket "$sock" 2>&1); rc=$?
 that "flush --negative by another user: refused, exit $REFUSED" '[ $rc = $REFUSED ]'
 
 out=$(dt log-level); rc=$?
@@ -395,7 +397,7 @@ that "log-level debug: set" '[ $rc = 0 ] && has "^log-level debug (until the nex
 out=$(dt log-level); rc=$?
 that "log-level: now debug, and the daemon said so" \
 	'[ $rc = 0 ] && has "^log-level debug$" && wait_log "log-level debug, set by"'
-out=$(as_nobody "$DNSTRUST" log-level error --socket "$sock" 2>&1); rc=$?
+out=$(as_nobody "$SHARED_DNSTRUST" log-level error --socket "$sock" 2>&1); rc=$?
 that "log-level by another user: refused, exit $REFUSED" '[ $rc = $REFUSED ]'
 out=$(dt log-level --json); rc=$?
 that "log-level --json" '[ $rc = 0 ] && printf "%s" "$out" |
@@ -429,7 +431,7 @@ check "monitor --json: one object per question" \
 	json_ok "j['name'] == 'www.expired.lab.' and j['type'] == 'TXT' and
 		 j['status'] == 'bogus' and j['ede']['code'] == 7 and j['cached']" \
 	<"$work/mon.json"
-out=$(as_nobody timeout 10 "$DNSTRUST" monitor --count 1 --socket "$sock" 2>&1); rc=$?
+out=$(as_nobody timeout 10 "$SHARED_DNSTRUST" monitor --count 1 --socket "$sock" 2>&1); rc=$?
 that "monitor by another user: refused (their questions are private), exit $REFUSED" \
 	'[ $rc = $REFUSED ]'
 
@@ -454,15 +456,18 @@ check "nta list --json: expired.lab., runtime, with its end" \
 	<"$work/nta.json"
 out=$(cat "$work/state/negative-trust-anchors" 2>&1)
 that "the NTA is in the state file" 'has -E "^expired\.lab\. [0-9]+$"'
+out=$(dt status); rc=$?
+that "status lists the runtime NTA with its end" \
+	'[ $rc = 0 ] && has -E "^negative-trust-anchor: +expired\.lab\. until=20[0-9-]+T[0-9:]+Z runtime active$"'
 kill -TERM "$dpid"
 wait "$dpid"
 dpid=""
 check "dnstrustd starts again" start_daemon
 out=$(dt query www.expired.lab. A); rc=$?
 that "after a restart the NTA still applies" '[ $rc = $INSECURE ]'
-out=$(as_nobody "$DNSTRUST" nta add secure.lab --socket "$sock" 2>&1); rc=$?
+out=$(as_nobody "$SHARED_DNSTRUST" nta add secure.lab --socket "$sock" 2>&1); rc=$?
 that "nta add by another user: refused, exit $REFUSED" '[ $rc = $REFUSED ]'
-out=$(as_nobody "$DNSTRUST" nta list --socket "$sock" 2>&1); rc=$?
+out=$(as_nobody "$SHARED_DNSTRUST" nta list --socket "$sock" 2>&1); rc=$?
 that "nta list by another user: allowed" '[ $rc = 0 ] && has "^expired\.lab\."'
 out=$(dt nta add secure.lab --until 2000-01-01 2>&1); rc=$?
 that "nta add with an end in the past: refused by the daemon, exit 4" \

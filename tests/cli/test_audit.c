@@ -64,7 +64,7 @@ static const struct nss_case nss_cases[] = {
 	{"hosts: dns dnstrust\n", 0, AUDIT_CRITICAL, "nss-before",
 	 "nss-notfound"},
 	{"hosts: files mdns4_minimal [NOTFOUND=return] dnstrust\n", 0,
-	 AUDIT_CRITICAL, "nss-before", ""},
+	 AUDIT_INFO, "nss-mdns nss-ok", "nss-before"},
 	{"hosts: resolve [!UNAVAIL=return] dnstrust\n", 0, AUDIT_CRITICAL,
 	 "nss-before", ""},
 	{"hosts: files dnstrust [NOTFOUND=return] dns\n", 0, AUDIT_CRITICAL,
@@ -135,6 +135,20 @@ static const struct nss_case nss_cases[] = {
 	 "nss-notfound nss-tryagain nss-unavail"},
 	{"hosts: files dnstrust ldap\n", 0, AUDIT_CRITICAL, "nss-notfound", ""},
 	{"hosts: files DNSTRUST\n", 0, AUDIT_CRITICAL, "nss-absent", ""},
+	/* The lines libnss-dnstrust's postinst writes: trusted. */
+	{"hosts: files mdns4_minimal [NOTFOUND=return] dnstrust myhostname\n",
+	 0, AUDIT_INFO, "nss-mdns nss-ok", "nss-before nss-unreached"},
+	{"hosts: files mdns_minimal [NOTFOUND=return] dnstrust\n", 0,
+	 AUDIT_INFO, "nss-mdns nss-ok", "nss-before"},
+	{"hosts: mymachines files dnstrust myhostname\n", 0, AUDIT_OK,
+	 "nss-ok", ""},
+	{"hosts: files dnstrust mdns6_minimal [NOTFOUND=return]\n", 0,
+	 AUDIT_OK, "nss-ok", "nss-notfound nss-mdns"},
+	/* mdns4 answers what /etc/mdns.allow lists, any domain. */
+	{"hosts: files mdns4 dnstrust\n", 0, AUDIT_CRITICAL, "nss-before",
+	 "nss-ok"},
+	{"hosts: files dnstrust mdns4\n", 0, AUDIT_CRITICAL, "nss-notfound",
+	 "nss-ok"},
 };
 
 static void test_nss_cases(void)
@@ -219,11 +233,20 @@ static void test_nss_limits(void)
 	    "/etc/nsswitch.conf");
 	f = audit_find(&rep, "nss-absent");
 	ok(f && strcmp(f->fix, "in /etc/nsswitch.conf: hosts: files "
-			       "myhostname dnstrust") == 0,
-	   "the fix keeps the local sources: '%s'", f ? f->fix : "");
-	ok(f && strstr(f->message, "'dns'") == NULL &&
-		   strstr(f->message, "'mdns4_minimal'"),
+			       "mdns4_minimal [NOTFOUND=return] myhostname "
+			       "dnstrust") == 0,
+	   "the fix keeps the local sources and mDNS with its action: '%s'",
+	   f ? f->fix : "");
+	ok(f && strstr(f->message, "'dns'") &&
+		   strstr(f->message, "'mdns4_minimal'") == NULL,
 	   "and the message names the first unvalidated source");
+
+	nss("hosts: files mdns4_minimal [NOTFOUND=return] dnstrust dns\n",
+	    "/x");
+	f = audit_find(&rep, "nss-notfound");
+	ok(f && strcmp(f->fix, "in /x: hosts: files mdns4_minimal "
+			       "[NOTFOUND=return] dnstrust") == 0,
+	   "mDNS before dnstrust kept in the fix: '%s'", f ? f->fix : "");
 
 	nss("hosts: dnstrust dns\n", "/x");
 	f = audit_find(&rep, "nss-notfound");
@@ -349,8 +372,22 @@ static void test_status(void)
 		"trust-anchor=. DS:20326/8",
 		"negative-trust-anchor=broken.example. until=no end active",
 		"negative-trust-anchor=old.example. until=2020-01-01 expired",
+		"negative-trust-anchor=rt.example. until=2026-12-07T10:00:00Z "
+		"runtime active",
 	};
 	static const char *const noup[] = {"trust-anchor=. DS:20326/8"};
+	static const char *const failing[] = {
+		"upstream=192.0.2.1",
+		"trust-anchor=. DS:20326/8",
+		"validation=failing: every answer of the last 5 minutes was "
+		"bogus (12), none secure or insecure",
+	};
+	static const char *const warned[] = {
+		"upstream=192.0.2.1",
+		"trust-anchor=. DS:20326/8",
+		"warning=trust-anchor-file /k is ignored: the RFC 5011 state /s "
+		"exists",
+	};
 	const struct audit_finding *f;
 
 	status_case("with anchors, upstream, enforce", good, 6, AUDIT_OK,
@@ -359,15 +396,38 @@ static void test_status(void)
 		    "st-no-anchor");
 	status_case("in permissive mode", perm, 3, AUDIT_WARNING,
 		    "st-permissive");
-	status_case("with negative trust anchors", nta, 4, AUDIT_INFO,
-		    "st-nta st-nta-expired");
+	status_case("with negative trust anchors", nta, 5, AUDIT_INFO,
+		    "st-nta st-nta-expired st-nta-runtime");
 	f = audit_find(&rep, "st-nta");
 	ok(f && strstr(f->message, "broken.example. until=no end") &&
 		   strstr(f->fix, "negative-trust-anchor broken.example.") &&
-		   audit_count(&rep, AUDIT_INFO) == 2,
+		   audit_count(&rep, AUDIT_INFO) == 3,
 	   "one finding per anchor, named: %s", f ? f->message : "");
+	f = audit_find(&rep, "st-nta-runtime");
+	ok(f && strstr(f->message,
+		       "rt.example. until=2026-12-07T10:00:00Z (dnstrust") &&
+		   strcmp(f->fix, "when the zone's signatures are repaired: "
+				  "dnstrust nta remove rt.example.") == 0,
+	   "a runtime one with its end, removed by dnstrust nta remove: %s",
+	   f ? f->fix : "");
 	status_case("without upstream", noup, 1, AUDIT_WARNING,
 		    "st-no-upstream");
+	status_case("validating nothing for minutes", failing, 3,
+		    AUDIT_WARNING, "st-validation-failing");
+	f = audit_find(&rep, "st-validation-failing");
+	ok(f && strstr(f->message, "bogus (12)") &&
+		   strstr(f->fix, "dnstrust query . DNSKEY --trace"),
+	   "failing validation: said, with its fix: %s", f ? f->fix : "");
+	status_case("validation ok", good, 6, AUDIT_OK, "st-anchor");
+	ok(!audit_find(&rep, "st-validation-failing"),
+	   "validation=ok: no finding");
+	status_case("with a warning of the daemon's", warned, 3, AUDIT_WARNING,
+		    "st-warning");
+	f = audit_find(&rep, "st-warning");
+	ok(f && strstr(f->message, "dnstrustd warns: trust-anchor-file /k") &&
+		   strstr(f->fix, "remove the RFC 5011 state file"),
+	   "the warning said, with the fix of its kind: %s",
+	   f ? f->fix : "");
 }
 
 /* --- the report and files --- */

@@ -30,6 +30,8 @@ ABUSE=$(cd "$(dirname "$0")" && pwd)/abuse.py
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3)
 lab_start lab-abuse
+# The attacker's script, where uid 4242 can read it.
+ABUSE=$(shared_copy "$ABUSE") || bail "abuse.py copied for uid 4242"
 cp "$LAB_RESOLV_CONF" "$work/resolv.conf"
 cat >"$conf" <<EOF
 # written by lab_abuse.sh

@@ -86,6 +86,8 @@ says() { # TEXT COMMAND...: COMMAND's output holds TEXT
 }
 cli() { "$DNSTRUST" "$@" --socket "$sock"; }
 # Account-less uid 4242 (nobody may be the daemon's own user).
+# They run a copy of dnstrust that they can read.
+SHARED_DNSTRUST=$(shared_copy "$DNSTRUST") || bail "dnstrust copied for uid 4242"
 as_user() { setpriv --reuid=4242 --regid=4242 --clear-groups "$@"; }
 as_member() { setpriv --reuid=4242 --regid=100 --clear-groups "$@"; }
 as_supplementary() { setpriv --reuid=4242 --regid=4242 --groups=100 "$@"; }
@@ -125,16 +127,16 @@ check "and the log says so, suggesting dnstrust hotspot" \
 check "status: hotspot=off" [ "$(status_line hotspot)" = "hotspot=off" ]
 
 # --- who may sign on ---
-out=$(as_user "$DNSTRUST" hotspot --socket "$sock" 2>&1)
+out=$(as_user "$SHARED_DNSTRUST" hotspot --socket "$sock" 2>&1)
 rc=$?
 check "an unprivileged user is refused (exit $rc: $(echo $out | tail -c 70))" [ "$rc" = 77 ]
 check "still off" [ "$(status_line hotspot)" = "hotspot=off" ]
-out=$(as_member "$DNSTRUST" hotspot --socket "$sock" 2>&1)
+out=$(as_member "$SHARED_DNSTRUST" hotspot --socket "$sock" 2>&1)
 rc=$?
 check "a member of hotspot-group signs on (exit $rc: $(echo $out | cut -c1-60))" \
 	bash -c "[ $rc = 0 ] && echo '$out' | grep -q '^hotspot=until-.* left=[23][0-9][0-9]$'"
 check "logged" grep -q "hotspot sign-on for 5 minutes" "$dlog"
-out=$(as_supplementary "$DNSTRUST" hotspot --minutes 4 --socket "$sock" 2>&1)
+out=$(as_supplementary "$SHARED_DNSTRUST" hotspot --minutes 4 --socket "$sock" 2>&1)
 rc=$?
 check "a supplementary member signs on too (exit $rc: $(echo $out | cut -c1-60))" \
 	bash -c "[ $rc = 0 ] && echo '$out' | grep -q '^hotspot=until-.* left=2[0-9][0-9]$'"
@@ -163,7 +165,7 @@ check "and not a forged address for www.secure.lab ($(echo $out | cut -c1-40))" 
 	bash -c "! echo '$out' | grep -q '$portal_addr'"
 
 # --- the end ---
-out=$(as_member "$DNSTRUST" hotspot --done --socket "$sock" 2>&1)
+out=$(as_member "$SHARED_DNSTRUST" hotspot --done --socket "$sock" 2>&1)
 check "dnstrust hotspot --done ($(echo $out | cut -c1-40))" \
 	bash -c "echo '$out' | grep -q '^hotspot=off'"
 check "logged, with the flush" \

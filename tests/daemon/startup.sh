@@ -85,6 +85,43 @@ expect "dnstrustd: an operand refused (64)" 64 "unexpected argument" extra
 conf "$work/good.conf"
 run good "$D" -n -c "$work/good.conf"
 expect "-n: a good configuration, printed" 0 "out:socket $sock" good
+expect "-n: ends with its verdict" 0 "dnstrustd: configuration OK" good
+check "-n: the verdict is the last line, no warning" \
+	test "$(tail -1 "$work/good.err")" = "dnstrustd: configuration OK"
+run refused "$D" -n -c "$work/no-such.conf"
+check "-n: a refused configuration ends with the verdict" \
+	test "$rc/$(tail -1 "$work/refused.err")" = "1/dnstrustd: configuration refused"
+
+# What works, but not as its author may think: warnings, then the verdict.
+echo ". IN DS 20326 8 2 E06D44B80B8F1D39A95C0B0D7C65D08458E880409BBC683457104237C7F8EC8D" \
+	>"$work/warn.key"
+mkdir -m 755 "$work/wstate" && printf 'dnstrust-autotrust 1\n' >"$work/wstate/root.key"
+mkdir -m 700 "$work/private"
+echo "nameserver $net.1" >"$work/private/resolv.conf"
+{
+	echo "socket $sock"
+	echo "resolv-conf $work/private/resolv.conf"
+	echo "trust-anchor-file $work/warn.key"
+	echo "auto-trust-anchor-file $work/wstate/root.key"
+	echo "negative-trust-anchor old.example until 2020-01-01"
+	echo "user nobody"
+	echo "resolution forward"
+} >"$work/warn.conf"
+run warn "$D" -n -c "$work/warn.conf"
+expect "-n warns: a trust-anchor-file ignored for the RFC 5011 state" 0 \
+	"warning: trust-anchor-file $work/warn.key is ignored: the RFC 5011 state $work/wstate/root.key exists" warn
+expect "-n warns: a negative trust anchor whose end is past" 0 \
+	"warning: negative-trust-anchor old.example.: its end, 2020-01-01, is past" warn
+expect "-n warns: a resolv.conf the daemon's user cannot read" 0 \
+	"warning: once root is given up, user nobody cannot read $work/private/resolv.conf" warn
+expect "-n warns: a state directory the daemon's user cannot write in" 0 \
+	"user nobody cannot write in $work/wstate" warn
+expect "-n: the verdict counts them" 0 "dnstrustd: configuration OK, 4 warnings" warn
+conf "$work/norc.conf"
+sed -i "s|^resolv-conf .*|resolv-conf $work/nonexistent.conf|" "$work/norc.conf"
+run norc "$D" -n -c "$work/norc.conf"
+expect "-n warns: a missing resolv.conf (resolution forward: names fail)" 0 \
+	"warning: resolv-conf $work/nonexistent.conf: No such file or directory: no upstream until it appears (resolution forward" norc
 
 conf "$work/missing.conf" "trust-anchor-file $work/nonexistent.key"
 run missing "$D" -n -c "$work/missing.conf"
@@ -296,6 +333,40 @@ else
 	ok "# SKIP systemd-socket-activate not installed"
 fi
 
+# --- warnings in the log and in status ---
+
+# The configuration of the -n warnings above: the daemon logs them at the
+# start and status lists them; as nobody it cannot watch the 0700
+# directory of resolv.conf, says so, and reads the file again (every
+# 30 s) until it can: made searchable, the next read finds the change.
+"$D" -c "$work/warn.conf" -f 2>"$work/wdaemon.log" &
+wpid=$!
+pids="$pids $wpid"
+if wait_for 50 "$C" status --socket "$sock" >/dev/null 2>&1; then
+	"$C" status --socket "$sock" >"$work/wstatus.out" 2>&1
+	grep -q "^warning: *trust-anchor-file $work/warn.key is ignored" "$work/wstatus.out" &&
+		grep -q "trust-anchor-file $work/warn.key is ignored" "$work/wdaemon.log"
+	result $? "the ignored trust-anchor-file: in the log at the start and in status"
+	grep -q "^warning: *resolv-conf $work/private/resolv.conf: cannot watch for changes (Permission denied); read again every 30 s" \
+		"$work/wstatus.out"
+	result $? "resolv.conf not watchable as nobody: status says so"
+	echo "nameserver $net.2" >"$work/private/resolv.conf"
+	chmod 755 "$work/private"
+	if wait_for 350 grep -q "is readable and watched again" "$work/wdaemon.log"; then
+		"$C" status --socket "$sock" >"$work/wstatus2.out" 2>&1
+		! grep -q "resolv-conf.*cannot watch" "$work/wstatus2.out" &&
+			grep -q "^upstream: *$net.2" "$work/wstatus2.out"
+		result $? "read again: the new upstream taken, the warning gone"
+	else
+		not_ok "read again within 35 s" "$(tail -5 "$work/wdaemon.log")"
+	fi
+else
+	not_ok "dnstrustd starts with warn.conf" "$(tail -5 "$work/wdaemon.log")"
+fi
+kill "$wpid" 2>/dev/null
+wait "$wpid" 2>/dev/null
+rm -f "$sock"
+
 # --- the dnstrust command ---
 
 run cver "$C" --version
@@ -307,6 +378,11 @@ for sub in query status tlsa sshfp flush reload audit verify; do
 	expect "dnstrust $sub -h" 0 "out:usage: dnstrust $sub" "sub-$sub"
 	run "subv-$sub" "$C" "$sub" --version
 	expect "dnstrust $sub --version" 0 "out:dnstrust " "subv-$sub"
+done
+for sub in status tlsa sshfp flush reload monitor statistics log-level; do
+	run "opt-$sub" "$C" "$sub" --help
+	expect "dnstrust $sub --help: its options explained" 0 \
+		"out:  --socket PATH   the daemon's socket" "opt-$sub"
 done
 run vdir "$C" verify "$work"
 expect "dnstrust verify DIRECTORY refused" 4 "is a directory" vdir
@@ -320,5 +396,33 @@ run long "$C" sshfp "$long"
 expect "a 265-octet name: the limit named" 64 "longer than 255 octets" long
 run elabel "$C" flush "a..example"
 expect "an empty label: said" 64 "empty label" elabel
+
+# Usage errors say why; a path that is not a socket is said to be one.
+run tport "$C" tlsa x.example 99999 --socket "$work/none"
+expect "tlsa NAME 99999: the port's range said" 64 \
+	"dnstrust tlsa: bad port '99999': a number from 1 to 65535" tport
+run mcount "$C" monitor --count 0 --socket "$work/none"
+expect "monitor --count 0: why said" 64 \
+	"--count takes a whole number of 1 or more, not '0'" mcount
+run llev "$C" log-level verbose --socket "$work/none"
+expect "log-level verbose: the levels named" 64 \
+	"unknown level 'verbose': error, warning, notice, info or debug" llev
+run nsock "$C" status --socket /etc/passwd
+expect "--socket /etc/passwd: not a socket" 69 \
+	"dnstrustd unavailable at /etc/passwd: not a socket" nsock
+run nofile "$C" status --socket "$work/none"
+expect "--socket to a missing file: no such file" 69 \
+	"unavailable at $work/none: no such file" nofile
+
+# IDN: UTS #46, non-transitional (ß kept); both forms shown.
+run idn "$C" query "bücher.example" --socket "$work/none"
+expect "query bücher.example: asked as xn--bcher-kva.example, both shown" 69 \
+	"out:;; bücher.example (xn--bcher-kva.example)" idn
+run idn2 "$C" query "Straße.de" --socket "$work/none"
+expect "query Straße.de: non-transitional, ß kept (xn--strae-oqa.de)" 69 \
+	"out:;; Straße.de (xn--strae-oqa.de)" idn2
+run idn3 "$C" query "☃.example" --socket "$work/none"
+expect "a name IDNA2008 disallows: refused with the reason" 64 \
+	"is not a valid internationalized name: string contains a disallowed character" idn3
 
 finish

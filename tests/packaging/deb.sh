@@ -95,16 +95,28 @@ while read -r line; do
 	esac
 done <"$work/sec.tap"
 
-# libnss-dnstrust's postinst and postrm on a copy of nsswitch.conf.
-nss=$work/nsswitch.conf
-for s in postinst postrm; do
-	sed "s|/etc/nsswitch.conf|$nss|g" "$work/ctl-libnss-dnstrust/$s" \
-		>"$work/$s" 2>/dev/null
+# libnss-dnstrust's maintainer scripts on a copy of nsswitch.conf, with
+# the packaged hosts line editor and a state directory of the test's
+# (tests/packaging/nsswitch_hosts.sh checks the editor line by line).
+nss=$work/nsswitch.conf state=$work/nss-state
+helper=$work/root/usr/lib/libnss-dnstrust/nsswitch-hosts
+if [ -x "$helper" ]; then
+	ok "libnss-dnstrust holds its hosts line editor, executable"
+else
+	not_ok "libnss-dnstrust holds its hosts line editor, executable"
+fi
+for s in postinst prerm postrm; do
+	sed -e "s|/etc/nsswitch.conf|$nss|g" \
+		-e "s|/usr/lib/libnss-dnstrust/nsswitch-hosts|$helper|g" \
+		-e "s|/var/lib/libnss-dnstrust|$state|g" \
+		"$work/ctl-libnss-dnstrust/$s" >"$work/$s" 2>/dev/null
 done
-# nss_case DESC BEFORE ACTION... AFTER: the hosts line after the scripts.
+# nss_case DESC BEFORE ACTION... AFTER: the hosts line after the scripts
+# (each ACTION: a script and its arguments, one word), from a fresh state.
 nss_case() {
 	local d=$1 before=$2 after=${*: -1} got
 	printf 'passwd: files\n%s\nnetworks: files\n' "$before" >"$nss"
+	rm -rf "$state"
 	shift 2
 	while [ $# -gt 1 ]; do
 		sh "$work/$1" $2 >/dev/null 2>&1
@@ -117,25 +129,55 @@ nss_case() {
 		not_ok "nsswitch.conf: $d" "got '$got', want '$after'"
 	fi
 }
-nss_case "installed: before dns" "hosts:          files dns" \
-	postinst "configure" "hosts:          files dnstrust [!UNAVAIL=return] dns"
-nss_case "installed: before dns, after mdns" \
-	"hosts: files mdns4_minimal [NOTFOUND=return] dns myhostname" \
-	postinst "configure" \
-	"hosts: files mdns4_minimal [NOTFOUND=return] dnstrust [!UNAVAIL=return] dns myhostname"
-nss_case "installed: no dns, at the end" "hosts: files" \
-	postinst "configure" "hosts: files dnstrust [!UNAVAIL=return]"
-nss_case "installed: a line naming dnstrust kept (fail-closed)" \
-	"hosts: files dnstrust" postinst "configure" "hosts: files dnstrust"
+mdns="mdns4_minimal [NOTFOUND=return]"
+nss_case "installed: dnstrust in the place of dns (fail closed)" \
+	"hosts:          files dns" \
+	postinst "configure" "hosts:          files dnstrust"
+nss_case "installed: after mDNS, before myhostname" \
+	"hosts: files $mdns dns myhostname" postinst "configure" \
+	"hosts: files $mdns dnstrust myhostname"
+nss_case "installed: no space after hosts:" "hosts:files dns" \
+	postinst "configure" "hosts:files dnstrust"
+nss_case "installed: a line naming dnstrust kept" \
+	"hosts: files dnstrust [!UNAVAIL=return] dns" postinst "configure" \
+	"hosts: files dnstrust [!UNAVAIL=return] dns"
 nss_case "an upgrade leaves the line alone" "hosts: files dns" \
 	postinst "configure 0.0.9" "hosts: files dns"
-nss_case "installed then removed: the line as it was" "hosts: files dns" \
-	postinst "configure" postrm "remove" "hosts: files dns"
-nss_case "purged: the entry gone" \
-	"hosts: files dnstrust [!UNAVAIL=return] dns" postrm "purge" \
-	"hosts: files dns"
-nss_case "an upgrade's postrm keeps it" \
-	"hosts: files dnstrust [!UNAVAIL=return] dns" postrm "upgrade 0.1.0" \
-	"hosts: files dnstrust [!UNAVAIL=return] dns"
+nss_case "installed then removed: the line as it was" \
+	"hosts: files $mdns resolve [!UNAVAIL=return] dns myhostname" \
+	postinst "configure" prerm "remove" postrm "remove" \
+	"hosts: files $mdns resolve [!UNAVAIL=return] dns myhostname"
+nss_case "removed, then reinstalled: wired again" "hosts: files dns" \
+	postinst "configure" prerm "remove" postrm "remove" \
+	postinst "configure 0.2.0" "hosts: files dnstrust"
+nss_case "purged, then installed: wired again" "hosts: files dns" \
+	postinst "configure" prerm "remove" postrm "remove" postrm "purge" \
+	postinst "configure" "hosts: files dnstrust"
+nss_case "an upgrade's prerm keeps it" "hosts: files dns" \
+	postinst "configure" prerm "upgrade 0.2.0" "hosts: files dnstrust"
+printf 'hosts: files dns\n' >"$nss"
+rm -rf "$state"
+sh "$work/postinst" configure >/dev/null 2>&1
+sh "$work/prerm" remove >/dev/null 2>&1
+sh "$work/postrm" purge >/dev/null 2>&1
+if [ ! -e "$state" ]; then
+	ok "libnss-dnstrust's purge removes its state directory"
+else
+	not_ok "libnss-dnstrust's purge removes its state directory"
+fi
+
+# dnstrustd's purge removes /var/lib/dnstrust (RFC 5011 state, NTAs).
+varlib=$work/var-lib-dnstrust
+mkdir -p "$varlib" && : >"$varlib/root.key" && : >"$varlib/nta"
+sed "s|/var/lib/dnstrust|$varlib|g" "$work/ctl-dnstrustd/postrm" \
+	>"$work/dnstrustd.postrm" 2>/dev/null
+sh "$work/dnstrustd.postrm" remove >/dev/null 2>&1
+kept=$([ -e "$varlib/nta" ] && echo yes)
+sh "$work/dnstrustd.postrm" purge >/dev/null 2>&1
+if [ "$kept" = yes ] && [ ! -e "$varlib" ]; then
+	ok "dnstrustd: remove keeps /var/lib/dnstrust, purge removes it"
+else
+	not_ok "dnstrustd: remove keeps /var/lib/dnstrust, purge removes it"
+fi
 
 finish
