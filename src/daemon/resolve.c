@@ -343,6 +343,8 @@ static void distrust(void *arg, const char *from)
 
 	if (w->up)
 		up_client_distrust(w->up, from);
+	if (w->it)
+		it_distrust(w->it, from, up_server_str, loop_now_ms(w->loop));
 }
 
 static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,

@@ -14,6 +14,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +198,23 @@ static void srv_lame(struct iterator *it, struct srv_ent *s)
 {
 	s->lame_until = it->now + DT_IT_LAME_MS;
 	STAT(it, lame);
+}
+
+void it_distrust(struct iterator *it, const char *server,
+		 void (*fmt)(const struct up_server *s, char *buf, size_t len),
+		 int64_t now)
+{
+	char name[INET6_ADDRSTRLEN + IF_NAMESIZE + 16];
+
+	it->now = now;
+	for (size_t i = 0; i < DT_IT_SERVERS_MAX; i++) {
+		struct srv_ent *s = &it->srvs[i];
+		if (!s->used)
+			continue;
+		fmt(&s->addr, name, sizeof(name));
+		if (strcmp(name, server) == 0)
+			srv_lame(it, s);
+	}
 }
 
 static unsigned timeout_of(const struct srv_ent *s)

@@ -206,6 +206,17 @@ void it_set_lookup(struct iterator *it, const struct it_lookup *lookup);
  * its own callback, is a no-op. */
 void it_cancel(struct it_req *r);
 
+/*
+ * A server sent what made an answer bogus (resolver.h, rsv_env.distrust):
+ * it is taken as lame for DT_IT_LAME_MS, so that the question asked
+ * again goes to the zone's other servers first. server is the name fmt
+ * gives it (the caller's own spelling, as it reported it); servers the
+ * iterator does not know are ignored.
+ */
+void it_distrust(struct iterator *it, const char *server,
+		 void (*fmt)(const struct up_server *s, char *buf, size_t len),
+		 int64_t now);
+
 /* Counters since the iterator was made; read with relaxed atomics, so
  * another thread may call this. */
 struct it_stats {

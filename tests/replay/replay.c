@@ -479,6 +479,17 @@ static void server_name(const struct up_server *s, char *out, size_t cap)
 		snprintf(out, cap, "?");
 }
 
+/* The resolver core asks again and names a server that sent bad data:
+ * the iterator asks the zone's other servers first (as the daemon's
+ * does). */
+static void env_distrust(void *arg, const char *from)
+{
+	struct run *run = arg;
+
+	if (run->it)
+		it_distrust(run->it, from, server_name, run->now.mono_ms);
+}
+
 /* The end of an iterated fetch: its response to the resolver core. */
 static void it_fetched(void *arg, int err, const struct up_answer *ans,
 		       int last_rcode)
@@ -840,6 +851,7 @@ static int run_scenario(struct rpl_scenario *sc, char *why, size_t whylen)
 {
 	static const struct rsv_env env_tmpl = {
 		.fetch = env_fetch,
+		.distrust = env_distrust,
 		.fetch_cancel = env_cancel,
 		.answered = env_answered,
 	};
