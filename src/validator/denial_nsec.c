@@ -5,7 +5,9 @@
  * signatures were already verified; see validator/denial.h.
  *
  * Two rules run through every proof:
- *   - an NSEC is only believed about names at or below its zone;
+ *   - an NSEC is only believed about names at or below its zone, and
+ *     only when its next name is in the zone too (an "overreaching" next
+ *     name outside it would span other zones' names);
  *   - an NSEC at a zone cut (NS without SOA) or at a DNAME says nothing
  *     about the names below its owner: the zone is not authoritative
  *     there. Such an NSEC is never used to cover a name below it, and an
@@ -80,6 +82,11 @@ static bool iter_next(struct nsec_iter *it, struct nsec *out)
 			    !wire_dname_is_subdomain(rr->owner, it->zone))
 				continue;
 			nsec_split(rr, out);
+			/* A next name outside the zone "covers" other zones'
+			 * names: the record is not of this zone's chain
+			 * (RFC 4034 §4.1.1) and proves nothing. */
+			if (!wire_dname_is_subdomain(out->next, it->zone))
+				continue;
 			return true;
 		}
 	}

@@ -139,6 +139,16 @@ static void test_b2_name_error(void)
 	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec-nx-no-cover",
 	      "B.2 without the NSEC covering ml.example.");
 	recs_free(&rs);
+
+	/* An "overreaching" NSEC: its next name lies outside the zone, so
+	 * it would span other zones' names (Unbound's val_nx_overreach). */
+	if (load_auth("B.2.", NULL, "NSEC ns1.example. NS",
+		      "NSEC ns1.example.org. NS", &rs) < 0)
+		return;
+	nxdomain(&rs, "ml.example.");
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec-nx-no-cover",
+	      "B.2 with a next name outside the zone: no cover");
+	recs_free(&rs);
 }
 
 static void test_b3_no_data(void)
