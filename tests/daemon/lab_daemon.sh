@@ -134,6 +134,14 @@ while read -r name type st rc ede; do
 		# too many NSEC3 iterations SHOULD carry EDE 27; the Unbound
 		# of Debian 12 (1.17) sends none. Status, RCODE and AD agree.
 		ok "same as a validating Unbound: $name $type: $ours (Unbound: no EDE 27)"
+	elif [ "$name $type" = "www.iter.lab. MX" ] &&
+		[ "$ours" = "NOERROR ad=1 ede=-" ] &&
+		[ "$theirs" = "NOERROR ad=0 ede=-" ]; then
+		# Deliberate: over the NSEC3 iteration limit dnstrust still
+		# checks a name's own NSEC3 (one hash), so this NODATA is
+		# secure; Unbound gives up on the whole zone (docs/DESIGN.md,
+		# "Iterations before hashing"). RCODE agrees.
+		ok "same as a validating Unbound: $name $type: $ours (Unbound: no AD, iteration limit)"
 	else
 		not_ok "same as a validating Unbound: $name $type" \
 			"dnstrustd: $ours; unbound: $theirs"
