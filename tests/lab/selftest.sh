@@ -180,6 +180,10 @@ ub_verdict() {
 
 # Known differences of BIND 9.18 (delv), see the top of this file.
 bind_optout="nonexistent.optout.lab./A unsigned.optout.lab./DS"
+# Known differences of Unbound 1.17: over its NSEC3 iteration limit it
+# calls every denial of the zone insecure; dnstrust still checks a name's
+# own NSEC3 (docs/DESIGN.md, "Iterations before hashing").
+ub_iter_insecure="www.iter.lab./MX"
 
 i=0
 while read -r name type status rcode ede; do
@@ -205,6 +209,9 @@ while read -r name type status rcode ede; do
 	got=$(ub_verdict "$tmp/q/e$i.ub")
 	ad=-
 	[ "$status" = secure ] && ad=ad
+	case " $ub_iter_insecure " in
+	*" $name/$type "*) ad=- ;;
+	esac
 	case $status in
 	bogus) want="$rcode $ad ${ede:--}" ;;
 	*) want="$rcode $ad" got=${got% *} ;;
