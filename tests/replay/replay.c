@@ -296,40 +296,61 @@ static bool range_serves(const struct rpl_scenario *sc,
 	return false;
 }
 
-/* The first entry in force that answers (name, type) for these servers;
- * a TC reply is retried over TCP as the transport does. */
-static int upstream_answer(struct run *run, const struct pending *p,
-			   uint8_t *out, size_t cap)
-{
-	const uint8_t *name = p->name;
-	uint16_t type = p->type;
+/* Which ranges may answer: those serving the default upstreams or a
+ * split-DNS rule's (servers), or those playing one server (addr). */
+struct who {
+	const struct up_conf *servers;
+	const struct up_server *addr;
+};
 
-	for (int tcp = 0; tcp < 2; tcp++) {
+static bool range_answers(const struct rpl_scenario *sc,
+			  const struct rpl_range *r, const struct who *w);
+
+/* The first entry in force, of the ranges w allows, that answers (name,
+ * type); a TC reply is retried over TCP as the transport does (*tcp
+ * says which answered). The length, DT_ETIMEOUT when no entry matches,
+ * DT_EUPSTREAM when the entry cannot be built. */
+static int entry_answer(struct run *run, const struct who *w,
+			const uint8_t *name, uint16_t type, uint8_t *out,
+			size_t cap, bool *tcp)
+{
+	for (int t = 0; t < 2; t++) {
 		const struct rpl_entry *hit = NULL;
 		int len;
 
 		for (const struct rpl_range *r = run->sc->ranges; r && !hit;
 		     r = r->next) {
 			if (run->step < r->first || run->step > r->last ||
-			    !range_serves(run->sc, r,
-					  p->split ? &p->servers : NULL))
+			    !range_answers(run->sc, r, w))
 				continue;
 			for (const struct rpl_entry *e = r->entries; e && !hit;
 			     e = e->next)
-				if (rpl_entry_matches(e, name, type, tcp))
+				if (rpl_entry_matches(e, name, type, t))
 					hit = e;
 		}
 		if (run->trace)
-			trace(name, type, tcp, hit);
+			trace(name, type, t, hit);
 		if (!hit)
 			return DT_ETIMEOUT;
 		len = rpl_entry_reply(hit, name, type, out, cap);
 		if (len < 0)
 			return DT_EUPSTREAM;
+		*tcp = t;
 		if (hit->hex || !(hit->flags & WIRE_FLAG_TC))
 			return len;
 	}
 	return DT_ETIMEOUT;
+}
+
+/* The first entry in force that answers (name, type) for these servers;
+ * a TC reply is retried over TCP as the transport does. */
+static int upstream_answer(struct run *run, const struct pending *p,
+			   uint8_t *out, size_t cap)
+{
+	struct who w = {.servers = p->split ? &p->servers : NULL};
+	bool tcp;
+
+	return entry_answer(run, &w, p->name, p->type, out, cap, &tcp);
 }
 
 /* --- recursion: the iterator core's queries, each to its server --- */
@@ -352,32 +373,16 @@ static int server_answer(struct run *run, const struct up_server *a,
 			 const uint8_t *name, uint16_t type, uint8_t *out,
 			 size_t cap, bool *tcp)
 {
-	for (int t = 0; t < 2; t++) {
-		const struct rpl_entry *hit = NULL;
-		int len;
+	struct who w = {.addr = a};
 
-		for (const struct rpl_range *r = run->sc->ranges; r && !hit;
-		     r = r->next) {
-			if (run->step < r->first || run->step > r->last ||
-			    !range_plays(r, a))
-				continue;
-			for (const struct rpl_entry *e = r->entries; e && !hit;
-			     e = e->next)
-				if (rpl_entry_matches(e, name, type, t))
-					hit = e;
-		}
-		if (run->trace)
-			trace(name, type, t, hit);
-		if (!hit)
-			return DT_ETIMEOUT;
-		len = rpl_entry_reply(hit, name, type, out, cap);
-		if (len < 0)
-			return DT_EUPSTREAM;
-		*tcp = t;
-		if (hit->hex || !(hit->flags & WIRE_FLAG_TC))
-			return len;
-	}
-	return DT_ETIMEOUT;
+	return entry_answer(run, &w, name, type, out, cap, tcp);
+}
+
+static bool range_answers(const struct rpl_scenario *sc,
+			  const struct rpl_range *r, const struct who *w)
+{
+	return w->addr ? range_plays(r, w->addr)
+		       : range_serves(sc, r, w->servers);
 }
 
 /* Whether the transport would try the next server after this RCODE
