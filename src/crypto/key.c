@@ -213,6 +213,36 @@ static int key_import(struct crypto_key *key)
 	}
 }
 
+/* The checks every DNSKEY RDATA passes before its algorithm is looked
+ * at: length and protocol. */
+static int key_header(const uint8_t *rdata, size_t rdlen)
+{
+	if (rdlen < DNSKEY_HDRLEN)
+		return DT_ETRUNC;
+	if (rdlen > DT_RDATA_MAXLEN)
+		return DT_ERDATA;
+	if (rdata[2] != DNSKEY_PROTOCOL)
+		return DT_EKEY;
+	return 0;
+}
+
+/* A key object holding a copy of rdata, its flags and tag, of desc's
+ * algorithm; nothing imported yet. NULL when out of memory. */
+static struct crypto_key *key_alloc(const uint8_t *rdata, size_t rdlen,
+				    const struct crypto_alg_desc *desc)
+{
+	struct crypto_key *key = calloc(1, sizeof(*key) + rdlen);
+
+	if (!key)
+		return NULL;
+	key->desc = desc;
+	key->flags = wire_get16(rdata);
+	key->tag = wire_keytag(rdata, rdlen);
+	key->rdlen = (uint16_t)rdlen;
+	memcpy(key->rdata, rdata, rdlen);
+	return key;
+}
+
 int crypto_key_new(const uint8_t *rdata, size_t rdlen,
 		   struct crypto_key **ret_key)
 {
@@ -220,25 +250,13 @@ int crypto_key_new(const uint8_t *rdata, size_t rdlen,
 	struct crypto_key *key;
 	int r;
 
-	if (rdlen < DNSKEY_HDRLEN)
-		return DT_ETRUNC;
-	if (rdlen > DT_RDATA_MAXLEN)
-		return DT_ERDATA;
-	if (rdata[2] != DNSKEY_PROTOCOL)
-		return DT_EKEY;
+	if ((r = key_header(rdata, rdlen)) < 0)
+		return r;
 	desc = crypto_alg_desc(rdata[3]);
 	if (!desc)
 		return DT_EUNSUPPORTED;
-
-	key = calloc(1, sizeof(*key) + rdlen);
-	if (!key)
+	if (!(key = key_alloc(rdata, rdlen, desc)))
 		return -ENOMEM;
-	key->desc = desc;
-	key->flags = wire_get16(rdata);
-	key->tag = wire_keytag(rdata, rdlen);
-	key->rdlen = (uint16_t)rdlen;
-	memcpy(key->rdata, rdata, rdlen);
-
 	r = key_import(key);
 	if (r == 0)
 		r = key_template(key);
@@ -271,26 +289,19 @@ bool crypto_alg_fakeable(uint8_t alg)
 int crypto_key_new_unchecked(const uint8_t *rdata, size_t rdlen,
 			     struct crypto_key **ret_key)
 {
+	const struct crypto_alg_desc *desc = NULL;
 	struct crypto_key *key;
+	int r;
 
-	if (rdlen < DNSKEY_HDRLEN)
-		return DT_ETRUNC;
-	if (rdlen > DT_RDATA_MAXLEN)
-		return DT_ERDATA;
-	if (rdata[2] != DNSKEY_PROTOCOL)
-		return DT_EKEY;
+	if ((r = key_header(rdata, rdlen)) < 0)
+		return r;
 	if (!crypto_alg_fakeable(rdata[3]))
 		return DT_EUNSUPPORTED;
-	key = calloc(1, sizeof(*key) + rdlen);
-	if (!key)
-		return -ENOMEM;
 	for (size_t i = 0; i < UNCHECKED_N; i++)
 		if (unchecked_desc[i].alg == rdata[3])
-			key->desc = &unchecked_desc[i];
-	key->flags = wire_get16(rdata);
-	key->tag = wire_keytag(rdata, rdlen);
-	key->rdlen = (uint16_t)rdlen;
-	memcpy(key->rdata, rdata, rdlen);
+			desc = &unchecked_desc[i];
+	if (!(key = key_alloc(rdata, rdlen, desc)))
+		return -ENOMEM;
 	*ret_key = key;
 	return 0;
 }
