@@ -33,9 +33,8 @@ struct walk {
 	bool denial_fail_signed;	/* it is bogus, and signed by a zone
 					   whose keys are secure */
 	bool proofs_used;		/* nsec/nsec3 are in the used list */
-	struct soa_seen {		/* SOA RRsets verified, with status */
+	struct soa_seen {		/* SOA RRsets verified, with verdict */
 		const struct val_rrset *set;
-		enum val_status status;
 		uint32_t ttl;
 		struct val_verdict v;
 	} soa[SOA_SEEN_MAX];
@@ -191,7 +190,6 @@ static void remember_soa(struct walk *w, const struct val_rrset *s,
 		return;
 	w->soa[w->nsoa++] = (struct soa_seen){
 		.set = s,
-		.status = v->status,
 		.ttl = v->status == VAL_SECURE ? info->ttl : s->ttl,
 		.v = *v,
 	};
@@ -413,7 +411,7 @@ static void use_soa(struct walk *w, const uint8_t *name)
 	for (size_t i = 0; i < w->nsoa; i++) {
 		const struct soa_seen *s = &w->soa[i];
 		if (!soa_for(w, s->set, name) || s->set->n != 1 ||
-		    s->status < w->res->verdict.status)
+		    s->v.status < w->res->verdict.status)
 			continue;
 		if (!best || wire_dname_labels(s->set->owner) >
 				     wire_dname_labels(best->set->owner))
@@ -476,7 +474,7 @@ static void denial_missing(struct walk *w, const uint8_t *name,
 	for (size_t i = 0; i < w->nsoa; i++) {
 		/* The SOA of name's zone without a valid signature says why
 		 * (EDE 10 when unsigned). */
-		if (w->soa[i].status == VAL_BOGUS &&
+		if (w->soa[i].v.status == VAL_BOGUS &&
 		    soa_for(w, w->soa[i].set, name)) {
 			fold(w, &w->soa[i].v, 0);
 			return;
