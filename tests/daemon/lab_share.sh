@@ -128,6 +128,10 @@ check "stopping: clients are waiting on other workers' question" \
 	wait_for 50 eval '[ "$(counter joined)" = 15 ]'
 check "stopping: dnstrustd stops cleanly" stop_daemon
 stopped=$(got stop "SERVFAIL, noad")
+if [ "$stopped" != 16 ]; then
+	grep -Hv '^SERVFAIL, noad$' "$work"/stop.* | sed 's/^/# answer: /'
+	tail -30 "$dlog" | sed 's/^/# log: /'
+fi
 check "stopping: sixteen SERVFAIL, none left hanging ($stopped)" \
 	[ "$stopped" = 16 ]
 finish
