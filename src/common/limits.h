@@ -207,6 +207,15 @@
 /* glibc's MAXNS: resolv.conf nameserver lines past the third are ignored,
  * by glibc and so by us (the same servers an application would use). */
 #define DT_UP_MAXNS 3
+/* A DNS-over-TLS server's authentication name (RFC 8310 §8), checked
+ * against its certificate: a host name in text, at most 253 octets
+ * (RFC 1035 §2.3.4), with its NUL. */
+#define DT_UP_TLS_NAME_MAX 254
+/* The text of a TLS failure kept for `dnstrust status`: the server, its
+ * name (cut at 60) and OpenSSL's reason (cut at 120). */
+#define DT_UP_TLS_WHY_LEN 320
+/* DNS over TLS: the standard port (RFC 7858 §3.1). */
+#define DT_UP_TLS_PORT 853
 /* resolv.conf is a few hundred octets; 64 KiB is far past any real one
  * and bounds what a hostile writer of the file can make us read. */
 #define DT_UP_CONF_MAXSIZE (64 * 1024)

@@ -297,7 +297,22 @@ static void status(struct txt *t, struct worker *w)
 	for (size_t i = 0; i < uc->nns; i++) {
 		char a[80];
 		up_server_str(&uc->ns[i], a, sizeof(a));
-		line(t, "upstream=%s", a);
+		if (uc->tls_name[i][0])
+			line(t, "upstream=%s tls %s", a, uc->tls_name[i]);
+		else
+			line(t, "upstream=%s", a);
+	}
+	const struct up_conf *fb = &w->st->cfg.fallback;
+	for (size_t i = 0; i < fb->nns; i++) {
+		char a[80];
+		up_server_str(&fb->ns[i], a, sizeof(a));
+		line(t, "fallback-upstream=%s tls %s", a, fb->tls_name[i]);
+	}
+	if (up_client_tls_error(w->up)[0]) {
+		char e[24 + DT_UP_TLS_WHY_LEN];
+		snprintf(e, sizeof(e), "upstream-tls-error=%s",
+			 up_client_tls_error(w->up));
+		long_line(t, e);
 	}
 	line(t, "upstream-options=timeout:%u attempts:%u%s%s",
 	     uc->timeout_ms / 1000, uc->attempts, uc->rotate ? " rotate" : "",
@@ -334,6 +349,7 @@ static void status(struct txt *t, struct worker *w)
 	line(t, "questions-under-way=%llu",
 	     (unsigned long long)stats_under_way(d));
 	line(t, "upstream-queries=%llu", (unsigned long long)s.upstream);
+	line(t, "fallback-queries=%llu", (unsigned long long)s.fallback);
 	line(t, "secure=%llu", (unsigned long long)s.secure);
 	line(t, "insecure=%llu", (unsigned long long)s.insecure);
 	line(t, "bogus=%llu", (unsigned long long)s.bogus);

@@ -357,6 +357,8 @@ static void statistics(struct worker *w, const struct qinfo *q,
 		       (unsigned long long)c.w.joined_workers);
 	admin_txt_line(b, q, "upstream-queries=%llu",
 		       (unsigned long long)c.w.upstream);
+	admin_txt_line(b, q, "fallback-queries=%llu",
+		       (unsigned long long)c.w.fallback);
 	admin_txt_line(b, q, "secure=%llu", (unsigned long long)c.w.secure);
 	admin_txt_line(b, q, "insecure=%llu", (unsigned long long)c.w.insecure);
 	admin_txt_line(b, q, "bogus=%llu", (unsigned long long)c.w.bogus);

@@ -444,6 +444,7 @@ static void answered(void *arg, int err, const struct up_answer *ans,
 static void ask(struct autotrust *a, int64_t now)
 {
 	up_client_set_conf(a->up, &a->d->upconf);
+	(void)up_client_set_tls_ca(a->up, a->d->st->cfg.tls_ca);
 	for (size_t i = 0; i < a->at->npoints; i++) {
 		struct val_at_point *tp = &a->at->points[i];
 		if (tp->next_query > now)

@@ -55,6 +55,8 @@ struct wstats {
 	uint64_t joined;		/* joined a question under way */
 	uint64_t joined_workers;	/* ... of another worker (share.c) */
 	uint64_t upstream;		/* upstream queries started */
+	uint64_t fallback;		/* fetches sent on to the
+					   fallback-upstream servers */
 	uint64_t secure, insecure, bogus, indeterminate;
 	uint64_t servfail_upstream;	/* no usable upstream answer */
 	uint64_t retried;		/* resolutions asked again (bogus,

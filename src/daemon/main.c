@@ -99,7 +99,27 @@ static void resolv_trouble(struct daemon *d, const char *why)
 
 /* resolv.conf with our own loopback listeners taken out: asking ourselves
  * would loop. */
+/* upstream lines: their servers in place of resolv.conf's, which still
+ * gives the search list and the timing. */
+static void use_configured(const struct cfg *cfg, struct up_conf *uc)
+{
+	if (!cfg->upstream.nns)
+		return;
+	memcpy(uc->ns, cfg->upstream.ns, sizeof(uc->ns));
+	memcpy(uc->tls_name, cfg->upstream.tls_name, sizeof(uc->tls_name));
+	uc->nns = cfg->upstream.nns;
+	uc->defaulted = false;
+}
+
+static void read_resolv_conf_file(struct daemon *d, struct up_conf *uc);
+
 static void read_resolv_conf(struct daemon *d, struct up_conf *uc)
+{
+	read_resolv_conf_file(d, uc);
+	use_configured(&d->st->cfg, uc);
+}
+
+static void read_resolv_conf_file(struct daemon *d, struct up_conf *uc)
 {
 	const struct cfg *cfg = &d->st->cfg;
 	int r = up_conf_load(cfg->resolv_conf, uc);
@@ -160,6 +180,8 @@ static void adopt(void *arg)
 	struct conf_post *p = arg;
 
 	up_client_set_conf(p->w->up, &p->uc);
+	if (p->st)
+		(void)up_client_set_tls_ca(p->w->up, p->st->cfg.tls_ca);
 	if (p->st) {
 		dstate_put(p->w->st);
 		p->w->st = p->st;
@@ -450,6 +472,8 @@ static int worker_init(struct daemon *d, struct worker *w, unsigned id)
 	if (!w->up)
 		return -1;
 	up_client_set_conf(w->up, &d->upconf);
+	if (up_client_set_tls_ca(w->up, d->st->cfg.tls_ca) < 0)
+		return -1;
 	w->itup = up_client_new(w->loop);
 	if (!w->itup || !(w->itnet = it_net_new(w->loop, w->itup, &d->hints)))
 		return -1;

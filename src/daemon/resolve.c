@@ -74,6 +74,9 @@ struct wfetch {
 	uint16_t type;
 	bool network;			/* to resolv.conf's servers, and not
 					   a private name: may be iterated */
+	bool public;			/* network was set at the start: a
+					   failure may go to the
+					   fallback-upstream servers */
 	struct wfetch *hnext;		/* on w->held while waiting for the
 					   upstream judgement */
 	bool held;
@@ -164,6 +167,29 @@ static bool refetch_iterated(struct wfetch *wf)
 	return wf->ireq != NULL;
 }
 
+/*
+ * A public name's fetch that neither the network's servers nor recursion
+ * answered goes, once, to the fallback-upstream servers (DNS over TLS,
+ * chosen by the administrator). Their answer is validated as any other.
+ * Private names never leave the network. True when it was sent.
+ */
+static bool refetch_fallback(struct wfetch *wf)
+{
+	struct worker *w = wf->w;
+	const struct up_conf *fb = &w->st->cfg.fallback;
+
+	if (!wf->public || !fb->nns)
+		return false;
+	wf->public = false;
+	wf->network = false; /* its answer is not asked again from the root */
+	wf->ireq = NULL;
+	wf->req = up_query_ex(w->up, wf->name, wf->type, WIRE_CLASS_IN, fb,
+			      UP_Q_TCP, fetch_done, wf);
+	if (wf->req)
+		STAT_INC(w, fallback);
+	return wf->req != NULL;
+}
+
 static void fetch_done(void *arg, int err, const struct up_answer *ans,
 		       int last_rcode)
 {
@@ -173,6 +199,8 @@ static void fetch_done(void *arg, int err, const struct up_answer *ans,
 
 	(void)last_rcode;
 	if (wf->req && refetch_iterated(wf))
+		return;
+	if (err && refetch_fallback(wf))
 		return;
 	clock_of(wf->w, &now);
 	if (!err && ans && ans->server)
@@ -374,6 +402,7 @@ static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 		wire_dname_copy(wf->name, name);
 		wf->type = type;
 		wf->network = !servers && !resolve_to_network(w, name, type);
+		wf->public = wf->network;
 		wf->hnext = NULL;
 		wf->held = false;
 		int64_t until;

@@ -100,6 +100,8 @@ int upstreams_init(struct daemon *d)
 	if (!u->probe)
 		return -ENOMEM;
 	capab_set_servers(u->capab, &d->upconf);
+	if (d->st && up_probe_set_tls_ca(u->probe, d->st->cfg.tls_ca) < 0)
+		return -ENOMEM;
 	probe_servers(d);
 	judge_from_now(u);
 	return 0;
@@ -343,6 +345,8 @@ void upstreams_apply(struct daemon *d)
 {
 	bool rec = upstreams_recursive(d);
 
+	if (d->st)
+		(void)up_probe_set_tls_ca(d->ups->probe, d->st->cfg.tls_ca);
 	probe_servers(d);
 	if (d->set_recursing)
 		d->set_recursing(d, rec,

@@ -11,7 +11,9 @@
  * Lines are split into words before any key sees them: words are
  * separated by spaces and tabs; a word that starts with '"' runs to the
  * next unescaped '"' and may hold spaces and '#' ('\"' and '\\' are its
- * only escapes); '#' outside quotes starts a comment. Control characters
+ * only escapes); '#' at the start of a word (outside quotes) starts a
+ * comment, and is an ordinary character within one (ADDR#NAME, as
+ * resolved.conf and unbound.conf write a TLS server). Control characters
  * other than tab (NUL included) are refused anywhere, a CR before the
  * newline is ignored. Every error is one sentence after "name:line: ".
  */
@@ -544,6 +546,160 @@ static int parse_listen(const struct cfg_key *k, const struct cfg_line *l,
 	if (!x->remote_line && !cfg_addr_loopback((struct sockaddr *)&s.addr))
 		x->remote_line = x->line;
 	return 0;
+}
+
+/* --- values: upstreams of our choosing --- */
+
+/* A host name as certificates hold them (RFC 1123 §2.1, RFC 6125 §6.4):
+ * letters, digits and '-' in labels of 1 to 63 octets, dots between, at
+ * most DT_UP_TLS_NAME_MAX - 1 octets, no final dot. */
+static bool host_name_ok(const char *n)
+{
+	static const char ldh[] = "abcdefghijklmnopqrstuvwxyz"
+				  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-";
+	size_t len = strlen(n);
+
+	if (len == 0 || len >= DT_UP_TLS_NAME_MAX)
+		return false;
+	for (const char *p = n;; p++) {
+		size_t l = strspn(p, ldh);
+		if (l == 0 || l > 63 || p[0] == '-' || p[l - 1] == '-')
+			return false;
+		p += l;
+		if (*p == '\0')
+			return true;
+		if (*p != '.')
+			return false;
+	}
+}
+
+/* "ADDR[@PORT][#NAME]": *ret and its authentication name (name, "" when
+ * none). With tls, NAME is required and the port defaults to 853. */
+static int server_with_name(const struct cfg_key *k, const char *w, bool tls,
+			    struct up_server *ret, char *name,
+			    struct cfg_ctx *x)
+{
+	char sh[CFG_SHOW_MAX + 4], addr[INET6_ADDRSTRLEN + IF_NAMESIZE + 16];
+	const char *hash = strchr(w, '#');
+	size_t alen = hash ? (size_t)(hash - w) : strlen(w);
+
+	name[0] = '\0';
+	if (alen + 8 >= sizeof(addr))
+		goto bad;
+	memcpy(addr, w, alen);
+	addr[alen] = '\0';
+	if (tls && !memchr(w, '@', alen))
+		snprintf(addr + alen, sizeof(addr) - alen, "@%u",
+			 DT_UP_TLS_PORT);
+	if (up_server_parse(addr, ret) < 0)
+		goto bad;
+	if (!hash) {
+		if (tls)
+			return cfg_fail(x, "%s: '%s' has no #NAME: a TLS server "
+					   "is known by the name its "
+					   "certificate holds",
+					k->name, show(w, sh));
+		return 0;
+	}
+	if (!tls)
+		return cfg_fail(x, "%s: '%s': #NAME is for TLS servers (add "
+				   "tls)",
+				k->name, show(w, sh));
+	const char *n = hash + 1;
+	if (!host_name_ok(n))
+		return cfg_fail(x, "%s: '%s' is not a host name (e.g. "
+				   "dns.example.net)",
+				k->name, show(n, sh));
+	memcpy(name, n, strlen(n) + 1);
+	return 0;
+bad:
+	return cfg_fail(x,
+			"%s: '%s' is not ADDR[@PORT][#NAME] (e.g. "
+			"192.0.2.53@853#dns.example.net)",
+			k->name, show(w, sh));
+}
+
+/* Adds a server to list, or says why not. */
+static int conf_add(const struct cfg_key *k, struct up_conf *list,
+		    const struct up_server *s, const char *name,
+		    const char *w, struct cfg_ctx *x)
+{
+	char sh[CFG_SHOW_MAX + 4];
+
+	if (list->nns == DT_UP_MAXNS)
+		return cfg_fail(x, "%s: more than %d servers", k->name,
+				DT_UP_MAXNS);
+	for (size_t i = 0; i < list->nns; i++) {
+		if (up_server_equal(&list->ns[i], s))
+			return cfg_fail(x, "%s: %s given twice", k->name,
+					show(w, sh));
+	}
+	list->ns[list->nns] = *s;
+	memcpy(list->tls_name[list->nns], name, strlen(name) + 1);
+	list->nns++;
+	return 0;
+}
+
+static int parse_upstream(const struct cfg_key *k, const struct cfg_line *l,
+			  struct cfg *c, struct cfg_ctx *x)
+{
+	char sh[CFG_SHOW_MAX + 4], name[DT_UP_TLS_NAME_MAX];
+	struct up_server s;
+	bool tls = l->nword == 3;
+
+	if (tls && strcmp(l->word[2], "tls") != 0)
+		return cfg_fail(x, "%s: '%s' is not tls", k->name,
+				show(l->word[2], sh));
+	if (server_with_name(k, l->word[1], tls, &s, name, x) < 0)
+		return DT_ECONFIG;
+	return conf_add(k, &c->upstream, &s, name, l->word[1], x);
+}
+
+static int parse_fallback(const struct cfg_key *k, const struct cfg_line *l,
+			  struct cfg *c, struct cfg_ctx *x)
+{
+	char name[DT_UP_TLS_NAME_MAX];
+	struct up_server s;
+
+	if (server_with_name(k, l->word[1], true, &s, name, x) < 0)
+		return DT_ECONFIG;
+	return conf_add(k, &c->fallback, &s, name, l->word[1], x);
+}
+
+static void server_text(const struct up_server *s, char *buf, size_t len);
+
+static void format_servers(const struct cfg_key *k, const struct up_conf *list,
+			   bool tls_word, struct cfg_out *o)
+{
+	char text[INET6_ADDRSTRLEN + IF_NAMESIZE + 16];
+	char line[sizeof(text) + DT_UP_TLS_NAME_MAX + 8];
+
+	if (list->nns == 0)
+		out_unset(o, k);
+	for (size_t i = 0; i < list->nns && i < DT_UP_MAXNS; i++) {
+		server_text(&list->ns[i], text, sizeof(text));
+		bool tls = list->tls_name[i][0] != '\0';
+		if (tls)
+			snprintf(line, sizeof(line), "%s#%s", text,
+				 list->tls_name[i]);
+		else
+			snprintf(line, sizeof(line), "%s", text);
+		out_printf(o, "%s ", k->name);
+		out_word(o, line); /* quoted: '#' */
+		out_printf(o, "%s\n", tls && tls_word ? " tls" : "");
+	}
+}
+
+static void format_upstream(const struct cfg_key *k, const struct cfg *c,
+			    struct cfg_out *o)
+{
+	format_servers(k, &c->upstream, true, o);
+}
+
+static void format_fallback(const struct cfg_key *k, const struct cfg *c,
+			    struct cfg_out *o)
+{
+	format_servers(k, &c->fallback, false, o);
 }
 
 /* --- values: client networks --- */
@@ -1100,6 +1256,28 @@ static const struct cfg_key cfg_keys[] = {
 		 "loopback clients are not counted."),
 	KEY_PATH("resolv-conf", resolv_conf, PATH_MAX - 1,
 		 "Where the upstream nameservers are listed; followed live."),
+	{.name = "upstream",
+	 .usage = "ADDR[@PORT][#NAME] [tls]",
+	 .parse = parse_upstream,
+	 .format = format_upstream,
+	 .repeatable = true,
+	 .nmin = 1,
+	 .nmax = 2,
+	 .doc = "An upstream of our choosing, in place of resolv.conf's "
+		"servers; tls: DNS over TLS (port 853 by default), its "
+		"certificate checked against NAME; at most 3; answers are "
+		"validated as any upstream's."},
+	{.name = "fallback-upstream",
+	 .usage = "ADDR[@PORT]#NAME",
+	 .parse = parse_fallback,
+	 .format = format_fallback,
+	 .repeatable = true,
+	 KEY_ONE,
+	 .doc = "A DNS-over-TLS server asked when neither the network's "
+		"servers nor recursion answered a question; at most 3."},
+	KEY_PATH("tls-ca", tls_ca, PATH_MAX - 1,
+		 "Certificates (PEM) that TLS upstreams' certificates must "
+		 "chain to; unset: the system's store."),
 	KEY_CHOICE("resolution", "auto|forward|recursive", resolution,
 		   words_resolution,
 		   "forward asks the resolv.conf servers, recursive resolves "
@@ -1269,14 +1447,15 @@ static int word_quoted(const char **s, const char *e, char **out,
 	return 0;
 }
 
-/* A word up to white space, '#' or the end; a '"' within is refused. */
+/* A word up to white space or the end ('#' within is part of it); a '"'
+ * within is refused. */
 static int word_plain(const char **s, const char *e, char **out,
 		      struct cfg_ctx *x)
 {
 	const char *p = *s;
 	char *o = *out;
 
-	for (; p < e && *p != ' ' && *p != '\t' && *p != '#'; p++) {
+	for (; p < e && *p != ' ' && *p != '\t'; p++) {
 		if (*p == '"')
 			return cfg_fail(x, "'\"' inside a word (quote the "
 					   "whole value)");

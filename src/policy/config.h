@@ -103,6 +103,15 @@ struct cfg {
 					   TCP connections of one remote
 					   client address */
 	char resolv_conf[PATH_MAX];	/* resolv-conf PATH */
+	struct up_conf upstream;	/* upstream SERVER [tls], repeatable:
+					   in place of resolv.conf's servers
+					   (nns 0: resolv.conf's) */
+	struct up_conf fallback;	/* fallback-upstream ADDR#NAME,
+					   repeatable: over TLS, when the
+					   network's servers and recursion
+					   both fail a question */
+	char tls_ca[PATH_MAX];		/* tls-ca PATH; empty: the system's
+					   certificate store */
 	enum cfg_resolution resolution;	/* resolution auto|forward|recursive */
 	char root_hints[PATH_MAX];	/* root-hints PATH: named.root-style
 					   file; empty: the built-in IANA

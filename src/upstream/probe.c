@@ -347,6 +347,8 @@ void up_probe_set_conf(struct up_probe *p, const struct up_conf *conf)
 		t->p = p;
 		t->idx = i;
 		t->one.ns[0] = conf->ns[i];
+		memcpy(t->one.tls_name[0], conf->tls_name[i],
+		       sizeof(t->one.tls_name[0]));
 		t->one.nns = 1;
 		t->one.timeout_ms = timeout;
 		t->one.attempts = 1;
@@ -354,6 +356,11 @@ void up_probe_set_conf(struct up_probe *p, const struct up_conf *conf)
 		t->next = loop_now_ms(p->loop);
 	}
 	arm(p);
+}
+
+int up_probe_set_tls_ca(struct up_probe *p, const char *path)
+{
+	return up_client_set_tls_ca(p->client, path);
 }
 
 void up_probe_kick(struct up_probe *p)

@@ -35,4 +35,8 @@ void up_probe_set_conf(struct up_probe *p, const struct up_conf *conf);
  * planned gets one after its back-off. */
 void up_probe_kick(struct up_probe *p);
 
+/* The certificates TLS servers are checked against (transport.h,
+ * up_client_set_tls_ca). */
+int up_probe_set_tls_ca(struct up_probe *p, const char *path);
+
 #endif

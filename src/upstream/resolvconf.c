@@ -389,7 +389,8 @@ bool up_conf_equal(const struct up_conf *a, const struct up_conf *b)
 	    memcmp(a->search, b->search, a->searchlen) != 0)
 		return false;
 	for (size_t i = 0; i < a->nns; i++) {
-		if (!up_server_equal(&a->ns[i], &b->ns[i]))
+		if (!up_server_equal(&a->ns[i], &b->ns[i]) ||
+		    strcmp(a->tls_name[i], b->tls_name[i]) != 0)
 			return false;
 	}
 	return true;

@@ -27,6 +27,13 @@ struct up_server {
 
 struct up_conf {
 	struct up_server ns[DT_UP_MAXNS];
+	char tls_name[DT_UP_MAXNS][DT_UP_TLS_NAME_MAX]; /* ns[i] is asked
+							   over TLS, its
+							   certificate
+							   naming this; ""
+							   for plain DNS
+							   (resolv.conf's
+							   servers) */
 	size_t nns;
 	unsigned timeout_ms;	/* per try; options timeout:N seconds
 				   (glibc: default 5, at most 30; N <= 0

@@ -14,6 +14,11 @@
  * per server; a try over the cap (DT_UP_TCP_MAX, DT_UP_TCP_PER_SERVER)
  * waits on its client's queue, its timer running, until one closes.
  *
+ * A server with an authentication name (up_conf.tls_name) is asked over
+ * DNS over TLS only (RFC 7858): every try is a TCP try whose connection
+ * first completes a TLS handshake with the certificate checked (tls.h);
+ * one that fails is a failed try, as a refused connection is.
+ *
  * Every callback path ends by either waiting again or handing the request
  * to deliver()/end(); after deliver() the request (and possibly the
  * client, freed by the caller's callback) is gone, so nothing touches
@@ -25,6 +30,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -35,6 +41,7 @@
 #include "common/limits.h"
 #include "common/loop.h"
 #include "upstream/capab.h"
+#include "upstream/tls.h"
 #include "upstream/transport.h"
 #include "wire/bytes.h"
 #include "wire/dname.h"
@@ -71,6 +78,9 @@ struct up_client {
 	uint8_t rnd[64]; /* getrandom() output not used yet */
 	size_t rnd_left;
 	uint8_t rx[DT_MSG_MAXLEN]; /* UDP receive buffer */
+	struct up_tls *tls;	   /* made at the first TLS try */
+	char *tls_ca;		   /* up_client_set_tls_ca(), or NULL */
+	char tls_why[DT_UP_TLS_WHY_LEN]; /* the last TLS failure */
 };
 
 struct up_req {
@@ -82,6 +92,8 @@ struct up_req {
 	uint16_t qtype, qclass;
 	unsigned qflags;		   /* UP_Q_* */
 	struct up_server ns[DT_UP_MAXNS]; /* in the order tried */
+	char tls_name[DT_UP_MAXNS][DT_UP_TLS_NAME_MAX]; /* of ns[i]; "":
+							   plain DNS */
 	size_t nns;
 	unsigned timeout_ms;
 	size_t slot, nslots; /* slot % nns is the server */
@@ -114,6 +126,8 @@ struct up_req {
 	size_t rgot;		  /* TCP: octets read, prefix included */
 	uint8_t *rbuf;		  /* TCP: the response */
 	size_t rlen;
+	struct up_tls_sess *tls;  /* TLS: the session of the try */
+	bool tls_ready;		  /* TLS: its handshake is done */
 };
 
 /* --- penalties: servers that timed out are tried last for a while --- */
@@ -203,10 +217,14 @@ static void order_servers(struct up_client *c, const struct up_conf *conf,
 		start = c->rotate_next++ % n;
 	for (int late = 0; late < 2; late++) {
 		for (size_t i = 0; i < n; i++) {
-			const struct up_server *s = &conf->ns[(start + i) % n];
+			size_t at = (start + i) % n;
+			const struct up_server *s = &conf->ns[at];
 
-			if (penalised(c, s) == (late == 1))
-				r->ns[k++] = *s;
+			if (penalised(c, s) != (late == 1))
+				continue;
+			memcpy(r->tls_name[k], conf->tls_name[at],
+			       sizeof(r->tls_name[k]));
+			r->ns[k++] = *s;
 		}
 	}
 	r->nns = n;
@@ -328,6 +346,14 @@ static const struct up_server *cur_server(const struct up_req *r)
 	return &r->ns[r->slot % r->nns];
 }
 
+/* The current server's authentication name, or NULL: plain DNS. */
+static const char *cur_tls(const struct up_req *r)
+{
+	const char *name = r->tls_name[r->slot % r->nns];
+
+	return name[0] ? name : NULL;
+}
+
 static void observe(struct up_req *r, enum capab_obs obs)
 {
 	if (r->c->capab)
@@ -429,6 +455,9 @@ static void try_stop(struct up_req *r)
 	if (r->io_on)
 		loop_io_del(c->loop, &r->io);
 	r->io_on = false;
+	up_tls_sess_free(r->tls);
+	r->tls = NULL;
+	r->tls_ready = false;
 	if (r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
@@ -685,7 +714,8 @@ static int slot_start(struct up_req *r)
 
 	if (cb && !r->no_edns && capab_edns_off(cb, s))
 		r->no_edns = true;
-	if ((r->qflags & UP_Q_TCP) || (cb && capab_tcp_first(cb, s)))
+	if ((r->qflags & UP_Q_TCP) || cur_tls(r) ||
+	    (cb && capab_tcp_first(cb, s)))
 		return tcp_start(r, true);
 	return udp_start(r);
 }
@@ -858,13 +888,99 @@ static void on_udp(struct loop_io *io, uint32_t revents)
 	}
 }
 
-/* TCP: connection check, then the framed query, possibly in pieces.
- * Returns 0 (wait) or -errno. */
+/* Waits for the readiness a TLS call asked for. */
+static int tls_wait(struct up_req *r, enum up_tls_want want)
+{
+	return loop_io_mod(r->c->loop, &r->io,
+			   want == UP_TLS_WANT_READ ? LOOP_READ : LOOP_WRITE);
+}
+
+/* TLS: the session on the connected socket, then its handshake. Returns
+ * 1 when done, 0 (wait) or -errno. */
+static int tls_start(struct up_req *r)
+{
+	struct up_client *c = r->c;
+	enum up_tls_want want;
+	char why[DT_UP_TLS_WHY_LEN / 2];
+	int err;
+
+	if (!c->tls && !(c->tls = up_tls_new(c->tls_ca, &err))) {
+		c->stats.tls_failed++;
+		snprintf(c->tls_why, sizeof(c->tls_why),
+			 "tls-ca %.120s: %s", c->tls_ca ? c->tls_ca : "(system)",
+			 err == -ENOMEM ? "out of memory"
+					: "no certificate could be loaded");
+		return err;
+	}
+	if (!r->tls && !(r->tls = up_tls_sess_new(c->tls, r->fd, cur_tls(r))))
+		return -ENOMEM;
+	err = up_tls_handshake(r->tls, &want, why, sizeof(why));
+	if (err == UP_TLS_AGAIN)
+		return tls_wait(r, want);
+	if (err < 0) {
+		char a[80];
+		c->stats.tls_failed++;
+		up_server_str(cur_server(r), a, sizeof(a));
+		snprintf(c->tls_why, sizeof(c->tls_why), "%s (%.60s): %s", a,
+			 cur_tls(r), why);
+		return err;
+	}
+	r->tls_ready = true;
+	return 1;
+}
+
+/* Sends up to len octets: the count, -EAGAIN (waiting set up) or -errno. */
+static ssize_t stream_send(struct up_req *r, const uint8_t *buf, size_t len)
+{
+	enum up_tls_want want;
+	ssize_t n;
+
+	if (r->tls) {
+		n = up_tls_write(r->tls, buf, len, &want);
+		if (n == UP_TLS_AGAIN) {
+			int err = tls_wait(r, want);
+			return err < 0 ? err : -EAGAIN;
+		}
+		return n;
+	}
+	do {
+		n = send(r->fd, buf, len, MSG_NOSIGNAL);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	return n;
+}
+
+/* Reads up to len octets: the count, 0 at the end of the stream, -EAGAIN
+ * (waiting set up) or -errno. */
+static ssize_t stream_recv(struct up_req *r, uint8_t *buf, size_t len)
+{
+	enum up_tls_want want;
+	ssize_t n;
+
+	if (r->tls) {
+		n = up_tls_read(r->tls, buf, len, &want);
+		if (n == UP_TLS_AGAIN) {
+			int err = tls_wait(r, want);
+			return err < 0 ? err : -EAGAIN;
+		}
+		return n;
+	}
+	do {
+		n = recv(r->fd, buf, len, 0);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	return n;
+}
+
+/* TCP: connection check, the TLS handshake for a TLS server, then the
+ * framed query, possibly in pieces. Returns 0 (wait) or -errno. */
 static int tcp_send(struct up_req *r)
 {
 	size_t total = r->qlen + 2;
 
-	if (r->woff == 0) {
+	if (r->woff == 0 && !r->tls) {
 		int soerr = 0;
 		socklen_t sl = sizeof(soerr);
 
@@ -873,16 +989,18 @@ static int tcp_send(struct up_req *r)
 		if (soerr)
 			return -soerr;
 	}
+	if (cur_tls(r) && !r->tls_ready) {
+		int ret = tls_start(r);
+		if (ret <= 0)
+			return ret;
+	}
 	while (r->woff < total) {
-		ssize_t n = send(r->fd, r->query + r->woff, total - r->woff,
-				 MSG_NOSIGNAL);
+		ssize_t n = stream_send(r, r->query + r->woff, total - r->woff);
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		if (n == -EAGAIN)
 			return 0;
 		if (n < 0)
-			return -errno;
+			return (int)n;
 		r->woff += (size_t)n;
 	}
 	return loop_io_mod(r->c->loop, &r->io, LOOP_READ);
@@ -890,17 +1008,15 @@ static int tcp_send(struct up_req *r)
 
 /* Reads into buf[got..want); returns 1 when complete, 0 to wait, -errno
  * (-ECONNRESET for an early end of stream). */
-static int tcp_read(int fd, uint8_t *buf, size_t *got, size_t want)
+static int tcp_read(struct up_req *r, uint8_t *buf, size_t *got, size_t want)
 {
 	while (*got < want) {
-		ssize_t n = recv(fd, buf + *got, want - *got, 0);
+		ssize_t n = stream_recv(r, buf + *got, want - *got);
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		if (n == -EAGAIN)
 			return 0;
 		if (n < 0)
-			return -errno;
+			return (int)n;
 		if (n == 0)
 			return -ECONNRESET;
 		*got += (size_t)n;
@@ -917,7 +1033,7 @@ static int tcp_recv(struct up_req *r)
 	enum verdict v;
 
 	if (r->rgot < 2) {
-		ret = tcp_read(r->fd, r->lenbuf, &r->rgot, 2);
+		ret = tcp_read(r, r->lenbuf, &r->rgot, 2);
 		if (ret <= 0)
 			return ret;
 		r->rlen = wire_get16(r->lenbuf);
@@ -926,7 +1042,7 @@ static int tcp_recv(struct up_req *r)
 			return -ENOMEM;
 	}
 	got = r->rgot - 2;
-	ret = tcp_read(r->fd, r->rbuf, &got, r->rlen);
+	ret = tcp_read(r, r->rbuf, &got, r->rlen);
 	r->rgot = got + 2;
 	if (ret <= 0)
 		return ret;
@@ -1001,6 +1117,8 @@ void up_client_free(struct up_client *c)
 	while (c->reqs)
 		up_cancel(c->reqs);
 	loop_timer_stop(c->loop, &c->tcpq_timer);
+	up_tls_free(c->tls);
+	free(c->tls_ca);
 	free(c->pen);
 	free(c);
 }
@@ -1060,6 +1178,26 @@ void up_client_set_conf(struct up_client *c, const struct up_conf *conf)
 		if (r->own_conf && !r->ending && !r->in_cb &&
 		    !conf_has(conf, cur_server(r)))
 			restart(r);
+}
+
+int up_client_set_tls_ca(struct up_client *c, const char *path)
+{
+	char *copy = NULL;
+
+	if (path && path[0] && !(copy = strdup(path)))
+		return -ENOMEM;
+	free(c->tls_ca);
+	c->tls_ca = copy;
+	/* A session under way keeps its own reference to the old
+	 * settings (SSL_new), so they may go now. */
+	up_tls_free(c->tls);
+	c->tls = NULL;
+	return 0;
+}
+
+const char *up_client_tls_error(const struct up_client *c)
+{
+	return c->tls_why;
 }
 
 void up_client_set_capab(struct up_client *c, struct capab *capab, bool apply)

@@ -66,6 +66,16 @@ void up_client_free(struct up_client *c);
  * afresh; split-DNS requests keep theirs). */
 void up_client_set_conf(struct up_client *c, const struct up_conf *conf);
 
+/* Certificates of DNS-over-TLS servers are checked against the PEM file
+ * path (copied), or the system's store for NULL or "". Takes effect at
+ * the next TLS connection. 0 or -ENOMEM. */
+int up_client_set_tls_ca(struct up_client *c, const char *path);
+
+/* The last TLS failure of c's connections ("" when none): the server,
+ * its name and why (a certificate that does not match, a failed
+ * handshake). For the client's own thread. */
+const char *up_client_tls_error(const struct up_client *c);
+
 /* Feeds capab (NULL: none) with what every exchange shows (capab.h);
  * with apply, also follows what it remembers: no EDNS to a server that
  * answered FORMERR to it, TCP at once to one that truncates. A probe's
@@ -137,6 +147,8 @@ struct up_stats {
 	uint64_t truncated_tcp;	/* TC=1 over TCP: taken as a failure */
 	uint64_t port_fallback;	/* UDP sockets left to the kernel's port
 				   (DT_UP_PORT_TRIES drawn ports in use) */
+	uint64_t tls_failed;	/* TLS handshakes or certificate checks
+				   that failed (tls.h) */
 };
 
 /* Counters of this client since it was made. */

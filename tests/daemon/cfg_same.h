@@ -17,6 +17,9 @@ static inline bool cfg_same(const struct cfg *a, const struct cfg *b)
 {
 	if (strcmp(a->socket, b->socket) != 0 ||
 	    strcmp(a->resolv_conf, b->resolv_conf) != 0 ||
+	    strcmp(a->tls_ca, b->tls_ca) != 0 ||
+	    !up_conf_equal(&a->upstream, &b->upstream) ||
+	    !up_conf_equal(&a->fallback, &b->fallback) ||
 	    strcmp(a->trust_anchor_file, b->trust_anchor_file) != 0 ||
 	    a->resolution != b->resolution ||
 	    strcmp(a->root_hints, b->root_hints) != 0 ||

@@ -487,8 +487,10 @@ static void test_syntax(void)
 		is_str(c.socket, "/a\"b\\c", "\\\" and \\\\ unescaped");
 	if (good("socket \"/a#b\" # a comment", &c, "'#' inside quotes"))
 		is_str(c.socket, "/a#b", "'#' kept inside quotes");
-	if (good("socket /a# comment", &c, "comment right after a word"))
-		is_str(c.socket, "/a", "'#' ends the word");
+	if (good("socket /a#b # comment", &c, "'#' inside a word"))
+		is_str(c.socket, "/a#b", "'#' is part of the word");
+	bad("threads 2 #comment\nsocket /b# x",
+	    "t.conf:2: socket: unexpected 'x' (usage: socket PATH)");
 	if (good("socket \"/a\"# comment", &c, "comment after a quote"))
 		is_str(c.socket, "/a", "quoted word then comment");
 	if (good("\"socket\" /a", &c, "quoted key"))
@@ -705,6 +707,10 @@ static const char full_text[] = "# every key, values away from the defaults\n"
 				"listen fe80::1%1@53\n"
 				"listen 2001:db8::1%9@1053\n"
 				"resolv-conf \"/etc/my#resolv.conf\"\n"
+				"upstream 192.0.2.53@53\n"
+				"upstream \"2001:db8::53@853#dns.example.net\" tls\n"
+				"fallback-upstream \"198.51.100.1@853#dot.example\"\n"
+				"tls-ca /etc/dnstrust/ca.pem\n"
 				"resolution recursive\n"
 				"root-hints /etc/dnstrust/root.hints\n"
 				"trust-anchor-file /etc/dnstrust/root.key\n"
@@ -845,6 +851,12 @@ static void test_example(void)
 	c.nprivate = 0;
 	c.no_private_defaults = false;
 	c.hotspot_group[0] = '\0';
+	ok(c.upstream.nns == 1 && c.upstream.tls_name[0][0] &&
+		   c.fallback.nns == 1 && c.tls_ca[0],
+	   "example TLS upstream, fallback and CA file");
+	memset(&c.upstream, 0, sizeof(c.upstream));
+	memset(&c.fallback, 0, sizeof(c.fallback));
+	c.tls_ca[0] = '\0';
 	ok(cfg_same(&c, &d), "every other commented value is the default");
 }
 
@@ -1057,6 +1069,65 @@ static void test_policy(void)
 	}
 }
 
+/* upstream, fallback-upstream, tls-ca: servers of our choosing, TLS. */
+static void test_upstream(void)
+{
+	struct cfg c;
+
+	if (good("upstream 192.0.2.1\nupstream \"192.0.2.2@5353#dns.example\" "
+		 "tls\nupstream \"::1#x.y\" tls # a comment\n",
+		 &c, "three upstreams")) {
+		is_int(c.upstream.nns, 3, "three servers");
+		is_str(c.upstream.tls_name[0], "", "the first: plain DNS");
+		is_str(c.upstream.tls_name[1], "dns.example",
+		       "the second: TLS, its name");
+		is_int(ntohs(((struct sockaddr_in *)&c.upstream.ns[1].addr)
+				     ->sin_port),
+		       5353, "its port as given");
+	}
+	if (good("upstream \"::1#dot.lab\" tls\n"
+		 "fallback-upstream \"192.0.2.9#a-b.c\"",
+		 &c, "TLS port by default")) {
+		is_int(ntohs(((struct sockaddr_in6 *)&c.upstream.ns[0].addr)
+				     ->sin6_port),
+		       853, "upstream tls: port 853");
+		is_int(ntohs(((struct sockaddr_in *)&c.fallback.ns[0].addr)
+				     ->sin_port),
+		       853, "fallback-upstream: port 853");
+		is_str(c.fallback.tls_name[0], "a-b.c", "fallback's name");
+	}
+	bad("upstream 192.0.2.1 tls",
+	    "t.conf:1: upstream: '192.0.2.1' has no #NAME: a TLS server is "
+	    "known by the name its certificate holds");
+	if (good("upstream 192.0.2.1#dns.example tls", &c, "unquoted #NAME"))
+		is_str(c.upstream.tls_name[0], "dns.example",
+		       "'#' inside a word is no comment");
+	bad("upstream \"192.0.2.1#dns.example\"",
+	    "t.conf:1: upstream: '192.0.2.1#dns.example': #NAME is for TLS "
+	    "servers (add tls)");
+	bad("upstream \"192.0.2.1#dns..example\" tls",
+	    "t.conf:1: upstream: 'dns..example' is not a host name (e.g. "
+	    "dns.example.net)");
+	bad("upstream \"192.0.2.1#-a.example\" tls",
+	    "t.conf:1: upstream: '-a.example' is not a host name (e.g. "
+	    "dns.example.net)");
+	bad("upstream 192.0.2.1 udp",
+	    "t.conf:1: upstream: 'udp' is not tls");
+	bad("upstream \"1.2.3#x\" tls",
+	    "t.conf:1: upstream: '1.2.3#x' is not ADDR[@PORT][#NAME] (e.g. "
+	    "192.0.2.53@853#dns.example.net)");
+	bad("upstream 192.0.2.1\nupstream 192.0.2.2\nupstream 192.0.2.3\n"
+	    "upstream 192.0.2.4",
+	    "t.conf:4: upstream: more than 3 servers");
+	bad("upstream 192.0.2.1\nupstream 192.0.2.1@53",
+	    "t.conf:2: upstream: 192.0.2.1@53 given twice");
+	bad("fallback-upstream 192.0.2.1",
+	    "t.conf:1: fallback-upstream: '192.0.2.1' has no #NAME: a TLS "
+	    "server is known by the name its certificate holds");
+	bad("tls-ca ca.pem", "t.conf:1: tls-ca: 'ca.pem' is not an absolute "
+			      "path");
+}
+
 int main(void)
 {
 	test_defaults();
@@ -1070,6 +1141,7 @@ int main(void)
 	test_errors();
 	test_load();
 	test_policy();
+	test_upstream();
 	test_format();
 	test_example();
 	test_man_keys();
