@@ -239,6 +239,8 @@ static size_t needs_of(const struct cfg *cfg, const char *conf_path,
 	NEED("trust-anchor-file (read again at a reload)",
 	     cfg->trust_anchor_file, R_OK);
 	NEED("root-hints (read again at a reload)", cfg->root_hints, R_OK);
+	NEED("tls-ca (read at each TLS upstream's first connection)",
+	     cfg->tls_ca, R_OK);
 	if (cfg->auto_trust_anchor_file[0] && k < max) {
 		char *slash;
 		NEED("the directory of auto-trust-anchor-file (RFC 5011 "

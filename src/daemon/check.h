@@ -41,7 +41,7 @@ int check_startup(const struct cfg *cfg, char *err, size_t errlen);
 /* The files and directories checked for the daemon's user: the
  * configuration, resolv-conf, trust-anchor-file, root-hints, the
  * directories of auto-trust-anchor-file and of the runtime NTAs. */
-#define CHECK_NEEDS_MAX 6
+#define CHECK_NEEDS_MAX 7
 
 typedef void (*check_warn_fn)(const char *msg, void *arg);
 
