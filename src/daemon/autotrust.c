@@ -409,7 +409,8 @@ static void finish(struct autotrust *a)
 		log_notice("%s: the trusted keys changed: reloading", a->path);
 		daemon_request_reload(a->d);
 	}
-	arm(a, (val_at_next_query(a->at) - now) * 1000);
+	int64_t next = val_at_next_query(a->at);
+	arm(a, next ? (next - now) * 1000 : AT_WAKE_MAX_MS);
 	free(a->at);
 	a->at = NULL;
 	a->trust_changed = false;
@@ -447,7 +448,8 @@ static void ask(struct autotrust *a, int64_t now)
 	(void)up_client_set_tls_ca(a->up, a->d->st->cfg.tls_ca);
 	for (size_t i = 0; i < a->at->npoints; i++) {
 		struct val_at_point *tp = &a->at->points[i];
-		if (tp->next_query > now)
+		/* deleted (every key revoked, RFC 5011 §5): never asked */
+		if (tp->next_query > now || !val_at_point_trusted(tp))
 			continue;
 		a->q[i] = (struct at_query){.a = a, .point = i};
 		a->q[i].req = up_query(a->up, tp->zone, WIRE_TYPE_DNSKEY,

@@ -499,6 +499,35 @@ static int ds_convert(struct val_at_point *tp, const struct val_rrset *set,
 	return 0;
 }
 
+/* AddTime (§4.2): the add hold-down has ended for k, of ADDPEND, and it
+ * was in at least two validated RRsets (§2.4.1). */
+static bool add_time(const struct val_at_key *k, int64_t now)
+{
+	return now >= k->hold_until && k->count >= AT_MIN_SIGHTINGS;
+}
+
+/*
+ * AddTime is an event of time (§4.2): a key of ADDPEND whose hold-down
+ * has ended, having been in every validated RRset since it was first
+ * seen (else KeyRem took it back to START), is VALID before the RRset at
+ * hand is validated. Otherwise a zone that drops its old key once the new
+ * one's hold-down is over (RFC 7583 §3.3.4) would have no trusted key
+ * left for a resolver that did not ask in between, and its trust point
+ * would be lost.
+ */
+static void add_times(struct val_at_point *tp, int64_t now,
+		      struct val_at_result *res)
+{
+	/* A deleted point (§5) accepts nothing, pending keys included. */
+	if (!val_at_point_trusted(tp))
+		return;
+	for (size_t i = 0; i < tp->nkeys; i++) {
+		struct val_at_key *k = &tp->keys[i];
+		if (k->state == VAL_AT_ADDPEND && add_time(k, now))
+			key_move(k, VAL_AT_VALID, now, res);
+	}
+}
+
 /* A SEP key of the validated RRset (NewKey, KeyPres, AddTime: §4). */
 static void seen_one(struct val_at_point *tp, const struct wire_rr *rr,
 		     int64_t now, int64_t hold, struct val_at_result *res)
@@ -524,7 +553,7 @@ static void seen_one(struct val_at_point *tp, const struct wire_rr *rr,
 	case VAL_AT_ADDPEND:
 		if (k->count < UINT32_MAX)
 			k->count++;
-		if (now >= k->hold_until && k->count >= AT_MIN_SIGHTINGS)
+		if (add_time(k, now))
 			key_move(k, VAL_AT_VALID, now, res);
 		break;
 	case VAL_AT_MISSING: key_move(k, VAL_AT_VALID, now, res); break;
@@ -532,13 +561,25 @@ static void seen_one(struct val_at_point *tp, const struct wire_rr *rr,
 	}
 }
 
-static void sightings(struct val_at_point *tp, const struct val_rrset *set,
-		      int64_t now, int64_t hold, struct val_at_result *res)
+/* A new key of an algorithm this validator cannot use would be an
+ * anchor that validates nothing (RFC 4035 §5.2 treats its signatures as
+ * absent): it is not followed. A key followed already (configured, say)
+ * is. */
+static bool usable(const struct val_ctx *ctx, struct val_at_point *tp,
+		   const struct wire_rr *rr)
+{
+	return val_alg_supported(ctx, rr->rdata[3]) || key_find(tp, rr);
+}
+
+static void sightings(const struct val_ctx *ctx, struct val_at_point *tp,
+		      const struct val_rrset *set, int64_t hold,
+		      struct val_at_result *res)
 {
 	for (size_t i = 0; i < set->n; i++) {
 		const struct wire_rr *rr = set->rrs[i];
-		if (zone_key(rr) && !revoked(rr) && sep(rr))
-			seen_one(tp, rr, now, hold, res);
+		if (zone_key(rr) && !revoked(rr) && sep(rr) &&
+		    usable(ctx, tp, rr))
+			seen_one(tp, rr, ctx->now, hold, res);
 	}
 }
 
@@ -554,6 +595,55 @@ static void absences(struct val_at_point *tp, const struct val_rrset *set,
 			key_move(k, VAL_AT_START, now, res);
 		else if (k->state == VAL_AT_VALID)
 			key_move(k, VAL_AT_MISSING, now, res);
+	}
+}
+
+/* Whether a key of tp has the SEP bit. */
+static bool key_sep(const struct val_at_key *k)
+{
+	return wire_get16(k->rdata) & CRYPTO_KEY_FLAG_SEP;
+}
+
+/*
+ * A zone-signing key configured as the anchor (no SEP bit: only a
+ * configuration puts such a key in tp) hands over to the SEP keys of the
+ * RRsets it validates: while no SEP key is VALID, those in ADDPEND (all
+ * in this validated RRset) become VALID at once; once one is VALID, the
+ * configured ZSKs are REMOVED. A ZSK is rolled without RFC 5011's
+ * hold-downs (RFC 6781 §4.1.1), so followed as an anchor it would be lost
+ * before a new KSK's add hold-down ended; trusting the KSKs it signed is
+ * trusting what it validates already, as a DS anchor's keys are trusted
+ * (ds_convert).
+ */
+static void zsk_handover(struct val_at_point *tp, int64_t now,
+			 struct val_at_result *res)
+{
+	bool sep_valid = false, zsk = false;
+
+	for (size_t i = 0; i < tp->nkeys; i++) {
+		const struct val_at_key *k = &tp->keys[i];
+		if (k->type != WIRE_TYPE_DNSKEY)
+			continue;
+		if (key_sep(k))
+			sep_valid |= k->state == VAL_AT_VALID;
+		else
+			zsk |= trusted(k);
+	}
+	for (size_t i = 0; !sep_valid && zsk && i < tp->nkeys; i++) {
+		struct val_at_key *k = &tp->keys[i];
+		if (k->type == WIRE_TYPE_DNSKEY && key_sep(k) &&
+		    k->state == VAL_AT_ADDPEND)
+			key_move(k, VAL_AT_VALID, now, res);
+	}
+	for (size_t i = 0; i < tp->nkeys; i++) {
+		const struct val_at_key *k = &tp->keys[i];
+		sep_valid |= k->type == WIRE_TYPE_DNSKEY && key_sep(k) &&
+			     k->state == VAL_AT_VALID;
+	}
+	for (size_t i = 0; sep_valid && i < tp->nkeys; i++) {
+		struct val_at_key *k = &tp->keys[i];
+		if (k->type == WIRE_TYPE_DNSKEY && !key_sep(k) && trusted(k))
+			key_move(k, VAL_AT_REMOVED, now, res);
 	}
 }
 
@@ -644,6 +734,7 @@ static int run(struct val_ctx *ctx, struct val_at_point *tp,
 	bool validated;
 	int r;
 
+	add_times(tp, now, res);
 	r = validate(ctx, tp, set, &res->verdict);
 	if (r < 0)
 		return r;
@@ -658,8 +749,9 @@ static int run(struct val_ctx *ctx, struct val_at_point *tp,
 		r = ds_convert(tp, set, now, res);
 		if (r < 0)
 			return r;
-		sightings(tp, set, now, hold, res);
+		sightings(ctx, tp, set, hold, res);
 		absences(tp, set, now, res);
+		zsk_handover(tp, now, res);
 	}
 	removals(tp, now, pol->remove_holddown, res);
 	if (!validated)
@@ -688,6 +780,10 @@ int val_at_update(struct val_ctx *ctx, struct val_at_point *tp,
 	res->trust_changed = !trust_equal(before, tp);
 	res->deleted =
 		val_at_point_trusted(before) && !val_at_point_trusted(tp);
+	/* Deleted (§5): nothing it could fetch would validate; not asked
+	 * again until a new anchor is configured. */
+	if (!val_at_point_trusted(tp))
+		tp->next_query = 0;
 	free(before);
 	return r;
 }
@@ -782,11 +878,15 @@ int val_at_anchors(const struct val_at *at, struct val_anchors *ta)
 int64_t val_at_next_query(const struct val_at *at)
 {
 	int64_t next = 0;
+	bool any = false;
 
 	for (size_t i = 0; i < at->npoints; i++) {
 		int64_t t = at->points[i].next_query;
-		if (i == 0 || t < next)
+		if (!val_at_point_trusted(&at->points[i]))
+			continue;
+		if (!any || t < next)
 			next = t;
+		any = true;
 	}
 	return next;
 }

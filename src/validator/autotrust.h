@@ -134,18 +134,25 @@ struct val_at_result {
  *     whether or not a trusted key signed the RRset (only the key's
  *     holder can make that signature: this is how the last trusted key is
  *     revoked);
+ *   - before that, AddTime (§4.2): a key of ADDPEND whose hold-down has
+ *     passed and that was in at least two validated RRsets is VALID
+ *     (while tp still trusts a key), so the RRset may validate with it;
  *   - then, only when a trusted key of tp signed the RRset: DS anchors
  *     become the DNSKEYs they designate (the DS is dropped, matched or
- *     not); a new SEP zone key goes to ADDPEND for max(add hold-down, the
- *     RRSIG's original TTL) and to VALID once that has passed and it was
- *     in at least two validated RRsets; a key of ADDPEND absent goes back
- *     to START, a VALID one to MISSING and back to VALID when it returns;
- *     a new key that is revoked and self-signed is recorded as REVOKED;
+ *     not); a new SEP zone key of an algorithm the validator can use goes
+ *     to ADDPEND for max(add hold-down, the RRSIG's original TTL) and to
+ *     VALID once that has passed and it was in at least two validated
+ *     RRsets; a key of ADDPEND absent goes back to START, a VALID one to
+ *     MISSING and back to VALID when it returns; a new key that is
+ *     revoked and self-signed is recorded as REVOKED; a configured key
+ *     without the SEP flag (a ZSK as anchor) makes the ADDPEND keys VALID
+ *     at once while no SEP key is, and is REMOVED once one is;
  *   - REVOKED keys become REMOVED remove_holddown after their revocation;
  *   - the next query: validated, at MAX(1 h, MIN(15 d, OrigTTL / 2,
  *     RRSIG expiration interval / 2)) with the retry interval MAX(1 h,
  *     MIN(1 d, OrigTTL / 10, expiration interval / 10)) remembered;
- *     otherwise at the retry interval (val_at_failed).
+ *     otherwise at the retry interval (val_at_failed); a point left
+ *     without a trusted key is not asked again (next_query 0).
  * Writes *res (always). Returns 0, or -ENOMEM (tp may then be half
  * updated: the caller must not save it).
  */
@@ -183,7 +190,10 @@ bool val_at_point_trusted(const struct val_at_point *tp);
  */
 int val_at_anchors(const struct val_at *at, struct val_anchors *ta);
 
-/* The earliest next_query of all points (0 when at has none). */
+/* The earliest next_query of the points that have a trusted key (0 when
+ * none has one: nothing is to be asked). A point without one (every key
+ * revoked: deleted, RFC 5011 §5) is not asked again and its next_query is
+ * 0. */
 int64_t val_at_next_query(const struct val_at *at);
 
 /*

@@ -27,12 +27,16 @@
 #include <time.h>
 
 #include "cache/cache.h"
+#include "common/arena.h"
 #include "common/errcode.h"
 #include "iterator/iterate.h"
 #include "policy/nta.h"
 #include "resolver/resolver.h"
 #include "resolver/state.h"
 #include "rpl.h"
+#include "rpl_at.h"
+#include "validator/anchor.h"
+#include "validator/autotrust.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/zone.h"
@@ -108,6 +112,15 @@ struct run {
 	struct ifetch *ifx;
 	unsigned long authqueries;
 	struct up_server answered_by;
+	/* RFC 5011 (a scenario with an AUTOTRUST_FILE; NULL at: none) */
+	struct val_at *at;
+	struct val_at_policy pol;
+	int64_t at_base; /* testbound's time 0 on the wall clock */
+	struct rpl_vars vars;
+	struct cache *cache;
+	struct dstate *st;	  /* the state in force */
+	struct val_anchors *base; /* the scenario's own trust-anchor lines */
+	struct nta_rt *nta;
 };
 
 static int env_fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
@@ -684,6 +697,317 @@ static int step_check(struct run *run, const struct rpl_step *st, char *why,
 	return ret;
 }
 
+/* --- RFC 5011: the trust points of AUTOTRUST_FILE, probed as time
+ * passes, with the validator-level state machine (val_at_update) as
+ * dnstrustd's refresh runs it --- */
+
+/* The scenario's own anchors with the trusted keys of run->at. */
+static struct val_anchors *at_anchors(const struct run *run)
+{
+	struct val_anchors *ta = val_anchors_new();
+	size_t n = run->base ? val_anchors_count(run->base) : 0;
+	int r = 0;
+
+	for (size_t i = 0; ta && r >= 0 && i < n; i++) {
+		const struct val_anchor_zone *az =
+			val_anchors_get(run->base, i);
+
+		for (size_t j = 0; r >= 0 && j < az->nds; j++)
+			r = val_anchors_add(ta, &az->ds[j]);
+		for (size_t j = 0; r >= 0 && j < az->ndnskey; j++)
+			r = val_anchors_add(ta, &az->dnskey[j]);
+	}
+	if (ta && (r < 0 || val_at_anchors(run->at, ta) < 0)) {
+		val_anchors_free(ta);
+		return NULL;
+	}
+	return ta;
+}
+
+static bool any_key(const uint8_t *key, size_t klen, void *arg)
+{
+	(void)key;
+	(void)klen;
+	(void)arg;
+	return true;
+}
+
+/* The resolver's state with the anchors of now, as dnstrustd's reload
+ * after the trusted keys changed makes it (the cache dropped too). */
+static int at_restate(struct run *run)
+{
+	struct val_anchors *ta = at_anchors(run);
+	struct dstate *st;
+
+	if (!ta)
+		return -ENOMEM;
+	st = dstate_new(&run->sc->cfg, ta, "replay");
+	if (!st)
+		return -ENOMEM;
+	st->test_fake_sig = run->sc->fake_sig;
+	st->nta = run->nta;
+	rsv_set_state(run->r, st);
+	if (run->st)
+		dstate_put(run->st);
+	run->st = st;
+	cache_remove_if(run->cache, any_key, NULL);
+	return 0;
+}
+
+/* Times of Unbound's file (testbound's clock) on the runner's wall
+ * clock; 0 (never) stays. */
+static int64_t at_wall(const struct run *run, int64_t t)
+{
+	return t ? t + run->at_base : 0;
+}
+
+static void ub_shift(const struct run *run, struct rpl_ub_point *ub)
+{
+	ub->last_queried = at_wall(run, ub->last_queried);
+	ub->last_success = at_wall(run, ub->last_success);
+	ub->next_probe = at_wall(run, ub->next_probe);
+	for (size_t i = 0; i < ub->nkeys; i++)
+		if (ub->keys[i].has_state)
+			ub->keys[i].lastchange =
+				at_wall(run, ub->keys[i].lastchange);
+}
+
+/* Unbound's file text of a step or AUTOTRUST_FILE, read for what it
+ * means; NULL with why. */
+static struct rpl_ub_point *ub_read(struct run *run, const char *text,
+				    char *why, size_t whylen)
+{
+	size_t cap = (text ? strlen(text) : 0) * 2 + 4096;
+	char *x = malloc(cap);
+	struct rpl_ub_point *ub = malloc(sizeof(*ub));
+
+	if (!x || !ub) {
+		snprintf(why, whylen, "out of memory");
+		goto fail;
+	}
+	if (rpl_expand(&run->vars, text ? text : "", x, cap, why, whylen) < 0 ||
+	    rpl_ub_parse(x, ub, why, whylen) < 0)
+		goto fail;
+	free(x);
+	ub_shift(run, ub);
+	return ub;
+fail:
+	free(x);
+	free(ub);
+	return NULL;
+}
+
+/* The trust points of the scenario's AUTOTRUST_FILEs. */
+static int at_load(struct run *run, char *why, size_t whylen)
+{
+	const struct rpl_scenario *sc = run->sc;
+
+	run->at = calloc(1, sizeof(*run->at));
+	if (!run->at) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	run->pol.add_holddown = sc->cfg.auto_trust_add_holddown;
+	run->pol.remove_holddown = sc->cfg.auto_trust_remove_holddown;
+	for (size_t i = 0; i < sc->nat; i++) {
+		struct rpl_ub_point *ub =
+			ub_read(run, sc->at[i].text, why, whylen);
+		int r;
+
+		if (!ub)
+			return -1;
+		r = rpl_ub_to_point(ub, run->at, &run->pol, why, whylen);
+		free(ub);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* One DNSKEY answer (NULL: the query failed) through the state machine,
+ * at the wall clock. */
+static int at_update(struct run *run, struct val_at_point *tp,
+		     const uint8_t *msg, size_t len)
+{
+	const struct val_rrset *set = NULL;
+	struct val_at_result res;
+	struct wire_msg *m = NULL;
+	struct val_ctx ctx;
+	struct arena ar;
+	int perr, r;
+
+	if (!msg) {
+		val_at_failed(tp, run->now.wall);
+		return 0;
+	}
+	m = wire_msg_parse(msg, len, 0, &perr);
+	arena_init(&ar, 0);
+	if (m) {
+		struct val_rrset *sets;
+		int n = val_rrsets_collect(m->sec[WIRE_SEC_ANSWER],
+					   m->count[WIRE_SEC_ANSWER], &ar,
+					   &sets);
+
+		if (n > 0)
+			set = val_rrset_find(sets, (size_t)n, tp->zone,
+					     WIRE_TYPE_DNSKEY);
+	}
+	val_ctx_init(&ctx, run->now.wall, &run->st->lim);
+	ctx.test_fake_sig = run->sc->fake_sig;
+	r = val_at_update(&ctx, tp, set, &run->pol, &res);
+	arena_free(&ar);
+	wire_msg_free(m);
+	if (r < 0)
+		return r;
+	if (run->trace)
+		fprintf(stderr, "  autotrust: %s, %zu changes\n",
+			res.verdict.status == VAL_SECURE ? "validated"
+							 : res.verdict.reason,
+			res.nevents);
+	return res.trust_changed ? at_restate(run) : 0;
+}
+
+struct at_probe {
+	bool done;
+	uint8_t *msg;
+	size_t len;
+};
+
+static void at_probe_done(void *arg, int err, const struct up_answer *ans,
+			  int last_rcode)
+{
+	struct at_probe *pr = arg;
+
+	(void)last_rcode;
+	pr->done = true;
+	if (err || !ans)
+		return;
+	pr->msg = malloc(ans->len);
+	if (pr->msg) {
+		memcpy(pr->msg, ans->msg, ans->len);
+		pr->len = ans->len;
+	}
+}
+
+/* The active refresh of one point (RFC 5011 §2.3): its DNSKEY RRset
+ * asked as dnstrustd asks it, answered from the scenario's ranges. */
+static int at_probe(struct run *run, struct val_at_point *tp, char *why,
+		    size_t whylen)
+{
+	static uint8_t msg[DT_MSG_MAXLEN];
+	struct at_probe pr = {0};
+	int r;
+
+	if (run->trace)
+		fprintf(stderr, "  autotrust probe\n");
+	if (run->it) {
+		if (!it_query(run->it, run->now.mono_ms, tp->zone,
+			      WIRE_TYPE_DNSKEY, at_probe_done, &pr)) {
+			snprintf(why, whylen, "out of memory");
+			return -1;
+		}
+		if (drain(run, why, whylen) < 0)
+			return -1;
+	} else {
+		struct who w = {0};
+		bool tcp;
+		int len = entry_answer(run, &w, tp->zone, WIRE_TYPE_DNSKEY, msg,
+				       sizeof(msg), &tcp);
+
+		pr.done = true;
+		if (len >= 0 && (pr.msg = malloc((size_t)len))) {
+			memcpy(pr.msg, msg, (size_t)len);
+			pr.len = (size_t)len;
+		}
+	}
+	r = at_update(run, tp, pr.msg, pr.len);
+	free(pr.msg);
+	if (r < 0) {
+		snprintf(why, whylen, "autotrust: %s", errcode_str(r));
+		return -1;
+	}
+	return 0;
+}
+
+/* The points whose refresh is due, each asked once (timers fire as
+ * time passes, as in testbound), those with a trusted key only, as
+ * dnstrustd asks them. */
+static int at_due(struct run *run, char *why, size_t whylen)
+{
+	for (size_t i = 0; run->at && i < run->at->npoints; i++)
+		if (val_at_point_trusted(&run->at->points[i]) &&
+		    run->at->points[i].next_query <= run->now.wall &&
+		    at_probe(run, &run->at->points[i], why, whylen) < 0)
+			return -1;
+	return 0;
+}
+
+/* ${time} and ${timeout} of testbound now: the seconds to the next
+ * refresh. */
+static void at_vars(struct run *run)
+{
+	int64_t next = run->at ? val_at_next_query(run->at) : 0;
+
+	run->vars.now = run->now.wall - run->at_base;
+	run->vars.timeout = next > run->now.wall ? next - run->now.wall : 0;
+}
+
+static int step_time(struct run *run, const struct rpl_step *st, char *why,
+		     size_t whylen)
+{
+	long arg = st->arg;
+
+	if (st->text) {
+		char v[256];
+
+		at_vars(run);
+		if (rpl_expand(&run->vars, st->text, v, sizeof(v), why,
+			       whylen) < 0)
+			return -1;
+		arg = strtol(v, NULL, 10);
+	}
+	run->now.wall += arg;
+	run->now.mono_ms += (int64_t)arg * 1000;
+	return at_due(run, why, whylen);
+}
+
+static int step_assign(struct run *run, const struct rpl_step *st, char *why,
+		       size_t whylen)
+{
+	char v[256];
+
+	at_vars(run);
+	if (rpl_expand(&run->vars, st->text, v, sizeof(v), why, whylen) < 0)
+		return -1;
+	if (rpl_var_set(&run->vars, st->var, v) < 0) {
+		snprintf(why, whylen, "too many variables");
+		return -1;
+	}
+	return 0;
+}
+
+static int step_check_at(struct run *run, const struct rpl_step *st, char *why,
+			 size_t whylen)
+{
+	const struct val_at_point *tp = NULL;
+	struct rpl_ub_point *ub;
+	int r = -1;
+
+	at_vars(run);
+	ub = ub_read(run, st->text, why, whylen);
+	if (!ub)
+		return -1;
+	for (size_t i = 0; run->at && i < run->at->npoints; i++)
+		if (wire_dname_equal(run->at->points[i].zone, ub->zone))
+			tp = &run->at->points[i];
+	if (!tp)
+		snprintf(why, whylen, "CHECK_AUTOTRUST: no such trust point");
+	else
+		r = rpl_ub_compare(ub, tp, why, whylen);
+	free(ub);
+	return r;
+}
+
 static int run_step(struct run *run, const struct rpl_step *st, char *why,
 		    size_t whylen)
 {
@@ -691,10 +1015,9 @@ static int run_step(struct run *run, const struct rpl_step *st, char *why,
 	switch (st->kind) {
 	case RPL_QUERY: return step_query(run, st, why, whylen);
 	case RPL_CHECK_ANSWER: return step_check(run, st, why, whylen);
-	case RPL_TIME_PASSES:
-		run->now.wall += st->arg;
-		run->now.mono_ms += st->arg * 1000;
-		return 0;
+	case RPL_TIME_PASSES: return step_time(run, st, why, whylen);
+	case RPL_ASSIGN: return step_assign(run, st, why, whylen);
+	case RPL_CHECK_AUTOTRUST: return step_check_at(run, st, why, whylen);
 	case RPL_CHECK_FETCHES:
 		if (run->fetches == (unsigned long)st->arg)
 			return 0;
@@ -849,6 +1172,8 @@ static void run_free(struct run *run)
 		free(rp);
 	}
 	free(run->q);
+	free(run->at);
+	val_anchors_free(run->base);
 }
 
 /* Runs the steps; returns 0 or -1 with "step N: why". */
@@ -877,17 +1202,35 @@ static int run_scenario(struct rpl_scenario *sc, char *why, size_t whylen)
 	run->rtail = &run->replies;
 	run->trace = getenv("REPLAY_TRACE") != NULL;
 	run->now.wall = sc->has_date ? sc->date : REPLAY_DEFAULT_DATE;
+	/* RFC 5011 scenarios count time from testbound's 0 */
+	if (sc->nat && !sc->has_date)
+		run->now.wall = 0;
+	run->at_base = run->now.wall;
 	run->now.mono_ms = REPLAY_MONO_START_MS;
 	env.arg = run;
 	c = cache_new(REPLAY_CACHE_BYTES);
-	st = nta ? make_state(sc, nta) : NULL;
-	run->it = make_iterator(run, &oom);
-	if (c && st && !oom)
+	run->cache = c;
+	run->nta = nta;
+	if (sc->nat) {
+		run->base = sc->ta; /* the trust-anchor lines */
+		sc->ta = NULL;
+		if (at_load(run, msg, sizeof(msg)) < 0)
+			oom = true;
+	} else {
+		st = nta ? make_state(sc, nta) : NULL;
+	}
+	if (!oom)
+		run->it = make_iterator(run, &oom);
+	if (c && nta && (st || sc->nat) && !oom)
 		run->r = rsv_new(c, &env);
 	if (!run->r) {
+		if (!msg[0])
+			snprintf(msg, sizeof(msg), "out of memory");
+	} else if (!st && at_restate(run) < 0) {
 		snprintf(msg, sizeof(msg), "out of memory");
 	} else {
-		rsv_set_state(run->r, st);
+		if (st)
+			rsv_set_state(run->r, st);
 		for (size_t i = 0; i < sc->nsteps && !msg[0]; i++) {
 			if (run_step(run, &sc->steps[i], msg, sizeof(msg)) < 0)
 				failed_step = sc->steps[i].n;
@@ -895,6 +1238,8 @@ static int run_scenario(struct rpl_scenario *sc, char *why, size_t whylen)
 				snprintf(msg, sizeof(msg), "out of memory");
 		}
 	}
+	if (run->st)
+		dstate_put(run->st);
 	run_free(run);
 	free(run);
 	if (st)

@@ -41,6 +41,9 @@ struct parser {
 	bool ended;
 	struct rpl_zone *zone; /* open stub-zone or forward-zone clause */
 	bool in_file;	       /* FILE_BEGIN ... FILE_END */
+	struct rpl_autotrust *at;   /* open AUTOTRUST_FILE */
+	struct rpl_step *file_step; /* CHECK_AUTOTRUST waiting for its
+				       FILE_BEGIN body */
 };
 
 __attribute__((format(printf, 2, 3))) static int fail(struct parser *p,
@@ -135,9 +138,13 @@ void rpl_free(struct rpl_scenario *sc)
 		}
 		free(r);
 	}
-	for (size_t i = 0; i < sc->nsteps; i++)
+	for (size_t i = 0; i < sc->nsteps; i++) {
 		free_entry(sc->steps[i].e);
+		free(sc->steps[i].text);
+	}
 	free(sc->steps);
+	for (size_t i = 0; i < sc->nat; i++)
+		free(sc->at[i].text);
 	val_anchors_free(sc->ta);
 	free(sc);
 }
@@ -154,7 +161,7 @@ static char *cfg_value(char *v)
 	n = strlen(v);
 	while (n && isspace((unsigned char)v[n - 1]))
 		v[--n] = '\0';
-	if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+	if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
 		v[n - 1] = '\0';
 		v++;
 	}
@@ -301,6 +308,37 @@ static bool clause_key(struct parser *p, const char *key, const char *val,
 	return true;
 }
 
+/* AUTOTRUST_FILE zone: the lines up to AUTOTRUST_END are its text. */
+static int autotrust_open(struct parser *p, const char *s)
+{
+	struct rpl_scenario *sc = p->sc;
+	const char *w;
+	size_t wl;
+
+	if (sc->nat == RPL_MAX_AUTOTRUST)
+		return fail(p, "more than %d AUTOTRUST_FILE",
+			    RPL_MAX_AUTOTRUST);
+	p->at = &sc->at[sc->nat++];
+	if (!word(&s, &w, &wl) ||
+	    wire_dname_from_str(w, wl, (const uint8_t *)"", p->at->zone) < 0)
+		return fail(p, "AUTOTRUST_FILE without a zone");
+	wire_dname_tolower(p->at->zone);
+	return 0;
+}
+
+/* A line of an open AUTOTRUST_FILE, kept as written (its ';;' fields
+ * are the state). */
+static int autotrust_line(struct parser *p, const char *s)
+{
+	if (strncmp(s, "AUTOTRUST_END", 13) == 0) {
+		p->at = NULL;
+		return 0;
+	}
+	return append(&p->at->text, &p->at->len, s, strlen(s)) < 0
+		       ? fail(p, "out of memory")
+		       : 0;
+}
+
 static int config_line(struct parser *p, char *s)
 {
 	char *colon, *key, *val;
@@ -311,8 +349,9 @@ static int config_line(struct parser *p, char *s)
 	if (!*s || *s == ';' || *s == '#')
 		return 0;
 	cut_config_comment(s);
-	if (strncmp(s, "AUTOTRUST_FILE", 14) == 0 ||
-	    strncmp(s, "TEMPFILE_NAME", 13) == 0) {
+	if (strncmp(s, "AUTOTRUST_FILE", 14) == 0)
+		return autotrust_open(p, s + 14);
+	if (strncmp(s, "TEMPFILE_NAME", 13) == 0) {
 		snprintf(p->sc->unsupported, sizeof(p->sc->unsupported), "%.*s",
 			 (int)strcspn(s, " \t"), s);
 		return 0;
@@ -682,6 +721,55 @@ static int entry_line(struct parser *p, char *s)
 
 /* ---- scenario part ---- */
 
+/* The rest of s without a ';' comment or the blanks around it, in a
+ * string of its own. */
+static char *rest_dup(const char *s)
+{
+	size_t n;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	n = strcspn(s, ";");
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return strndup(s, n);
+}
+
+/* TIME_PASSES ELAPSE n, or EVAL ${expression} (worked out when run). */
+static int time_passes(struct parser *p, struct rpl_step *st, const char *s)
+{
+	const char *w;
+	size_t wl;
+
+	st->kind = RPL_TIME_PASSES;
+	if (!word(&s, &w, &wl))
+		return fail(p, "TIME_PASSES: ELAPSE n or EVAL expression");
+	if (weq(w, wl, "ELAPSE") && word(&s, &w, &wl)) {
+		st->arg = strtol(w, NULL, 10);
+		return 0;
+	}
+	if (!weq(w, wl, "EVAL"))
+		return fail(p, "TIME_PASSES: ELAPSE n or EVAL expression");
+	st->text = rest_dup(s);
+	return st->text ? 0 : fail(p, "out of memory");
+}
+
+/* ASSIGN name = expression. */
+static int assign(struct parser *p, struct rpl_step *st, const char *s)
+{
+	const char *w;
+	size_t wl;
+
+	st->kind = RPL_ASSIGN;
+	if (!word(&s, &w, &wl) || wl >= sizeof(st->var))
+		return fail(p, "ASSIGN without a variable");
+	snprintf(st->var, sizeof(st->var), "%.*s", (int)wl, w);
+	if (!word(&s, &w, &wl) || !weq(w, wl, "="))
+		return fail(p, "ASSIGN %s without '='", st->var);
+	st->text = rest_dup(s);
+	return st->text ? 0 : fail(p, "out of memory");
+}
+
 static int step_line(struct parser *p, const char *s)
 {
 	struct rpl_scenario *sc = p->sc;
@@ -690,6 +778,7 @@ static int step_line(struct parser *p, const char *s)
 	size_t wl;
 	char num[32];
 
+	p->file_step = NULL;
 	ns = realloc(sc->steps, (sc->nsteps + 1) * sizeof(*ns));
 	if (!ns)
 		return fail(p, "out of memory");
@@ -709,11 +798,17 @@ static int step_line(struct parser *p, const char *s)
 	} else if (weq(w, wl, "CHECK_ANSWER")) {
 		st->kind = RPL_CHECK_ANSWER;
 	} else if (weq(w, wl, "TIME_PASSES")) {
-		st->kind = RPL_TIME_PASSES;
-		if (!word(&s, &w, &wl) || !weq(w, wl, "ELAPSE") ||
-		    !word(&s, &w, &wl))
-			return fail(p, "TIME_PASSES: only ELAPSE n");
-		st->arg = strtol(w, NULL, 10);
+		return time_passes(p, st, s);
+	} else if (weq(w, wl, "ASSIGN")) {
+		return assign(p, st, s);
+	} else if (weq(w, wl, "CHECK_AUTOTRUST")) {
+		st->kind = RPL_CHECK_AUTOTRUST;
+		if (!word(&s, &w, &wl) ||
+		    wire_dname_from_str(w, wl, (const uint8_t *)"", st->zone) <
+			    0)
+			return fail(p, "CHECK_AUTOTRUST without a zone");
+		wire_dname_tolower(st->zone);
+		p->file_step = st;
 		return 0;
 	} else if (weq(w, wl, "CHECK_FETCHES")) {
 		st->kind = RPL_CHECK_FETCHES;
@@ -808,16 +903,28 @@ static int scenario_line(struct parser *p, char *s)
 	if (p->entry)
 		return entry_line(p, s);
 	if (p->in_file) {
+		struct rpl_step *st = p->file_step;
+		size_t len;
+
 		p->in_file = strncmp(s, "FILE_END", 8) != 0;
-		return 0;
+		if (!p->in_file) {
+			p->file_step = NULL;
+			return 0;
+		}
+		if (!st)
+			return 0; /* CHECK_TEMPFILE's, not supported */
+		len = st->text ? strlen(st->text) : 0;
+		return append(&st->text, &len, s, strlen(s)) < 0
+			       ? fail(p, "out of memory")
+			       : 0;
 	}
-	cut_comment(s);
 	if (strncmp(s, "FILE_BEGIN", 10) == 0) {
-		/* the expected contents of CHECK_TEMPFILE or
-		 * CHECK_AUTOTRUST, whose steps are not supported */
+		/* the expected contents of CHECK_AUTOTRUST (or of
+		 * CHECK_TEMPFILE, whose step is not supported) */
 		p->in_file = true;
 		return 0;
 	}
+	cut_comment(s);
 	if (!word(&rest, &w, &wl))
 		return 0;
 	if (weq(w, wl, "SCENARIO_BEGIN")) {
@@ -865,6 +972,9 @@ static int parse(struct parser *p, char *text)
 			if (strncmp(s, "CONFIG_END", 10) == 0) {
 				config = false;
 				if (config_end(p) < 0)
+					return -1;
+			} else if (p->at) {
+				if (autotrust_line(p, s) < 0)
 					return -1;
 			} else if (config_line(p, s) < 0) {
 				return -1;

@@ -89,7 +89,10 @@ enum rpl_step_kind {
 	RPL_CHECK_ROUNDS,  /* upstream round trips of the last QUERY: its
 			      fetches in generations, each made once an
 			      answer of the one before came in */
-	RPL_NOOP, /* TRAFFIC, NOTHING: nothing to do without a network */
+	RPL_NOOP,   /* TRAFFIC, NOTHING: nothing to do without a network */
+	RPL_ASSIGN, /* ASSIGN var = ${...} (testbound's macros) */
+	RPL_CHECK_AUTOTRUST, /* the RFC 5011 state of a trust point against
+				the Unbound state file that follows */
 	RPL_UNSUPPORTED,
 };
 
@@ -99,7 +102,20 @@ struct rpl_step {
 	enum rpl_step_kind kind;
 	char name[32]; /* as written, for messages */
 	long arg;      /* ELAPSE seconds, fetch count */
+	char *text;    /* TIME_PASSES EVAL and ASSIGN: the expression;
+			  CHECK_AUTOTRUST: the FILE_BEGIN body */
+	char var[32];  /* ASSIGN: the variable */
+	uint8_t zone[DT_NAME_MAXLEN]; /* CHECK_AUTOTRUST */
 	struct rpl_entry *e;
+};
+
+/* An AUTOTRUST_FILE: the initial contents of a trust point's RFC 5011
+ * state file, as Unbound writes it (or just its anchors' records). */
+#define RPL_MAX_AUTOTRUST 4
+struct rpl_autotrust {
+	uint8_t zone[DT_NAME_MAXLEN];
+	char *text;
+	size_t len;
 };
 
 struct rpl_scenario {
@@ -119,6 +135,8 @@ struct rpl_scenario {
 	 * pass unchecked (the runner's state only, never the product's) */
 	bool fake_sig;
 	bool no_qmin; /* qname-minimisation: no */
+	struct rpl_autotrust at[RPL_MAX_AUTOTRUST];
+	size_t nat;
 };
 
 /* Reads the scenario in path. Returns 0 and *ret (free with

@@ -554,6 +554,124 @@ static void test_last_revoked(void)
 	   "last: the pending key never becomes VALID");
 }
 
+/* A ZSK configured as the anchor hands over to the KSK of the first
+ * RRset it validates: VALID at once, and the ZSK is no longer followed
+ * (a ZSK rolls without RFC 5011's hold-downs). */
+static void test_zsk_anchor(void)
+{
+	const struct tkey *keys[] = {&k1, &zsk}, *signers[] = {&k1, &zsk};
+	struct val_at_point *tp = point_with(&at, &zsk);
+	struct val_at_result res;
+	struct tset s;
+	int n;
+
+	tset_make(&s, T0, keys, 2, signers, 2);
+	update(tp, &s, T0, &res);
+	is_str(val_status_name(res.verdict.status), "secure",
+	       "zsk anchor: the RRset validates with the configured ZSK");
+	is_int(state_of(tp, &k1), VAL_AT_VALID,
+	       "zsk anchor: the KSK it signed is VALID at once");
+	is_int(state_of(tp, &zsk), VAL_AT_REMOVED,
+	       "zsk anchor: the ZSK is no longer followed");
+	ok(res.trust_changed, "zsk anchor: the trusted keys changed");
+	bool a = anchored(&at, &k1, &n) && !anchored(&at, &zsk, &n);
+	ok(a && n == 1, "zsk anchor: the KSK is the only anchor (%d)", n);
+}
+
+/* A KSK configured beside a ZSK: the ZSK is dropped, a new KSK still
+ * waits for its hold-down. */
+static void test_zsk_beside_ksk(void)
+{
+	const struct tkey *keys[] = {&k1, &k2, &zsk}, *signers[] = {&k1, &zsk};
+	struct wire_rr rr = {.owner = root,
+			     .type = WIRE_TYPE_DNSKEY,
+			     .rclass = WIRE_CLASS_IN,
+			     .ttl = DAY,
+			     .rdlen = 36,
+			     .rdata = zsk.rdata};
+	struct val_at_point *tp = point_with(&at, &k1);
+	struct val_at_result res;
+	struct tset s;
+
+	ok(val_at_add_anchor(&at, &rr) == 0, "zsk beside: both configured");
+	tset_make(&s, T0, keys, 3, signers, 2);
+	update(tp, &s, T0, &res);
+	is_int(state_of(tp, &zsk), VAL_AT_REMOVED,
+	       "zsk beside: the ZSK is dropped once a KSK is VALID");
+	is_int(state_of(tp, &k2), VAL_AT_ADDPEND,
+	       "zsk beside: a new KSK still waits for its hold-down");
+}
+
+/* AddTime is an event of time (RFC 5011 §4.2): once its hold-down has
+ * ended, a key seen in two validated RRsets is trusted even when the old
+ * key left the RRset in the meantime. */
+static void test_add_time_alone(void)
+{
+	const struct tkey *both[] = {&k1, &k2}, *only[] = {&k2};
+	struct val_at_point *tp = point_with(&at, &k1);
+	struct val_at_result res;
+	struct tset s;
+
+	tset_make(&s, T0, both, 2, both, 2);
+	update(tp, &s, T0, &res);
+	tset_make(&s, T0 + 10 * DAY, both, 2, both, 2);
+	update(tp, &s, T0 + 10 * DAY, &res);
+	is_int(state_of(tp, &k2), VAL_AT_ADDPEND, "add time: k2 ADDPEND");
+	tset_make(&s, T0 + HOLD + DAY, only, 1, only, 1);
+	update(tp, &s, T0 + HOLD + DAY, &res);
+	is_str(val_status_name(res.verdict.status), "secure",
+	       "add time: the RRset of k2 alone validates");
+	is_int(state_of(tp, &k2), VAL_AT_VALID, "add time: k2 VALID");
+	is_int(state_of(tp, &k1), VAL_AT_MISSING, "add time: k1 MISSING");
+
+	/* Seen once only: the hold-down alone is not enough (§2.4.1). */
+	tp = point_with(&at, &k1);
+	tset_make(&s, T0, both, 2, both, 2);
+	update(tp, &s, T0, &res);
+	tset_make(&s, T0 + HOLD + DAY, only, 1, only, 1);
+	update(tp, &s, T0 + HOLD + DAY, &res);
+	is_int(state_of(tp, &k2), VAL_AT_ADDPEND,
+	       "add time: seen once, k2 stays ADDPEND");
+	ok(res.verdict.status != VAL_SECURE,
+	   "add time: and the RRset of k2 alone does not validate");
+}
+
+/* A deleted trust point (every key revoked, RFC 5011 §5) is not asked
+ * again. */
+static void test_deleted_not_asked(void)
+{
+	struct tkey k1r = tkey_revoked(&k1);
+	const struct tkey *rev[] = {&k1r};
+	struct val_at_point *tp = point_with(&at, &k1);
+	struct val_at_result res;
+	struct tset s;
+
+	tset_make(&s, T0, rev, 1, rev, 1);
+	update(tp, &s, T0, &res);
+	ok(res.deleted, "deleted: every key revoked");
+	is_int(tp->next_query, 0, "deleted: no next query");
+	is_int(val_at_next_query(&at), 0,
+	       "deleted: val_at_next_query has nothing to ask");
+}
+
+/* A new key of an algorithm the validator cannot use is not followed. */
+static void test_unknown_alg(void)
+{
+	struct tkey unk = k2;
+	const struct tkey *keys[] = {&k1, &unk}, *signers[] = {&k1};
+	struct val_at_point *tp = point_with(&at, &k1);
+	struct val_at_result res;
+	struct tset s;
+
+	unk.rdata[3] = 157; /* unassigned */
+	tset_make(&s, T0, keys, 2, signers, 1);
+	update(tp, &s, T0, &res);
+	is_str(val_status_name(res.verdict.status), "secure",
+	       "unknown alg: the RRset validates");
+	is_int(state_of(tp, &unk), -1,
+	       "unknown alg: the key of algorithm 157 is not followed");
+}
+
 /* DS anchors (as configured, or built in) become the DNSKEYs they
  * designate at the first validated RRset; one that designates nothing is
  * dropped. */
@@ -1029,6 +1147,11 @@ int main(void)
 	test_missing();
 	test_forged();
 	test_last_revoked();
+	test_zsk_anchor();
+	test_zsk_beside_ksk();
+	test_add_time_alone();
+	test_deleted_not_asked();
+	test_unknown_alg();
 	test_ds();
 	test_ds_revoked();
 	test_new_revoked();

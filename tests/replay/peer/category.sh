@@ -4,7 +4,8 @@
 # category of a runner's "FAIL file: why" line (stdin), one word.
 category() {
 	sed -n '
-		/TIME_PASSES: only ELAPSE\|CHECK_AUTOTRUST\|AUTOTRUST_FILE\|TEMPFILE_NAME\|CHECK_TEMPFILE/{s/.*/unsupported-step/;p;q;}
+		/TIME_PASSES: ELAPSE n or EVAL\|CHECK_AUTOTRUST:\|AUTOTRUST_FILE\|TEMPFILE_NAME\|CHECK_TEMPFILE/{s/.*/unsupported-step/;p;q;}
+		/, Unbound.s \|Unbound has none\|not in range \[/{s/.*/rfc5011-state/;p;q;}
 		/algorithms not supported here/{s/.*/alg-unsupported-rfc8624/;p;q;}
 		/NSEC3 iterations [0-9]* above the limit/{s/.*/nsec3-iterations-rfc9276/;p;q;}
 		/not supported\|not understood/{s/.*/unsupported-format/;p;q;}
