@@ -13,6 +13,7 @@ import re
 import sys
 
 TAP = re.compile(r"^(not ok|ok)\b(.*)$")
+MAX_DIAG = 40
 
 
 def count(logfile):
@@ -23,7 +24,8 @@ def count(logfile):
             t = json.loads(line)
             result = t["result"]
             tap_fail = tap_pass = tap_skip = 0
-            for out in (t.get("stdout") or "").splitlines():
+            lines = (t.get("stdout") or "").splitlines()
+            for i, out in enumerate(lines):
                 m = TAP.match(out)
                 if not m:
                     continue
@@ -34,6 +36,20 @@ def count(logfile):
                 else:
                     tap_fail += 1
                     failures.append(f"{t['name']}: {out}")
+                    # The diagnosis the test printed with it (the TAP
+                    # "#" lines right before and right after), at most
+                    # MAX_DIAG lines each: what a CI log must show of a
+                    # failure seen once.
+                    k = i
+                    while k > 0 and i - k < MAX_DIAG and \
+                            lines[k - 1].startswith("#"):
+                        k -= 1
+                    after = i + 1
+                    while after < len(lines) and after - i <= MAX_DIAG and \
+                            lines[after].startswith("#"):
+                        after += 1
+                    for d in lines[k:i] + lines[i + 1:after]:
+                        failures.append(f"    {d}")
             if tap_pass or tap_fail or tap_skip:
                 passed += tap_pass
                 failed += tap_fail
@@ -57,7 +73,8 @@ def main():
         p, f, s, failures = count(f"{d}/meson-logs/testlog.json")
         print(f"{d}: {p} passed, {f} failed, {s} skipped")
         for x in failures:
-            print(f"  FAILED {x}")
+            print(f"    {x.strip()}" if x.startswith("    ") else
+                  f"  FAILED {x}")
         total = [total[0] + p, total[1] + f, total[2] + s]
     line = f"{total[0]} passed, {total[1]} failed"
     if total[2]:
