@@ -549,8 +549,10 @@
 /* Times one question is asked again from the start when what came back
  * was bogus, malformed or an unusable RCODE (resolver.c retry()): the
  * first retry goes to another server over TCP (the lying one penalised),
- * the second again; a genuinely broken zone then costs three resolutions,
- * not an open-ended number (Unbound: a few, each to other servers). */
+ * the second again, or, with resolution auto while forwarding, from the
+ * root (src/daemon/resolve.c iterated()); a genuinely broken zone then
+ * costs three resolutions, not an open-ended number (Unbound: a few,
+ * each to other servers). */
 #define DT_RSV_RETRY_MAX 2
 /* The TTL of an answer served stale (RFC 8767 §4: 30 s). */
 #define DT_RSV_STALE_TTL 30

@@ -273,11 +273,21 @@ static bool resolve_to_network(struct worker *w, const uint8_t *name,
 				  loop_now_ms(w->loop) / 1000, NULL) != NULL;
 }
 
-/* Whether wf goes to the iterator rather than upstream. */
+/*
+ * Whether wf goes to the iterator rather than upstream: while recursing,
+ * and, with resolution auto, for the last attempt of a question asked
+ * again (DT_RSV_RETRY_MAX): what the network's servers sent twice was
+ * bogus, malformed or unusable, so the root is asked before failing.
+ */
 static bool iterated(const struct worker *w, const struct wfetch *wf)
 {
-	return wf->network && w->it &&
-	       __atomic_load_n(&w->d->recursing, __ATOMIC_RELAXED);
+	if (!wf->network || !w->it)
+		return false;
+	if (__atomic_load_n(&w->d->recursing, __ATOMIC_RELAXED))
+		return true;
+	return rsv_fetch_attempt(wf->f) >= DT_RSV_RETRY_MAX &&
+	       __atomic_load_n(&w->d->resolution, __ATOMIC_RELAXED) ==
+		       CFG_RES_AUTO;
 }
 
 /*
