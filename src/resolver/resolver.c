@@ -395,6 +395,8 @@ static struct rsv_task **task_link(struct rsv_task *t)
 	return p;
 }
 
+static void log_bogus(struct rsv_task *t, const struct answer *a);
+
 static void task_free(struct rsv_task *t)
 {
 	source_release(t);
@@ -403,6 +405,7 @@ static void task_free(struct rsv_task *t)
 	free(t->f);
 	free(t->refs);
 	free(t->local);
+	answer_free(t->bogus);
 	dstate_put(t->st);
 	free(t);
 }
@@ -538,6 +541,15 @@ static void finish_failed(struct rsv_task *t, int err, const char *tag,
 
 	if (strncmp(tag, "upstream-", 9) == 0 && finish_stale(t, err))
 		return;
+	if (strncmp(tag, "upstream-", 9) == 0 && t->bogus) {
+		/* Asked again and nothing came back this time: the verdict
+		 * of the attempt that had an answer stands. */
+		a = t->bogus;
+		t->bogus = NULL;
+		log_bogus(t, a);
+		task_finish(t, a);
+		return;
+	}
 	a = answer_new();
 	if (!a) {
 		task_abandon(t, "internal-nomem", "out of memory");
@@ -870,15 +882,16 @@ static bool keep_used(struct answer *a, const struct val_result *res)
 	return true;
 }
 
-static void finish_result(struct rsv_task *t, const struct val_result *res)
+/* The answer a validation result makes (policy applied), the main
+ * response taken into it; NULL without memory. */
+static struct answer *result_answer(struct rsv_task *t,
+				    const struct val_result *res)
 {
 	struct answer *a = answer_new();
-	struct rsv_fetched *f = source_fetched_find(t, t->qname, t->qtype);
 
 	if (!a || !keep_used(a, res)) {
 		answer_free(a);
-		finish_failed(t, -ENOMEM, "internal-nomem", "out of memory");
-		return;
+		return NULL;
 	}
 	a->status = res->verdict.status;
 	a->ede = res->verdict.ede;
@@ -906,6 +919,28 @@ static void finish_result(struct rsv_task *t, const struct val_result *res)
 		a->ttl = 0; /* never cached: ends with the sign-on */
 	}
 	apply_policy(t, a);
+	return a;
+}
+
+static void finish_result(struct rsv_task *t, const struct val_result *res)
+{
+	struct rsv_fetched *f = source_fetched_find(t, t->qname, t->qtype);
+	struct answer *a = result_answer(t, res);
+
+	if (!a) {
+		finish_failed(t, -ENOMEM, "internal-nomem", "out of memory");
+		return;
+	}
+	if (a->status == VAL_INDETERMINATE && a->upstream_fail && t->bogus) {
+		/* The keys could not be had this time: the verdict of the
+		 * attempt that had them stands. */
+		answer_free(a);
+		a = t->bogus;
+		t->bogus = NULL;
+		log_bogus(t, a);
+		task_finish(t, a);
+		return;
+	}
 	log_dropped(t, f->msg, res, f->from);
 	a->msg = take_main(t);
 	if (t->synth)
@@ -1058,10 +1093,23 @@ static bool distrust_senders(struct rsv_task *t)
  * negative trust anchors or spent budgets. Returns true when the retry
  * is under way (t->want set to the question).
  */
-static bool retry(struct rsv_task *t, bool budget)
+static bool may_retry(const struct rsv_task *t, bool budget)
 {
 	if (t->attempt >= DT_RSV_RETRY_MAX || budget || t->synth || t->nta ||
-	    t->unvalidated || !distrust_senders(t))
+	    t->unvalidated)
+		return false;
+	for (size_t i = 0; i < t->nf; i++) {
+		const struct rsv_fetched *f = &t->f[i];
+		if (!f->kept && strcmp(f->from, "cache") != 0 &&
+		    strcmp(f->from, "aggressive-nsec") != 0)
+			return true;
+	}
+	return false;
+}
+
+static bool retry(struct rsv_task *t, bool budget)
+{
+	if (!may_retry(t, budget) || !distrust_senders(t))
 		return false;
 	fetch_leave(t); /* what is still on its way is of the old attempt */
 	for (size_t i = 0; i < t->nf; i++)
@@ -1081,6 +1129,22 @@ static bool retry(struct rsv_task *t, bool budget)
 		log_debug("%s/%s: asked again (attempt %u)", txt,
 			  wire_type_to_str(t->qtype, tb), t->attempt);
 	}
+	return true;
+}
+
+/* Keeps the answer of a bogus result before its question is asked again
+ * (t->bogus, replacing an older one). False without memory, or when no
+ * retry may follow (then the result is finished as it is). */
+static bool keep_bogus(struct rsv_task *t, const struct val_result *res)
+{
+	if (!may_retry(t, res->verdict.budget))
+		return false;
+	struct answer *a = result_answer(t, res);
+	if (!a)
+		return false;
+	a->msg = take_main(t);
+	answer_free(t->bogus);
+	t->bogus = a;
 	return true;
 }
 
@@ -1160,7 +1224,8 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 		if (res.kind != VAL_KIND_NEED_KEYS &&
 		    (!t->synth || res.verdict.status == VAL_SECURE)) {
 			if (res.verdict.status == VAL_BOGUS &&
-			    retry(t, res.verdict.budget)) {
+			    !res.verdict.budget && keep_bogus(t, &res) &&
+			    retry(t, false)) {
 				fetch_wanted(t, NULL);
 				return;
 			}

@@ -86,6 +86,11 @@ struct rsv_task {
 					   (resolver.c retry()): cached
 					   responses and key sets that are
 					   not secure are not used then */
+	struct answer *bogus;		/* the bogus answer of an earlier
+					   attempt: given if the next ones
+					   end without any answer (a retry
+					   never turns bogus into a
+					   network error) */
 	bool search_walked;		/* the walk to its search suffix
 					   is done (search_pending) */
 	struct val_work work;		/* shared by every run and key set */

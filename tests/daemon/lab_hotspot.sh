@@ -47,11 +47,17 @@ wait_for 50 grep -q ready "$work/proxy.log"
 printf 'nameserver %s\nsearch home.example\noptions timeout:2 attempts:1\n' \
 	"$proxy" >"$work/resolv.conf"
 chmod 644 "$work/resolv.conf"
+# A portal lets no DNS out but its own: the root servers are out of
+# reach (nothing listens at the hints' address), so a question asked
+# again from the root (resolution auto) gets nothing there either.
+printf '. 3600000 NS ns1.lab.\nns1.lab. 3600000 A %s\n' "$LAB_NET.89" \
+	>"$work/portal.hints"
+chmod 644 "$work/portal.hints"
 cat >"$conf" <<EOF2
 socket $sock
 resolv-conf $work/resolv.conf
 trust-anchor-file $LAB_ANCHOR
-root-hints $LAB_DIR/root.hints
+root-hints $work/portal.hints
 threads 2
 query-timeout 5
 log-level info
