@@ -17,6 +17,8 @@ static inline bool cfg_same(const struct cfg *a, const struct cfg *b)
 {
 	if (strcmp(a->socket, b->socket) != 0 ||
 	    strcmp(a->resolv_conf, b->resolv_conf) != 0 ||
+	    a->upstream_source != b->upstream_source ||
+	    strcmp(a->stub_resolv_conf, b->stub_resolv_conf) != 0 ||
 	    strcmp(a->trust_anchor_file, b->trust_anchor_file) != 0 ||
 	    a->resolution != b->resolution ||
 	    strcmp(a->root_hints, b->root_hints) != 0 ||
