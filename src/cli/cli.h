@@ -70,6 +70,7 @@ const char *cli_time_str(int64_t t, char buf[24]);
 /* The subcommands: argv[0] is the subcommand's name; each returns the exit
  * status of the command. */
 int cmd_verify(int argc, char **argv);
+int cmd_stub(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_flush(int argc, char **argv);
