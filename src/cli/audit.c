@@ -234,6 +234,9 @@ int cmd_audit(int argc, char **argv)
 
 	if (r) {
 		usage(r < 0 ? stdout : stderr);
+		if (r < 0)
+			cli_options_help(stdout, "json resolv-conf nsswitch "
+						 "config socket");
 		return r < 0 ? 0 : r;
 	}
 	rep = calloc(1, sizeof(*rep));

@@ -39,7 +39,10 @@ enum cli_exit {
 #define CLI_TRACE_MAXNAMES 256
 
 /* An "options:" block on f, one line each for the options named in names
- * (words among json, socket, count, reset, bogus, negative), then -h. */
+ * (space-separated words among reverse, trace, cd, dnssec, trace-after,
+ * require-secure, zone, anchor, time, resolver, question, rcode, until,
+ * minutes, done, status, resolv-conf, nsswitch, config, json, socket,
+ * count, reset, bogus, negative), then -h. */
 void cli_options_help(FILE *f, const char *names);
 
 /* A name typed with letters beyond ASCII in the form DNS asks for:
@@ -70,6 +73,7 @@ const char *cli_time_str(int64_t t, char buf[24]);
 /* The subcommands: argv[0] is the subcommand's name; each returns the exit
  * status of the command. */
 int cmd_verify(int argc, char **argv);
+int cmd_stub(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_flush(int argc, char **argv);

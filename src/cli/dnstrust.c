@@ -38,6 +38,9 @@ static const struct command {
 	{"audit", cmd_audit,
 	 "can DNSSEC results reaching applications be trusted?"},
 	{"verify", cmd_verify, "validate records offline, without the daemon"},
+	{"stub", cmd_stub,
+	 "stub mode: /etc/resolv.conf names dnstrustd (enable, disable, "
+	 "status)"},
 };
 
 static void usage(FILE *f)

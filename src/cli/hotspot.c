@@ -64,7 +64,10 @@ int cmd_hotspot(int argc, char **argv)
 		case 'd': done = true; break;
 		case 'S': status = true; break;
 		case 's': socket = optarg; break;
-		case 'h': usage(stdout); return 0;
+		case 'h':
+			usage(stdout);
+			cli_options_help(stdout, "minutes done status socket");
+			return 0;
 		default: usage(stderr); return CLI_EXIT_USAGE;
 		}
 	}

@@ -256,6 +256,7 @@ int cmd_nta(int argc, char **argv)
 
 	if (first == -2) {
 		usage(stdout);
+		cli_options_help(stdout, "until json socket");
 		return 0;
 	}
 	if (first < 0 || (!add && !rm && !list) ||

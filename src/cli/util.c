@@ -133,10 +133,46 @@ int cli_name_check(const char *cmd, const char *what, const char *name,
 	return -1;
 }
 
-/* One line per option of the subcommands that ask the daemon. */
+/* One line per option of the subcommands, in the order printed; a
+ * name is matched as a word of cli_options_help's list. */
 static const struct {
 	const char *name, *text;
 } option_help[] = {
+	{"reverse", "  -x, --reverse ADDR  ask about ADDR's reverse name "
+		    "(PTR by default)"},
+	{"trace", "  --trace         the chain of trust, validated again "
+		  "offline"},
+	{"cd", "  --cd            checking disabled: bogus data returned, "
+	       "marked bogus"},
+	{"dnssec", "  --dnssec        DO set: RRSIGs and denial records come "
+		   "with the answer"},
+	{"require-secure", "  --require-secure  withhold every answer that "
+			   "is not secure"},
+	{"trace-after", "  --trace         the chain of trust after the "
+			"verdict"},
+	{"zone", "  --zone ORIGIN   check the whole zone FILE of ORIGIN"},
+	{"anchor", "  --anchor FILE   trust the DS/DNSKEY records in FILE "
+		   "(repeatable, up to 16)"},
+	{"time", "  --time TIME     validate as at TIME (YYYYMMDDHHMMSS UTC "
+		 "or epoch seconds)"},
+	{"resolver", "  --resolver      also through the resolver core; "
+		     "do the two agree?"},
+	{"question", "  --question 'NAME [CLASS] TYPE'  the question to "
+		     "validate (class IN by default)"},
+	{"rcode", "  --rcode RCODE   the response's RCODE (NOERROR, "
+		  "NXDOMAIN...)"},
+	{"until", "  --until WHEN    (add) the anchor ends then; default "
+		  "none"},
+	{"minutes", "  --minutes N     how long names go unvalidated"},
+	{"done", "  --done          end the sign-on now"},
+	{"status", "  --status        whether a sign-on is under way, and "
+		   "until when"},
+	{"resolv-conf", "  --resolv-conf PATH  check PATH instead of "
+			"/etc/resolv.conf"},
+	{"nsswitch", "  --nsswitch PATH  check PATH instead of "
+		     "/etc/nsswitch.conf"},
+	{"config", "  --config PATH   the daemon's configuration (default "
+		   "/etc/dnstrust/dnstrust.conf)"},
 	{"json", "  --json          one JSON object instead of text"},
 	{"socket", "  --socket PATH   the daemon's socket (default "
 		   "/run/dnstrust/socket)"},
@@ -146,11 +182,22 @@ static const struct {
 	{"negative", "  --negative      drop the cached negative answers"},
 };
 
+/* Whether the space-separated list names holds word. */
+static bool has_word(const char *names, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = names; (p = strstr(p, word)) != NULL; p += n)
+		if ((p == names || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
 void cli_options_help(FILE *f, const char *names)
 {
 	fprintf(f, "options:\n");
 	for (size_t i = 0; i < sizeof(option_help) / sizeof(*option_help); i++)
-		if (strstr(names, option_help[i].name))
+		if (has_word(names, option_help[i].name))
 			fprintf(f, "%s\n", option_help[i].text);
 	fprintf(f, "  -h, --help      this help\n");
 }

@@ -605,6 +605,9 @@ int cmd_verify(int argc, char **argv)
 
 	if (first == -2) {
 		usage(stdout);
+		cli_options_help(stdout, "zone anchor time json trace-after "
+					 "resolver "
+					 "question rcode");
 		return 0;
 	}
 	if (first < 0) {

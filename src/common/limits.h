@@ -301,6 +301,11 @@
  * Those past either bound are ignored. Kept in wire form, back to back. */
 #define DT_UP_MAXSEARCH 6
 #define DT_UP_SEARCH_MAXLEN 256
+/* Per-interface files read from a resolvconf directory (upstream-source
+ * resolvconf): a host has a link, a Wi-Fi and a VPN or two with DNS
+ * servers; 16 is far past that and bounds the reading. Only DT_UP_MAXNS
+ * servers are used in all, as from one resolv.conf. */
+#define DT_UP_MAXIFACES 16
 
 /* --- recursion from the root (src/iterator/iterate.c) --- */
 

@@ -194,6 +194,10 @@ static void status_warnings(struct txt *t, struct daemon *d)
 		line(t, "warning=%s", d->warning[i]);
 	if (d->resolv_warning[0])
 		line(t, "warning=%s", d->resolv_warning);
+	if (d->loop_warning[0])
+		line(t, "warning=%s", d->loop_warning);
+	if (d->stub_warning[0])
+		line(t, "warning=%s", d->stub_warning);
 	line(t, "validation=%s", d->validation[0] ? d->validation : "ok");
 	pthread_mutex_unlock(&d->reload_lock);
 }
@@ -293,7 +297,13 @@ static void status(struct txt *t, struct worker *w)
 	line(t, "protocol=%d", DT_PROTO_VERSION);
 	line(t, "uptime=%lld", (long long)(worker_wallclock(w) - d->started));
 	line(t, "workers=%u", d->nworkers);
-	line(t, "resolv-conf=%s", w->st->cfg.resolv_conf);
+	pthread_mutex_lock(&d->reload_lock);
+	line(t, "upstream-source=%s %s", up_source_kind_name(d->source_kind),
+	     d->source_path);
+	line(t, "resolv-conf=%s", d->source_path);
+	if (w->st->cfg.stub_resolv_conf[0])
+		line(t, "stub-resolv-conf=%s", w->st->cfg.stub_resolv_conf);
+	pthread_mutex_unlock(&d->reload_lock);
 	for (size_t i = 0; i < uc->nns; i++) {
 		char a[80];
 		up_server_str(&uc->ns[i], a, sizeof(a));

@@ -167,10 +167,12 @@ static void warn_resolv_conf(const struct cfg *cfg, check_warn_fn warn,
 	char msg[CHECK_WARN_MAX];
 	struct stat st;
 
-	if (stat(cfg->resolv_conf, &st) == 0)
+	if (!cfg->resolv_conf[0] || stat(cfg->resolv_conf, &st) == 0)
 		return;
 	snprintf(msg, sizeof(msg),
-		 "resolv-conf %.300s: %s: no upstream until it appears%s",
+		 "%s %.300s: %s: no upstream until it appears%s",
+		 cfg->upstream_source == UP_SOURCE_FILE ? "resolv-conf"
+							: "upstream-source",
 		 cfg->resolv_conf, strerror(errno),
 		 cfg->resolution == CFG_RES_FORWARD
 			 ? " (resolution forward: every name fails meanwhile)"
@@ -234,8 +236,19 @@ static size_t needs_of(const struct cfg *cfg, const char *conf_path,
 		}                                                           \
 	} while (0)
 	NEED("the configuration (read again at a reload)", conf_path, R_OK);
-	NEED("resolv-conf (read again when it changes)", cfg->resolv_conf,
-	     R_OK);
+	NEED("the upstream source (read again when it changes)",
+	     cfg->resolv_conf, cfg->upstream_source == UP_SOURCE_RESOLVCONF
+				       ? R_OK | X_OK
+				       : R_OK);
+	if (cfg->stub_resolv_conf[0] && k < max) {
+		char *slash;
+		NEED("the directory of stub-resolv-conf (rewritten when the "
+		     "upstream source changes)",
+		     cfg->stub_resolv_conf, W_OK | X_OK);
+		slash = strrchr(n[k - 1].path, '/');
+		if (slash)
+			slash[slash == n[k - 1].path] = '\0';
+	}
 	NEED("trust-anchor-file (read again at a reload)",
 	     cfg->trust_anchor_file, R_OK);
 	NEED("root-hints (read again at a reload)", cfg->root_hints, R_OK);

@@ -39,8 +39,9 @@ int check_startup(const struct cfg *cfg, char *err, size_t errlen);
  * string's 255). */
 #define CHECK_WARN_MAX 2048
 /* The files and directories checked for the daemon's user: the
- * configuration, resolv-conf, trust-anchor-file, root-hints, tls-ca, the
- * directories of auto-trust-anchor-file and of the runtime NTAs. */
+ * configuration, the upstream source, the directory of stub-resolv-conf,
+ * trust-anchor-file, root-hints, tls-ca, the directories of
+ * auto-trust-anchor-file and of the runtime NTAs. */
 #define CHECK_NEEDS_MAX 7
 
 typedef void (*check_warn_fn)(const char *msg, void *arg);

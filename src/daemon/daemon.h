@@ -28,6 +28,7 @@
 #include "resolver/state.h"
 #include "iterator/iterate.h"
 #include "upstream/resolvconf.h"
+#include "upstream/source.h"
 #include "validator/val.h"
 
 struct autotrust;
@@ -132,6 +133,9 @@ struct daemon {
 	char conf_path[PATH_MAX];
 	bool conf_must_exist;
 	struct up_conf upconf;		/* resolv.conf as last read */
+	enum up_source_kind source_kind; /* the upstream source in use (auto
+					    chosen: upstream/source.h) */
+	char source_path[PATH_MAX];
 	struct up_watch *watch;
 	struct worker *workers;
 	unsigned nworkers;
@@ -161,6 +165,10 @@ struct daemon {
 	char warning[DAEMON_WARNINGS_MAX][DAEMON_WARNING_LEN];
 	unsigned nwarnings;
 	char resolv_warning[DAEMON_WARNING_LEN];
+	char loop_warning[DAEMON_WARNING_LEN];	/* the source lists our own
+						   listener (skipped) */
+	char stub_warning[DAEMON_WARNING_LEN];	/* stub-resolv-conf cannot
+						   be written */
 	struct loop_timer resolv_retry;	/* reads resolv.conf again while it
 					   is unreadable or not watched */
 	struct failing *failing;	/* every answer bogus for minutes?

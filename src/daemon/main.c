@@ -43,11 +43,13 @@
 #include "daemon/resolve.h"
 #include "daemon/server.h"
 #include "daemon/state.h"
+#include "daemon/stub.h"
 #include "daemon/stats.h"
 #include "daemon/upstreams.h"
 #include "daemon/iter_net.h"
 #include "policy/nta.h"
 #include "upstream/transport.h"
+#include "upstream/source.h"
 #include "upstream/watch.h"
 #include "validator/anchor.h"
 #include "wire/dname.h"
@@ -62,6 +64,22 @@ static bool same_addr(const struct up_server *a, const struct up_server *b)
 
 static void resolv_trouble(struct daemon *d, const char *why);
 
+/* How messages name the source: "resolv-conf PATH" as older versions
+ * said, "upstream-source KIND PATH" for the other kinds. */
+static const char *source_label(const struct daemon *d)
+{
+	switch (d->source_kind) {
+	case UP_SOURCE_NETWORKMANAGER:
+		return "upstream-source networkmanager";
+	case UP_SOURCE_RESOLVED:
+		return "upstream-source resolved";
+	case UP_SOURCE_RESOLVCONF:
+		return "upstream-source resolvconf";
+	default:
+		return "resolv-conf";
+	}
+}
+
 /* resolv.conf not watched: read again every DAEMON_RESOLV_RETRY_MS, and
  * watching tried again then. */
 static void watch_failed(struct daemon *d)
@@ -69,11 +87,25 @@ static void watch_failed(struct daemon *d)
 	char msg[DAEMON_WARNING_LEN];
 
 	snprintf(msg, sizeof(msg),
-		 "resolv-conf %.150s: cannot watch for changes (%s); read "
+		 "%.31s %.100s: cannot watch for changes (%.40s); read "
 		 "again every %d s",
-		 d->st->cfg.resolv_conf, strerror(errno),
+		 source_label(d), d->source_path, strerror(errno),
 		 DAEMON_RESOLV_RETRY_MS / 1000);
 	resolv_trouble(d, msg);
+}
+
+/* Sets one of the status lines kept under reload_lock; true when it
+ * changed. */
+static bool set_status_line(struct daemon *d, char line[DAEMON_WARNING_LEN],
+			    const char *text)
+{
+	bool changed;
+
+	pthread_mutex_lock(&d->reload_lock);
+	changed = strcmp(line, text) != 0;
+	snprintf(line, DAEMON_WARNING_LEN, "%s", text);
+	pthread_mutex_unlock(&d->reload_lock);
+	return changed;
 }
 
 /* Why resolv.conf cannot be read or watched ("" once it can): logged
@@ -81,25 +113,81 @@ static void watch_failed(struct daemon *d)
  * is read again every DAEMON_RESOLV_RETRY_MS. */
 static void resolv_trouble(struct daemon *d, const char *why)
 {
-	bool changed;
+	bool changed = set_status_line(d, d->resolv_warning, why);
 
-	pthread_mutex_lock(&d->reload_lock);
-	changed = strcmp(d->resolv_warning, why) != 0;
-	snprintf(d->resolv_warning, sizeof(d->resolv_warning), "%s", why);
-	pthread_mutex_unlock(&d->reload_lock);
 	if (changed && why[0])
 		log_warn("%s", why);
 	else if (changed)
-		log_notice("%s is readable and watched again",
-			   d->st->cfg.resolv_conf);
+		log_notice("%s is readable and watched again", d->source_path);
 	if (why[0] && d->resolv_retry.cb)
 		loop_timer_start(d->loop, &d->resolv_retry,
 				 DAEMON_RESOLV_RETRY_MS);
 }
 
-/* resolv.conf with our own loopback listeners taken out: asking ourselves
- * would loop. */
-/* upstream lines: their servers in place of resolv.conf's, which still
+/* The upstream source in use: the configured one, or what auto finds
+ * now (at start and at each reload). Returns true when it changed. */
+static bool source_pick(struct daemon *d)
+{
+	const struct cfg *cfg = &d->st->cfg;
+	enum up_source_kind k = cfg->upstream_source;
+	const char *path = cfg->resolv_conf;
+	bool changed;
+
+	if (k == UP_SOURCE_AUTO) {
+		const char *cand[UP_SOURCE_NKINDS];
+
+		for (int i = 0; i < UP_SOURCE_NKINDS; i++)
+			cand[i] = up_source_default_path(i);
+		k = up_source_auto(cand);
+		path = up_source_default_path(k);
+	}
+	pthread_mutex_lock(&d->reload_lock);
+	changed = k != d->source_kind || strcmp(path, d->source_path) != 0;
+	d->source_kind = k;
+	snprintf(d->source_path, sizeof(d->source_path), "%s", path);
+	pthread_mutex_unlock(&d->reload_lock);
+	if (changed)
+		log_notice("upstream source: %s %s%s", up_source_kind_name(k),
+			   path,
+			   cfg->upstream_source == UP_SOURCE_AUTO ? " (auto)"
+								   : "");
+	return changed;
+}
+
+static bool own_listener(const struct cfg *cfg, const struct up_server *s)
+{
+	for (size_t j = 0; j < cfg->nlisten; j++)
+		if (same_addr(s, &cfg->listen[j]))
+			return true;
+	return false;
+}
+
+/* Our own loopback listeners taken out of uc: asking ourselves would
+ * loop (a source that lists the stub, e.g. stub mode's own file). Said
+ * in the log and in status while it lasts. */
+static void drop_own_listeners(struct daemon *d, struct up_conf *uc)
+{
+	const struct cfg *cfg = &d->st->cfg;
+	char msg[DAEMON_WARNING_LEN] = "", a[80];
+	size_t k = 0;
+
+	for (size_t i = 0; i < uc->nns; i++) {
+		if (!own_listener(cfg, &uc->ns[i])) {
+			uc->ns[k++] = uc->ns[i];
+			continue;
+		}
+		up_server_str(&uc->ns[i], a, sizeof(a));
+		snprintf(msg, sizeof(msg),
+			 "%.31s %.90s lists dnstrustd's own "
+			 "listener %.46s: skipped (it would ask itself)",
+			 source_label(d), d->source_path, a);
+	}
+	uc->nns = k;
+	if (set_status_line(d, d->loop_warning, msg) && msg[0])
+		log_warn("%s", msg);
+}
+
+/* upstream lines: their servers in place of the source's, which still
  * gives the search list and the timing. */
 static void use_configured(const struct cfg *cfg, struct up_conf *uc)
 {
@@ -111,46 +199,47 @@ static void use_configured(const struct cfg *cfg, struct up_conf *uc)
 	uc->defaulted = false;
 }
 
-static void read_resolv_conf_file(struct daemon *d, struct up_conf *uc);
-
+/* The upstream source as an up_conf, our own listeners taken out (the
+ * upstream lines in place of its servers, when there are any). */
 static void read_resolv_conf(struct daemon *d, struct up_conf *uc)
 {
-	read_resolv_conf_file(d, uc);
-	use_configured(&d->st->cfg, uc);
-}
-
-static void read_resolv_conf_file(struct daemon *d, struct up_conf *uc)
-{
-	const struct cfg *cfg = &d->st->cfg;
-	int r = up_conf_load(cfg->resolv_conf, uc);
+	struct up_source_data data;
+	int r = up_source_load(d->source_kind, d->source_path, &data);
 
 	if (r < 0) {
 		char msg[DAEMON_WARNING_LEN];
 		snprintf(msg, sizeof(msg),
-			 "resolv-conf %.150s: %s; no upstream from it until it "
-			 "is readable (read again every %d s)",
-			 cfg->resolv_conf, errcode_str(r),
+			 "%.31s %.100s: %.30s; no upstream from it "
+			 "until it is readable (read again every %d s)",
+			 source_label(d), d->source_path, errcode_str(r),
 			 DAEMON_RESOLV_RETRY_MS / 1000);
 		resolv_trouble(d, msg);
 		memset(uc, 0, sizeof(*uc));
 		uc->timeout_ms = DT_UP_TIMEOUT_DEFAULT_MS;
 		uc->attempts = DT_UP_ATTEMPTS_DEFAULT;
+		use_configured(&d->st->cfg, uc);
 		return;
 	}
 	if (d->watch)
 		resolv_trouble(d, "");
-	size_t k = 0;
-	for (size_t i = 0; i < uc->nns; i++) {
-		bool self = false;
-		for (size_t j = 0; j < cfg->nlisten; j++)
-			self |= same_addr(&uc->ns[i], &cfg->listen[j]);
-		if (self)
-			log_warn("%s lists dnstrustd's own listener; skipped",
-				 cfg->resolv_conf);
-		else
-			uc->ns[k++] = uc->ns[i];
-	}
-	uc->nns = k;
+	*uc = data.conf;
+	drop_own_listeners(d, uc);
+	use_configured(&d->st->cfg, uc);
+}
+
+/* Stub mode: stub-resolv-conf follows the source's search list. */
+static void stub_update(struct daemon *d)
+{
+	const struct cfg *cfg = &d->st->cfg;
+	char msg[DAEMON_WARNING_LEN] = "";
+	int r = stub_write(cfg, &d->upconf);
+
+	if (r < 0)
+		snprintf(msg, sizeof(msg),
+			 "stub-resolv-conf %.150s: cannot be written (%s)",
+			 cfg->stub_resolv_conf, strerror(-r));
+	if (set_status_line(d, d->stub_warning, msg) && msg[0])
+		log_warn("%s", msg);
 }
 
 static void log_upstreams(const struct up_conf *uc, const char *what)
@@ -255,7 +344,7 @@ static void resolv_retry(struct loop_timer *t)
 	int err = 0;
 
 	if (!d->watch) {
-		d->watch = up_watch_new(d->loop, d->st->cfg.resolv_conf,
+		d->watch = up_watch_new(d->loop, d->source_path,
 					resolv_changed, d);
 		err = errno;
 	}
@@ -276,11 +365,21 @@ static void resolv_changed(void *arg)
 		return;
 	struct up_conf old = d->upconf;
 	d->upconf = uc;
-	log_upstreams(&uc, d->st->cfg.resolv_conf);
+	log_upstreams(&uc, d->source_path);
+	stub_update(d);
 	publish(d, NULL, NULL);
 	forget_unproven(d, &old);
 	if (!same_servers(&old, &d->upconf))
 		upstreams_set_conf(d);
+}
+
+/* The source changed at a reload: watch the new one. */
+static void rewatch(struct daemon *d)
+{
+	up_watch_free(d->watch);
+	d->watch = up_watch_new(d->loop, d->source_path, resolv_changed, d);
+	if (!d->watch)
+		watch_failed(d);
 }
 
 static bool true_pred(const uint8_t *key, size_t klen, void *arg)
@@ -337,8 +436,11 @@ static int reload_apply(struct daemon *d, char *err, size_t errlen)
 	resolve_set_mode(d, cfg.resolution);
 	upstreams_apply(d);
 	struct up_conf old = d->upconf;
+	if (source_pick(d))
+		rewatch(d);
 	read_resolv_conf(d, &d->upconf);
 	log_upstreams(&d->upconf, "reload");
+	stub_update(d);
 	if (new_hints) {
 		d->hints = hints;
 		log_notice("reload: root hints from %s",
@@ -932,8 +1034,10 @@ int main(int argc, char **argv)
 	loop_set_wallclock_offset(d.loop, o.offset);
 	d.started = loop_wallclock(d.loop);
 	warnings_renew(&d);
+	source_pick(&d);
 	read_resolv_conf(&d, &d.upconf);
-	log_upstreams(&d.upconf, cfg.resolv_conf);
+	log_upstreams(&d.upconf, d.source_path);
+	stub_update(&d);
 	d.set_recursing = resolve_set_recursing;
 	d.judged = resolve_judged;
 	if (upstreams_init(&d) < 0)
@@ -970,7 +1074,7 @@ int main(int argc, char **argv)
 	}
 	d.resolv_retry.cb = resolv_retry;
 	d.resolv_retry.arg = &d;
-	d.watch = up_watch_new(d.loop, cfg.resolv_conf, resolv_changed, &d);
+	d.watch = up_watch_new(d.loop, d.source_path, resolv_changed, &d);
 	if (!d.watch)
 		watch_failed(&d);
 	else if (d.resolv_warning[0])

@@ -84,6 +84,7 @@ struct cfg_ctx {
 	const char *name; /* file name, for messages */
 	unsigned line;	  /* 1-based; 0 for the file as a whole */
 	unsigned remote_line; /* the first listen line not on loopback */
+	unsigned source_line; /* the upstream-source or resolv-conf line */
 	char *err;	  /* message buffer, errlen octets */
 	size_t errlen;
 };
@@ -846,6 +847,136 @@ static void format_listen(const struct cfg_key *k, const struct cfg *c,
 	}
 }
 
+/* --- values: where the upstreams come from --- */
+
+/* upstream-source and resolv-conf name one thing: once. */
+static int source_once(const struct cfg_key *k, struct cfg_ctx *x)
+{
+	if (x->source_line)
+		return cfg_fail(x,
+				"%s: the upstream source was given on line %u "
+				"(resolv-conf PATH is upstream-source file "
+				"PATH)",
+				k->name, x->source_line);
+	x->source_line = x->line;
+	return 0;
+}
+
+static int source_path(const struct cfg_key *k, const char *w, struct cfg *c,
+		       struct cfg_ctx *x)
+{
+	char sh[CFG_SHOW_MAX + 4];
+
+	if (w[0] != '/')
+		return cfg_fail(x, "%s: '%s' is not an absolute path", k->name,
+				show(w, sh));
+	if (strlen(w) >= sizeof(c->resolv_conf))
+		return cfg_fail(x, "%s: path longer than %zu octets: '%s'",
+				k->name, sizeof(c->resolv_conf) - 1,
+				show(w, sh));
+	memcpy(c->resolv_conf, w, strlen(w) + 1);
+	return 0;
+}
+
+/* upstream-source file PATH | networkmanager|resolved|resolvconf [PATH]
+ * | auto */
+static int parse_source(const struct cfg_key *k, const struct cfg_line *l,
+			struct cfg *c, struct cfg_ctx *x)
+{
+	char sh[CFG_SHOW_MAX + 4];
+	int kind = up_source_kind_parse(l->word[1]);
+	int r = source_once(k, x);
+
+	if (r < 0)
+		return r;
+	if (kind < 0)
+		return cfg_fail(x,
+				"%s: '%s' is not file, networkmanager, "
+				"resolved, resolvconf or auto",
+				k->name, show(l->word[1], sh));
+	if (kind == UP_SOURCE_AUTO && l->nword > 2)
+		return cfg_fail(x, "%s: auto takes no path", k->name);
+	if (kind == UP_SOURCE_FILE && l->nword < 3)
+		return cfg_fail(x, "%s: file needs its PATH", k->name);
+	c->upstream_source = (enum up_source_kind)kind;
+	c->resolv_conf[0] = '\0';
+	if (l->nword > 2)
+		return source_path(k, l->word[2], c, x);
+	if (kind != UP_SOURCE_AUTO)
+		snprintf(c->resolv_conf, sizeof(c->resolv_conf), "%s",
+			 up_source_default_path((enum up_source_kind)kind));
+	return 0;
+}
+
+/* resolv-conf PATH: the older spelling of upstream-source file PATH. */
+static int parse_resolv_conf(const struct cfg_key *k, const struct cfg_line *l,
+			     struct cfg *c, struct cfg_ctx *x)
+{
+	int r = source_once(k, x);
+
+	if (r < 0)
+		return r;
+	c->upstream_source = UP_SOURCE_FILE;
+	return source_path(k, l->word[1], c, x);
+}
+
+/* A file source is written as resolv-conf (what older versions read),
+ * the others as upstream-source; the other key is shown commented. */
+static void format_source(const struct cfg_key *k, const struct cfg *c,
+			  struct cfg_out *o)
+{
+	if (c->upstream_source == UP_SOURCE_FILE) {
+		out_unset(o, k);
+		return;
+	}
+	out_printf(o, "%s %s", k->name,
+		   up_source_kind_name(c->upstream_source));
+	if (c->upstream_source != UP_SOURCE_AUTO) {
+		out_printf(o, " ");
+		out_word(o, c->resolv_conf);
+	}
+	out_printf(o, "\n");
+}
+
+static void format_resolv_conf(const struct cfg_key *k, const struct cfg *c,
+			       struct cfg_out *o)
+{
+	if (c->upstream_source == UP_SOURCE_FILE)
+		out_line(o, k, c->resolv_conf);
+	else
+		out_unset(o, k);
+}
+
+/* stub-resolv-conf names a loopback listener on port 53 (resolv.conf
+ * has no port) and is not the source it is made from. */
+static int check_stub(const struct cfg *c, struct cfg_ctx *x)
+{
+	bool port53 = false;
+
+	if (!c->stub_resolv_conf[0])
+		return 0;
+	for (size_t i = 0; i < c->nlisten; i++) {
+		const struct sockaddr *sa = (const void *)&c->listen[i].addr;
+		const struct sockaddr_in *sin = (const void *)sa;
+
+		port53 |= cfg_addr_loopback(sa) && ntohs(sin->sin_port) == 53;
+	}
+	if (!port53)
+		return cfg_fail(x, "stub-resolv-conf: needs a listen address "
+				   "on loopback, port 53 (resolv.conf cannot "
+				   "name a port)");
+	if (strcmp(c->stub_resolv_conf, c->resolv_conf) == 0 ||
+	    (c->upstream_source == UP_SOURCE_FILE &&
+	     strcmp(c->resolv_conf, UP_SOURCE_FILE_PATH) == 0))
+		return cfg_fail(x,
+				"stub-resolv-conf: the upstream source is %s, "
+				"which stub mode replaces: set "
+				"upstream-source (auto, networkmanager, "
+				"resolved, resolvconf or another file)",
+				c->resolv_conf);
+	return 0;
+}
+
 /* --- values: policy --- */
 
 /* A domain name, absolute or not (a final dot is implied), lower-cased. */
@@ -1254,8 +1385,25 @@ static const struct cfg_key cfg_keys[] = {
 		 DT_DMN_MAX_CONNS, 1,
 		 "TCP connections one remote client address may hold; "
 		 "loopback clients are not counted."),
-	KEY_PATH("resolv-conf", resolv_conf, PATH_MAX - 1,
-		 "Where the upstream nameservers are listed; followed live."),
+	{.name = "upstream-source",
+	 .usage = "file PATH | networkmanager|resolved|resolvconf [PATH] | "
+		  "auto",
+	 .parse = parse_source,
+	 .format = format_source,
+	 .nmin = 1,
+	 .nmax = 2,
+	 .doc = "Where the network's nameservers are listed; followed "
+		"live; auto: the first of resolvconf, networkmanager, "
+		"resolved, /etc/resolv.conf that exists."},
+	{.name = "resolv-conf",
+	 .usage = "PATH",
+	 .parse = parse_resolv_conf,
+	 .format = format_resolv_conf,
+	 KEY_ONE,
+	 .doc = "upstream-source file PATH, as older versions wrote it."},
+	KEY_PATH("stub-resolv-conf", stub_resolv_conf, PATH_MAX - 1,
+		 "Stub mode: a resolv.conf naming the loopback listener on "
+		 "port 53, written and kept up to date; unset: none."),
 	{.name = "upstream",
 	 .usage = "ADDR[@PORT][#NAME] [tls]",
 	 .parse = parse_upstream,
@@ -1546,6 +1694,7 @@ void cfg_default(struct cfg *c)
 {
 	memset(c, 0, sizeof(*c));
 	snprintf(c->socket, sizeof(c->socket), "%s", CFG_DEFAULT_SOCKET);
+	c->upstream_source = UP_SOURCE_FILE;
 	snprintf(c->resolv_conf, sizeof(c->resolv_conf), "%s",
 		 CFG_DEFAULT_RESOLV_CONF);
 	c->cache_size = CFG_DEFAULT_CACHE_SIZE;
@@ -1596,6 +1745,9 @@ int cfg_parse(const char *text, size_t len, const char *name, struct cfg *ret,
 				    "write allow-remote with the client "
 				    "networks to serve");
 	}
+	x.line = 0;
+	if ((r = check_stub(&c, &x)) < 0)
+		return r;
 	*ret = c;
 	if (err && errlen)
 		err[0] = '\0';

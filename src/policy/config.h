@@ -19,6 +19,7 @@
 
 #include "common/limits.h"
 #include "upstream/resolvconf.h"
+#include "upstream/source.h"
 
 /* Build-time defaults (meson may override DT_SYSCONFDIR / DT_RUNSTATEDIR). */
 #define CFG_DEFAULT_PATH "/etc/dnstrust/dnstrust.conf"
@@ -102,7 +103,13 @@ struct cfg {
 	unsigned max_conns_per_address;	/* max-connections-per-address N:
 					   TCP connections of one remote
 					   client address */
-	char resolv_conf[PATH_MAX];	/* resolv-conf PATH */
+	enum up_source_kind upstream_source; /* upstream-source KIND [PATH]
+						(resolv-conf PATH: file) */
+	char resolv_conf[PATH_MAX];	/* its path; empty for auto */
+	char stub_resolv_conf[PATH_MAX]; /* stub-resolv-conf PATH: the
+					    resolv.conf naming the listener
+					    that the daemon writes; empty:
+					    none */
 	struct up_conf upstream;	/* upstream SERVER [tls], repeatable:
 					   in place of resolv.conf's servers
 					   (nns 0: resolv.conf's) */

@@ -6,7 +6,9 @@
  * events, the target is looked up again (a symlink may have been
  * re-pointed, e.g. by resolvconf or systemd-resolved) and the caller is
  * told. Two entries in one directory share one inotify watch descriptor,
- * which the kernel hands out per directory.
+ * which the kernel hands out per directory. A directory given as the
+ * path (a resolvconf source) is watched itself: entry 0 with an empty
+ * name, which any file's event matches.
  */
 #include <errno.h>
 #include <limits.h>
@@ -158,7 +160,8 @@ static bool relevant(struct up_watch *w, const struct inotify_event *ev)
 		if (ev->mask & IN_IGNORED) {
 			e->wd = -1;
 			hit = true;
-		} else if (ev->len && strcmp(ev->name, e->name) == 0) {
+		} else if (ev->len && (e->name[0] == '\0' ||
+				       strcmp(ev->name, e->name) == 0)) {
 			hit = true;
 		}
 	}
@@ -197,14 +200,32 @@ static void on_events(struct loop_io *io, uint32_t revents)
 		loop_timer_start(w->loop, &w->timer, DT_UP_WATCH_SETTLE_MS);
 }
 
+/* A directory: every file in it is watched (entry 0 with an empty
+ * name), the directory itself not followed through links. */
+static int ent_set_dir(struct watch_ent *e, const char *dir)
+{
+	e->wd = -1;
+	e->dir = strdup(dir);
+	e->name = strdup("");
+	if (!e->dir || !e->name) {
+		ent_clear(e);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int watch_open(struct up_watch *w)
 {
+	struct stat st;
 	int err;
 
 	w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (w->fd < 0)
 		return -errno;
-	err = ent_set(&w->ent[0], w->path);
+	if (stat(w->path, &st) == 0 && S_ISDIR(st.st_mode))
+		err = ent_set_dir(&w->ent[0], w->path);
+	else
+		err = ent_set(&w->ent[0], w->path);
 	if (err == 0)
 		err = ent_watch(w, &w->ent[0]);
 	if (err < 0)

@@ -17,6 +17,8 @@ static inline bool cfg_same(const struct cfg *a, const struct cfg *b)
 {
 	if (strcmp(a->socket, b->socket) != 0 ||
 	    strcmp(a->resolv_conf, b->resolv_conf) != 0 ||
+	    a->upstream_source != b->upstream_source ||
+	    strcmp(a->stub_resolv_conf, b->stub_resolv_conf) != 0 ||
 	    strcmp(a->tls_ca, b->tls_ca) != 0 ||
 	    !up_conf_equal(&a->upstream, &b->upstream) ||
 	    !up_conf_equal(&a->fallback, &b->fallback) ||

@@ -857,6 +857,13 @@ static void test_example(void)
 	memset(&c.upstream, 0, sizeof(c.upstream));
 	memset(&c.fallback, 0, sizeof(c.fallback));
 	c.tls_ca[0] = '\0';
+	ok(c.upstream_source == UP_SOURCE_AUTO &&
+		   strcmp(c.stub_resolv_conf,
+			  "/run/dnstrust/stub/resolv.conf") == 0,
+	   "example stub mode: upstream-source auto, stub-resolv-conf");
+	c.upstream_source = d.upstream_source;
+	memcpy(c.resolv_conf, d.resolv_conf, sizeof(c.resolv_conf));
+	c.stub_resolv_conf[0] = '\0';
 	ok(cfg_same(&c, &d), "every other commented value is the default");
 }
 
@@ -1128,10 +1135,81 @@ static void test_upstream(void)
 			      "path");
 }
 
+/* upstream-source (resolv-conf its older spelling) and stub-resolv-conf. */
+static void test_source(void)
+{
+	struct cfg c;
+	char text[8192];
+
+	if (good("upstream-source auto", &c, "upstream-source auto")) {
+		is_int(c.upstream_source, UP_SOURCE_AUTO, "auto");
+		is_str(c.resolv_conf, "", "auto: no path until the daemon "
+					  "chooses");
+		round_trip(&c, "auto");
+	}
+	if (good("upstream-source networkmanager", &c, "networkmanager")) {
+		is_int(c.upstream_source, UP_SOURCE_NETWORKMANAGER, "kind");
+		is_str(c.resolv_conf, "/run/NetworkManager/no-stub-resolv.conf",
+		       "NetworkManager's no-stub file by default");
+	}
+	if (good("upstream-source resolved", &c, "resolved"))
+		is_str(c.resolv_conf, "/run/systemd/resolve/resolv.conf",
+		       "systemd-resolved's file by default");
+	if (good("upstream-source resolvconf /run/x/ifaces", &c,
+		 "resolvconf DIR")) {
+		is_int(c.upstream_source, UP_SOURCE_RESOLVCONF, "kind");
+		is_str(c.resolv_conf, "/run/x/ifaces", "its directory");
+		round_trip(&c, "resolvconf DIR");
+		cfg_format(&c, text, sizeof(text));
+		ok(strstr(text, "\nupstream-source resolvconf /run/x/ifaces\n") &&
+			   strstr(text, "\n#resolv-conf PATH\n"),
+		   "written as upstream-source, resolv-conf commented");
+	}
+	if (good("upstream-source file /etc/r.conf", &c, "file PATH")) {
+		is_int(c.upstream_source, UP_SOURCE_FILE, "file");
+		cfg_format(&c, text, sizeof(text));
+		ok(strstr(text, "\nresolv-conf /etc/r.conf\n") != NULL,
+		   "a file source is written as resolv-conf");
+	}
+	bad("upstream-source file",
+	    "t.conf:1: upstream-source: file needs its PATH");
+	bad("upstream-source auto /x",
+	    "t.conf:1: upstream-source: auto takes no path");
+	bad("upstream-source dhcp",
+	    "t.conf:1: upstream-source: 'dhcp' is not file, networkmanager, "
+	    "resolved, resolvconf or auto");
+	bad("upstream-source resolved run/x",
+	    "t.conf:1: upstream-source: 'run/x' is not an absolute path");
+	bad("resolv-conf /a\nupstream-source auto",
+	    "t.conf:2: upstream-source: the upstream source was given on "
+	    "line 1 (resolv-conf PATH is upstream-source file PATH)");
+	if (good("upstream-source auto\nlisten 127.0.0.53@53\n"
+		 "stub-resolv-conf /run/dnstrust/stub/resolv.conf",
+		 &c, "stub mode")) {
+		is_str(c.stub_resolv_conf, "/run/dnstrust/stub/resolv.conf",
+		       "stub-resolv-conf");
+		round_trip(&c, "stub mode");
+	}
+	bad("upstream-source auto\nlisten 127.0.0.53@5353\n"
+	    "stub-resolv-conf /run/s",
+	    "t.conf: stub-resolv-conf: needs a listen address on loopback, "
+	    "port 53 (resolv.conf cannot name a port)");
+	bad("listen 127.0.0.53@53\nstub-resolv-conf /run/s",
+	    "t.conf: stub-resolv-conf: the upstream source is "
+	    "/etc/resolv.conf, which stub mode replaces: set upstream-source "
+	    "(auto, networkmanager, resolved, resolvconf or another file)");
+	bad("upstream-source file /run/s\nlisten ::1@53\n"
+	    "stub-resolv-conf /run/s",
+	    "t.conf: stub-resolv-conf: the upstream source is /run/s, which "
+	    "stub mode replaces: set upstream-source (auto, networkmanager, "
+	    "resolved, resolvconf or another file)");
+}
+
 int main(void)
 {
 	test_defaults();
 	test_paths();
+	test_source();
 	test_listen();
 	test_cache_size();
 	test_numbers();

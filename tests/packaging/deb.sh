@@ -180,4 +180,32 @@ else
 	not_ok "dnstrustd: remove keeps /var/lib/dnstrust, purge removes it"
 fi
 
+# dnstrustd's prerm turns stub mode off (dnstrust stub disable, with the
+# packaged command), on a temporary resolv.conf: the original comes back.
+rcf=$work/resolv.conf stubc=$work/stub-dnstrust.conf
+printf 'upstream-source file %s\nlisten 127.0.0.1@53\nstub-resolv-conf %s\n' \
+	"$work/upstreams.conf" "$work/stub.conf" >"$stubc"
+printf 'nameserver 127.0.0.1\n' >"$work/stub.conf"
+printf 'nameserver 192.0.2.1\n' >"$rcf"
+dt_cmd=$work/root/usr/bin/dnstrust
+"$dt_cmd" stub enable --config "$stubc" --resolv-conf "$rcf" >/dev/null 2>&1
+sed -e "s|dnstrust stub disable|$dt_cmd stub disable --config $stubc --resolv-conf $rcf|" \
+	-e "s|command -v dnstrust|command -v $dt_cmd|" -e "s|/etc/resolv.conf|$rcf|g" \
+	"$work/ctl-dnstrustd/prerm" >"$work/dnstrustd.prerm" 2>/dev/null
+was_link=$([ -L "$rcf" ] && echo yes)
+sh "$work/dnstrustd.prerm" remove >/dev/null 2>&1
+if [ "$was_link" = yes ] && [ -f "$rcf" ] && [ ! -L "$rcf" ] &&
+	grep -qx "nameserver 192.0.2.1" "$rcf" && [ ! -e "$rcf.dnstrust-orig" ]; then
+	ok "dnstrustd: remove turns stub mode off, the original resolv.conf back"
+else
+	not_ok "dnstrustd: remove turns stub mode off, the original resolv.conf back"
+fi
+if [ -x "$work/root/etc/resolvconf/update-libc.d/dnstrust" ] &&
+	grep -qx /etc/resolvconf/update-libc.d/dnstrust \
+		"$work/ctl-dnstrustd/conffiles"; then
+	ok "dnstrustd holds the resolvconf subscriber, executable, a conffile"
+else
+	not_ok "dnstrustd holds the resolvconf subscriber, executable, a conffile"
+fi
+
 finish
