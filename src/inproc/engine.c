@@ -31,7 +31,10 @@ struct inproc {
 	struct resolver *rsv;
 	struct dstate *st;
 	struct up_conf uc;
-	struct loop_timer deadline;
+	struct loop_timer deadline;	/* the caller's time is up */
+	struct loop_timer qtimeout;	/* query-timeout: SERVFAIL */
+	struct iwaiter *ws;		/* the call's questions */
+	size_t nws;
 	size_t waiting;		/* questions of the call under way not
 				   answered yet */
 	bool running;		/* inside loop_run() */
@@ -144,6 +147,30 @@ static void deadline_passed(struct loop_timer *t)
 	loop_stop(e->loop);
 }
 
+/* query-timeout passed: what is not answered yet gets the daemon's
+ * answer to a question that took that long (daemon/server.c,
+ * waiter_deadline): SERVFAIL, EDE 22. */
+static void qtimeout_passed(struct loop_timer *t)
+{
+	struct inproc *e = t->arg;
+	char text[64];
+
+	snprintf(text, sizeof(text), "no answer within %u ms",
+		 e->st->cfg.query_timeout_ms);
+	for (size_t i = 0; i < e->nws; i++) {
+		struct iwaiter *w = &e->ws[i];
+		if (w->done)
+			continue;
+		rsv_detach(&w->rw);
+		w->q->rlen = render_error(&w->rw.q, WIRE_RCODE_SERVFAIL,
+					  WIRE_EDE_NO_REACHABLE_AUTHORITY, text,
+					  w->q->reply, w->q->cap);
+		w->done = true;
+	}
+	e->waiting = 0;
+	loop_stop(e->loop);
+}
+
 /* resolv.conf as the configuration names it; without it, no server
  * (every fetch fails: SERVFAIL, upstream-unreachable). */
 static void read_resolv_conf(struct inproc *e)
@@ -188,6 +215,8 @@ struct inproc *inproc_new(const struct inproc_opts *o, char *err,
 	rsv_set_state(e->rsv, e->st);
 	e->deadline.cb = deadline_passed;
 	e->deadline.arg = e;
+	e->qtimeout.cb = qtimeout_passed;
+	e->qtimeout.arg = e;
 	err[0] = '\0';
 	log_thread_quiet(quiet);
 	return e;
@@ -209,6 +238,7 @@ void inproc_free(struct inproc *e)
 	up_client_free(e->up);
 	if (e->loop) {
 		loop_timer_stop(e->loop, &e->deadline);
+		loop_timer_stop(e->loop, &e->qtimeout);
 		loop_free(e->loop);
 	}
 	cache_free(e->cache);
@@ -332,11 +362,18 @@ int inproc_ask(struct inproc *e, struct inproc_q *qs, size_t n,
 		err = start(e, &ws[i]);
 	}
 	if (!err && e->waiting) {
+		e->ws = ws;
+		e->nws = n;
 		loop_timer_start(e->loop, &e->deadline, timeout_ms);
+		loop_timer_start(e->loop, &e->qtimeout,
+				 e->st->cfg.query_timeout_ms);
 		e->running = true;
 		err = loop_run(e->loop);
 		e->running = false;
 		loop_timer_stop(e->loop, &e->deadline);
+		loop_timer_stop(e->loop, &e->qtimeout);
+		e->ws = NULL;
+		e->nws = 0;
 	}
 	/* Questions still under way go on without a waiter (their answers
 	 * fill the cache when a later call runs the loop). */
