@@ -22,11 +22,18 @@
  *                                resolver and anchor), whatever SOCKET is;
  *                                then threads sharing the context, and a
  *                                child of fork()
+ *   lab_check forged SOCKET FORGED
+ *                                in-process over the attacker upstream:
+ *                                no line of the lab's forged list is
+ *                                secure or reaches the caller
  *   lab_check auto SOCKET daemon|inprocess
  *                                DT_MODE_AUTO on every context: the mode
  *                                that must answer, signed names secure,
  *                                a tampered one bogus, through
  *                                dt_getaddrinfo
+ *
+ * With LAB_CHECK_MODE=inproc in the environment, every phase runs with
+ * DT_MODE_INPROCESS on every context.
  *
  * Prints "ok - ..." / "not ok - ..." lines (lab_lib.sh numbers them) and
  * "# ..." details.
@@ -454,6 +461,58 @@ static void phase_inproc(const char *expect)
 	inproc_fork();
 }
 
+/* The attacker upstream ($LAB_FORGED: NAME TYPE FORGED-ADDRESS METHOD per
+ * line): in-process, no forged answer is secure and no forged address
+ * reaches the caller, through dt_query (even with DT_FLAG_RETURN_BOGUS,
+ * the status is never secure) or dt_getaddrinfo. */
+static void phase_forged(const char *path)
+{
+	char name[300], type[16], addr[64], method[32], line[512];
+	FILE *f = fopen(path, "r");
+	int lines = 0;
+
+	check(set_mode(DT_MODE_INPROCESS), "DT_MODE_INPROCESS set");
+	if (!check(f != NULL, "the forged list %s", path))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%299s %15s %63s %31s", name, type, addr,
+			   method) != 4 || !type_num(type))
+			continue;
+		uint16_t t = type_num(type);
+		dt_result_t *r = NULL;
+		int err = dt_query(ctx, name, 1, t, 0, &r);
+		check(err || (dt_result_status(r) != DT_STATUS_SECURE &&
+			      typed(r, t) == 0),
+		      "attacker (%s): %s %s not secure, nothing returned (%s)",
+		      method, name, type,
+		      err ? dt_error_str(err)
+			  : dt_status_str(dt_result_status(r)));
+		dt_result_free(r);
+		r = NULL;
+		err = dt_query(ctx, name, 1, t, DT_FLAG_RETURN_BOGUS, &r);
+		check(err || dt_result_status(r) != DT_STATUS_SECURE,
+		      "attacker (%s): %s %s with DT_FLAG_RETURN_BOGUS: not "
+		      "secure",
+		      method, name, type);
+		dt_result_free(r);
+		if (t == 1 || t == 28) {
+			struct addrinfo hints = {
+				.ai_family = t == 1 ? AF_INET : AF_INET6,
+				.ai_socktype = SOCK_STREAM};
+			struct addrinfo *res = NULL;
+			err = dt_getaddrinfo_ex(ctx, name, NULL, &hints, 0,
+						&res, NULL);
+			check(err || !strstr(addrs_of(res), addr),
+			      "attacker (%s): %s never reaches dt_getaddrinfo",
+			      method, addr);
+			dt_freeaddrinfo(res);
+		}
+		lines++;
+	}
+	fclose(f);
+	check(lines >= 5, "%d forged answers tried", lines);
+}
+
 static void phase_auto(const char *who)
 {
 	struct addrinfo hints = {.ai_socktype = SOCK_STREAM};
@@ -600,6 +659,12 @@ int main(int argc, char **argv)
 		return 64;
 	}
 	dt_ctx_set_timeout(ctx, 10000);
+	/* Any phase in-process: LAB_CHECK_MODE=inproc. */
+	const char *mode = getenv("LAB_CHECK_MODE");
+	if (mode && !strcmp(mode, "inproc") &&
+	    !check(set_mode(DT_MODE_INPROCESS),
+		   "LAB_CHECK_MODE=inproc: DT_MODE_INPROCESS set"))
+		return 1;
 	if (!strcmp(argv[1], "up") && argc == 4) {
 		truth_table(argv[3]);
 		gai_cases();
@@ -616,6 +681,8 @@ int main(int argc, char **argv)
 		phase_inproc(argv[3]);
 	} else if (!strcmp(argv[1], "auto") && argc == 4) {
 		phase_auto(argv[3]);
+	} else if (!strcmp(argv[1], "forged") && argc == 4) {
+		phase_forged(argv[3]);
 	} else {
 		return 64;
 	}

@@ -6,7 +6,9 @@
 # truth table through dt_query and dt_getaddrinfo, key material,
 # dt_res_query, dt_trust_available) answered in-process, with
 # DNSTRUST_CONF naming a dnstrust.conf whose resolv-conf is the lab's
-# resolver and whose trust-anchor-file is the lab's anchor; DT_MODE_AUTO
+# resolver and whose trust-anchor-file is the lab's anchor; the lab's
+# attacker upstream (no forged answer secure or returned); a nameserver
+# that does not answer (lab_check nouplink, in-process); DT_MODE_AUTO
 # with the socket path pointing at nothing; `dnstrust query --in-process`
 # and `dnstrust tlsa --in-process`; a container-like mount namespace
 # (no /run/dnstrust, its own resolv.conf and /etc/dnstrust) where AUTO
@@ -75,12 +77,32 @@ out=$("$DNSTRUST" tlsa --in-process www.secure.lab 443 2>&1)
 code=$?
 check "dnstrust tlsa --in-process www.secure.lab 443: exit 0, a record" \
 	eval '[ $code = 0 ] && has "$out" "TLSA[[:space:]]+3 1 1 [0-9A-F]+"'
+out=$("$DNSTRUST" status --socket "$nosock" 2>&1)
+code=$?
+check "dnstrust status without the daemon: exit 69, in-process available" \
+	eval '[ $code = 69 ] && has "$out" "^in-process: available"'
 out=$(DNSTRUST_CONF=$work/missing.conf "$DNSTRUST" query --in-process \
 	www.secure.lab A 2>&1)
 code=$?
 check "a DNSTRUST_CONF that does not exist: no answer, exit 69 ($code)" \
 	eval '[ $code = 69 ] && has "$out" "no in-process answer"'
 unset DNSTRUST_CONF
+
+# --- the attacker upstream: forged answers, in-process ---
+
+sed "s|^resolv-conf .*|resolv-conf $LAB_ATTACKER_RESOLV_CONF|" "$conf" \
+	>"$work/attacker.conf"
+DNSTRUST_CONF=$work/attacker.conf numbered "$LAB_CHECK" forged "$nosock" \
+	"$LAB_FORGED"
+
+# --- no nameserver answers: indeterminate at query-timeout, as the daemon
+# says it ---
+
+printf 'nameserver %s.99\n' "$LAB_NET" >"$work/dead.resolv"
+sed -e "s|^resolv-conf .*|resolv-conf $work/dead.resolv|" \
+	-e "s|^query-timeout .*|query-timeout 2|" "$conf" >"$work/dead.conf"
+DNSTRUST_CONF=$work/dead.conf LAB_CHECK_MODE=inproc numbered \
+	"$LAB_CHECK" nouplink "$nosock"
 
 # --- a container: no /run/dnstrust, its own resolv.conf, /etc/dnstrust ---
 
