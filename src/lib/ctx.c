@@ -123,8 +123,8 @@ void dt_ctx_free(dt_ctx_t *ctx)
 	if (!ctx || ctx->is_default)
 		return;
 	pool_close_all(ctx);
-	if (ctx->eng_ops)
-		ctx->eng_ops->free(ctx);
+	if (ctx->set.eng_ops)
+		ctx->set.eng_ops->free(ctx);
 	pthread_mutex_destroy(&ctx->lock);
 	free(ctx);
 }

@@ -312,7 +312,7 @@ static int ask_daemon(dt_ctx_t *ctx, const struct dtlib_settings *s,
 static int ask(dt_ctx_t *ctx, const struct dtlib_settings *s,
 	       struct dtlib_q *qs, size_t n)
 {
-	const struct dtlib_engine_ops *eng = ctx->eng_ops;
+	const struct dtlib_engine_ops *eng = s->eng_ops;
 	int err;
 
 	dtlib_set_last_mode(0);

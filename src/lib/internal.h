@@ -88,6 +88,10 @@ struct dtlib_netview {
 	int v4, v6, v6_first;
 };
 
+struct dtlib_engine;
+struct dtlib_engine_ops;
+struct dtlib_q;
+
 /* A copy of a context's settings, taken at the start of a call so that a
  * setter running in another thread changes nothing half-way. */
 struct dtlib_settings {
@@ -99,13 +103,12 @@ struct dtlib_settings {
 	struct dtlib_netview net;
 	unsigned gen; /* bumped when socket or uid change */
 	int mode; /* DT_MODE_* */
+	/* NULL until dt_ctx_set_mode: daemon mode only (mode.c) */
+	const struct dtlib_engine_ops *eng_ops;
 	char conf[DTLIB_PATH_MAX]; /* for the engine; "" when not set */
 	size_t cache_size;
 	unsigned egen; /* bumped when conf or cache_size change */
 };
-
-struct dtlib_engine;
-struct dtlib_q;
 
 /* The in-process engine's hook (mode.c), set by dt_ctx_set_mode. */
 struct dtlib_engine_ops {
@@ -135,7 +138,6 @@ struct dt_ctx {
 	size_t nidle;
 	struct dtlib_idle idle[DTLIB_POOL_MAX];
 	bool is_default;
-	const struct dtlib_engine_ops *eng_ops; /* NULL: daemon mode only */
 	struct dtlib_engine *eng; /* built on first use (mode.c) */
 };
 

@@ -183,7 +183,7 @@ int dt_ctx_set_mode(dt_ctx_t *ctx, enum dt_mode mode)
 		return DT_ERR_INVALID;
 	pthread_mutex_lock(&ctx->lock);
 	ctx->set.mode = mode;
-	ctx->eng_ops = &engine_ops;
+	ctx->set.eng_ops = &engine_ops;
 	pthread_mutex_unlock(&ctx->lock);
 	return 0;
 }
