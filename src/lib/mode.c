@@ -31,6 +31,8 @@ struct dtlib_engine {
 	pid_t pid;		/* the process it was made in */
 	unsigned egen;		/* the settings it was built from */
 	struct inproc *e;	/* NULL: not built, or it failed */
+	struct dtlib_engine *parent; /* the parent process's, abandoned
+					(kept reachable, never used) */
 };
 
 /* ctx's engine for this process, made when missing. NULL when out of
@@ -48,6 +50,7 @@ static struct dtlib_engine *engine_of(dt_ctx_t *ctx)
 		if (eng) {
 			pthread_mutex_init(&eng->lock, NULL);
 			eng->pid = me;
+			eng->parent = ctx->eng;
 			ctx->eng = eng;
 		}
 	}
