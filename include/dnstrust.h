@@ -152,9 +152,9 @@ int dt_ctx_set_fallback(dt_ctx_t *ctx, bool on);
  *                    anchors of its auto-trust-anchor-file when readable,
  *                    else its trust-anchor-file, else the built-in root
  *                    KSKs. The same statuses, EDE and reasons as the
- *                    daemon's. `resolution recursive` and `auto` are not
- *                    followed: it always forwards to resolv.conf's
- *                    servers;
+ *                    daemon's. `resolution recursive` is followed (from
+ *                    the root hints); `auto` forwards to resolv.conf's
+ *                    servers, without the daemon's probe;
  * DT_MODE_AUTO       the daemon when its socket answers and its peer is
  *                    trusted, in-process otherwise (no socket, as in a
  *                    container without /run/dnstrust).

@@ -15,11 +15,14 @@
 #include "common/log.h"
 #include "common/loop.h"
 #include "common/protocol.h"
+#include "daemon/iter_net.h"
 #include "inproc/inproc.h"
 #include "inproc/state.h"
 #include "resolver/render.h"
 #include "resolver/resolver.h"
 #include "resolver/state.h"
+#include "iterator/iter_msg.h"
+#include "iterator/iterate.h"
 #include "upstream/transport.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
@@ -30,6 +33,10 @@ struct inproc {
 	struct cache *cache;
 	struct resolver *rsv;
 	struct dstate *st;
+	/* resolution recursive: the iterator over its own client */
+	struct up_client *itup;
+	struct it_net *itnet;
+	struct iterator *it;
 	struct up_conf uc;
 	struct loop_timer deadline;	/* the caller's time is up */
 	struct loop_timer qtimeout;	/* query-timeout: SERVFAIL */
@@ -47,11 +54,27 @@ struct iwaiter {
 	bool done;
 };
 
-/* A fetch of the core, sent upstream. */
+/* A fetch of the core, sent upstream or to the iterator. */
 struct ifetch {
 	struct inproc *e;
 	struct rsv_fetch *f;
 	struct up_req *req;
+	struct it_req *ireq;
+};
+
+/* The address of a name server without glue, asked of the core itself
+ * while recursing (as a daemon worker asks it, daemon/resolve.c): only
+ * the addresses of a secure or insecure answer are used, handed to the
+ * iterator from a 0 ms timer, never from inside the core. */
+struct nslookup {
+	struct rsv_waiter rw;	/* nest > 0: how answered() knows it */
+	struct inproc *e;
+	it_addrs_fn *cb;
+	void *cbarg;
+	struct loop_timer deliver;
+	struct up_server addr[DT_IT_ADDRS_MAX];
+	size_t naddr;
+	uint8_t buf[DT_MSG_MAXLEN];
 };
 
 static void clock_of(const struct inproc *e, struct rsv_clock *c)
@@ -77,22 +100,43 @@ static void fetch_done(void *arg, int err, const struct up_answer *ans,
 		       &now);
 }
 
+/* While recursing, whether a fetch still goes to resolv.conf's servers:
+ * a domain rule's (servers set), and private names (a DS: its parent's),
+ * as daemon/resolve.c decides. */
+static bool to_network(struct inproc *e, const uint8_t *name, uint16_t type,
+		       const struct up_conf *servers)
+{
+	if (servers)
+		return true;
+	if (type == WIRE_TYPE_DS && name[0])
+		name += 1 + name[0];
+	return rsv_private_domain(e->cache, e->st, &e->uc, name,
+				  loop_now_ms(e->loop) / 1000, NULL) != NULL;
+}
+
 static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 		 uint16_t type, const struct up_conf *servers, void **handle)
 {
 	struct inproc *e = arg;
-	struct ifetch *xf = malloc(sizeof(*xf));
+	struct ifetch *xf = calloc(1, sizeof(*xf));
 
 	if (!xf)
 		return -ENOMEM;
 	xf->e = e;
 	xf->f = f;
-	/* A question asked again after a bogus or malformed answer goes
-	 * over TCP, where an off-path forger cannot reach (resolver.h). */
-	xf->req = up_query_ex(e->up, name, type, WIRE_CLASS_IN, servers,
-			      rsv_fetch_attempt(f) ? UP_Q_TCP : 0, fetch_done,
-			      xf);
-	if (!xf->req) {
+	if (e->it && !to_network(e, name, type, servers))
+		xf->ireq = it_query_nest(e->it, loop_now_ms(e->loop), name,
+					 type, rsv_fetch_nest(f), fetch_done,
+					 xf);
+	else
+		/* A question asked again after a bogus or malformed answer
+		 * goes over TCP, where an off-path forger cannot reach
+		 * (resolver.h). */
+		xf->req = up_query_ex(e->up, name, type, WIRE_CLASS_IN,
+				      servers,
+				      rsv_fetch_attempt(f) ? UP_Q_TCP : 0,
+				      fetch_done, xf);
+	if (!xf->req && !xf->ireq) {
 		free(xf);
 		return -ENOMEM;
 	}
@@ -106,6 +150,7 @@ static void fetch_cancel(void *arg, void *handle)
 
 	(void)arg;
 	up_cancel(xf->req);
+	it_cancel(xf->ireq);
 	free(xf);
 }
 
@@ -114,6 +159,8 @@ static void distrust(void *arg, const char *from)
 	struct inproc *e = arg;
 
 	up_client_distrust(e->up, from);
+	if (e->it)
+		it_distrust(e->it, from, up_server_str, loop_now_ms(e->loop));
 }
 
 static const struct up_conf *network(void *arg)
@@ -121,6 +168,73 @@ static const struct up_conf *network(void *arg)
 	struct inproc *e = arg;
 
 	return up_client_conf(e->up);
+}
+
+static void ns_deliver(struct loop_timer *t)
+{
+	struct nslookup *nl = t->arg;
+
+	nl->cb(nl->cbarg, nl->addr, nl->naddr, loop_now_ms(nl->e->loop));
+	free(nl);
+}
+
+/* The addresses of a, when it is proven (secure) or proven unsigned. */
+static void ns_answered(struct nslookup *nl, const struct answer *a)
+{
+	struct wire_msg *m;
+	size_t len;
+	int err;
+
+	if ((a->status == VAL_SECURE || a->status == VAL_INSECURE) &&
+	    !a->unvalidated && !a->permissive &&
+	    (len = answer_render(a, &nl->rw.q, 0, nl->buf, sizeof(nl->buf))) &&
+	    (m = wire_msg_parse(nl->buf, len, 0, &err))) {
+		for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER] &&
+				   nl->naddr < DT_IT_ADDRS_MAX;
+		     i++)
+			if (it_addr_from_rr(&m->sec[WIRE_SEC_ANSWER][i],
+					    &nl->addr[nl->naddr]))
+				nl->naddr++;
+		wire_msg_free(m);
+	}
+	loop_timer_start(nl->e->loop, &nl->deliver, 0);
+}
+
+static void *ns_start(void *arg, const uint8_t *name, uint16_t type,
+		      unsigned nest, it_addrs_fn *cb, void *cbarg)
+{
+	struct inproc *e = arg;
+	struct nslookup *nl = calloc(1, sizeof(*nl));
+	struct rsv_clock now;
+
+	if (!nl)
+		return NULL;
+	nl->e = e;
+	nl->cb = cb;
+	nl->cbarg = cbarg;
+	nl->deliver.cb = ns_deliver;
+	nl->deliver.arg = nl;
+	nl->rw.nest = nest;
+	nl->rw.q.edns = true;
+	nl->rw.q.qtype = type;
+	nl->rw.q.qclass = WIRE_CLASS_IN;
+	wire_dname_copy(nl->rw.q.qname, name);
+	clock_of(e, &now);
+	if (rsv_submit(e->rsv, &nl->rw, &now) != 0) {
+		free(nl);
+		return NULL;
+	}
+	return nl;
+}
+
+static void ns_cancel(void *arg, void *handle)
+{
+	struct inproc *e = arg;
+	struct nslookup *nl = handle;
+
+	rsv_detach(&nl->rw);
+	loop_timer_stop(e->loop, &nl->deliver);
+	free(nl);
 }
 
 static void answered(void *arg, struct rsv_waiter *list,
@@ -132,6 +246,10 @@ static void answered(void *arg, struct rsv_waiter *list,
 		struct iwaiter *w = (struct iwaiter *)list;
 
 		list = list->next;
+		if (w->rw.nest) {
+			ns_answered((struct nslookup *)w, d->a);
+			continue;
+		}
 		w->q->rlen = answer_render(d->a, &w->rw.q, 0, w->q->reply,
 					   w->q->cap);
 		w->done = true;
@@ -182,6 +300,29 @@ static void read_resolv_conf(struct inproc *e)
 	}
 }
 
+/* resolution recursive: the iterator from the configured root hints
+ * (the built-in ones without root-hints), over a client of its own, its
+ * name-server addresses asked of the core. */
+static int recursion_start(struct inproc *e, char *err, size_t errlen)
+{
+	struct it_hints hints;
+	struct it_lookup lk = {.start = ns_start, .cancel = ns_cancel,
+			       .arg = e};
+
+	if (!e->st->cfg.root_hints[0])
+		it_hints_builtin(&hints);
+	else if (it_hints_load(e->st->cfg.root_hints, &hints, err, errlen) <
+		 0)
+		return -1;
+	snprintf(err, errlen, "%s", errcode_str(-ENOMEM));
+	if (!(e->itup = up_client_new(e->loop)) ||
+	    !(e->itnet = it_net_new(e->loop, e->itup, &hints)))
+		return -1;
+	e->it = it_net_core(e->itnet);
+	it_set_lookup(e->it, &lk);
+	return 0;
+}
+
 struct inproc *inproc_new(const struct inproc_opts *o, char *err,
 			  size_t errlen)
 {
@@ -213,6 +354,9 @@ struct inproc *inproc_new(const struct inproc_opts *o, char *err,
 		goto fail;
 	up_client_set_conf(e->up, &e->uc);
 	rsv_set_state(e->rsv, e->st);
+	if (e->st->cfg.resolution == CFG_RES_RECURSIVE &&
+	    recursion_start(e, err, errlen) < 0)
+		goto fail;
 	e->deadline.cb = deadline_passed;
 	e->deadline.arg = e;
 	e->qtimeout.cb = qtimeout_passed;
@@ -235,6 +379,9 @@ void inproc_free(struct inproc *e)
 	quiet = log_thread_quiet(true);
 	if (e->rsv)
 		rsv_free(e->rsv);
+	if (e->itnet)
+		it_net_free(e->itnet);
+	up_client_free(e->itup);
 	up_client_free(e->up);
 	if (e->loop) {
 		loop_timer_stop(e->loop, &e->deadline);

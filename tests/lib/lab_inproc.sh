@@ -7,7 +7,8 @@
 # dt_res_query, dt_trust_available) answered in-process, with
 # DNSTRUST_CONF naming a dnstrust.conf whose resolv-conf is the lab's
 # resolver and whose trust-anchor-file is the lab's anchor; the lab's
-# attacker upstream (no forged answer secure or returned); a nameserver
+# attacker upstream (no forged answer secure or returned); the same run
+# with resolution recursive from the lab's root hints; a nameserver
 # that does not answer (lab_check nouplink, in-process); DT_MODE_AUTO
 # with the socket path pointing at nothing; `dnstrust query --in-process`
 # and `dnstrust tlsa --in-process`; a container-like mount namespace
@@ -95,10 +96,19 @@ sed "s|^resolv-conf .*|resolv-conf $LAB_ATTACKER_RESOLV_CONF|" "$conf" \
 DNSTRUST_CONF=$work/attacker.conf numbered "$LAB_CHECK" forged "$nosock" \
 	"$LAB_FORGED"
 
+# --- resolution recursive: from the lab's root hints, resolv.conf's
+# server dead (nothing can come from forwarding) ---
+
+printf 'nameserver %s.99\n' "$LAB_NET" >"$work/dead.resolv"
+sed -e "s|^resolv-conf .*|resolv-conf $work/dead.resolv|" "$conf" \
+	>"$work/recursive.conf"
+echo "resolution recursive" >>"$work/recursive.conf"
+DNSTRUST_CONF=$work/recursive.conf numbered "$LAB_CHECK" inproc "$nosock" \
+	"$LAB_EXPECT"
+
 # --- no nameserver answers: indeterminate at query-timeout, as the daemon
 # says it ---
 
-printf 'nameserver %s.99\n' "$LAB_NET" >"$work/dead.resolv"
 sed -e "s|^resolv-conf .*|resolv-conf $work/dead.resolv|" \
 	-e "s|^query-timeout .*|query-timeout 2|" "$conf" >"$work/dead.conf"
 DNSTRUST_CONF=$work/dead.conf LAB_CHECK_MODE=inproc numbered \
