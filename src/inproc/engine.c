@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "cache/cache.h"
 #include "common/errcode.h"
@@ -38,6 +40,9 @@ struct inproc {
 	struct it_net *itnet;
 	struct iterator *it;
 	struct up_conf uc;
+	ino_t rc_ino;		/* resolv.conf as it was read */
+	off_t rc_size;
+	struct timespec rc_mtime;
 	struct loop_timer deadline;	/* the caller's time is up */
 	struct loop_timer qtimeout;	/* query-timeout: SERVFAIL */
 	struct iwaiter *ws;		/* the call's questions */
@@ -293,11 +298,40 @@ static void qtimeout_passed(struct loop_timer *t)
  * (every fetch fails: SERVFAIL, upstream-unreachable). */
 static void read_resolv_conf(struct inproc *e)
 {
+	struct stat st;
+
+	if (stat(e->st->cfg.resolv_conf, &st) < 0)
+		memset(&st, 0, sizeof(st));
+	e->rc_ino = st.st_ino;
+	e->rc_size = st.st_size;
+	e->rc_mtime = st.st_mtim;
 	if (up_conf_load(e->st->cfg.resolv_conf, &e->uc) < 0) {
 		memset(&e->uc, 0, sizeof(e->uc));
 		e->uc.timeout_ms = DT_UP_TIMEOUT_DEFAULT_MS;
 		e->uc.attempts = DT_UP_ATTEMPTS_DEFAULT;
 	}
+}
+
+/* At each call: resolv.conf replaced or changed since it was read (a new
+ * network, a container's file rewritten) is read again, as the daemon's
+ * watch does; when its servers changed, what was not validated as secure
+ * is dropped from the cache (the daemon's rule, source_drop_unproven). */
+static void resolv_conf_check(struct inproc *e)
+{
+	struct stat st;
+	struct up_conf old = e->uc;
+
+	if (stat(e->st->cfg.resolv_conf, &st) < 0)
+		memset(&st, 0, sizeof(st));
+	if (st.st_ino == e->rc_ino && st.st_size == e->rc_size &&
+	    st.st_mtim.tv_sec == e->rc_mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == e->rc_mtime.tv_nsec)
+		return;
+	read_resolv_conf(e);
+	if (up_conf_equal(&old, &e->uc))
+		return;
+	up_client_set_conf(e->up, &e->uc);
+	source_drop_unproven(e->cache);
 }
 
 /* resolution recursive: the iterator from the configured root hints
@@ -496,12 +530,14 @@ int inproc_ask(struct inproc *e, struct inproc_q *qs, size_t n,
 	       int64_t timeout_ms)
 {
 	struct iwaiter *ws = calloc(n, sizeof(*ws));
-	bool quiet = log_thread_quiet(true);
+	bool quiet;
 	int err = 0;
 
 	if (!ws)
 		return -ENOMEM;
+	quiet = log_thread_quiet(true);
 	loop_update(e->loop);
+	resolv_conf_check(e);
 	e->waiting = 0;
 	for (size_t i = 0; i < n && !err; i++) {
 		ws[i].q = &qs[i];

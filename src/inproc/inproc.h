@@ -65,8 +65,9 @@ struct inproc_q {
 /*
  * Answers the n questions of qs (resolved together) as dnstrustd would
  * answer them on its Unix socket; runs the engine's loop until every
- * reply is written or timeout_ms has passed. As in the daemon, a question
- * still unanswered after dnstrust.conf's query-timeout is answered
+ * reply is written or timeout_ms has passed. resolv.conf is looked at
+ * first (stat) and read again when it changed. As in the daemon, a
+ * question still unanswered after dnstrust.conf's query-timeout is answered
  * SERVFAIL, EDE 22 ("no answer within N ms"). A question left without
  * reply keeps resolving in the engine (its answer fills the cache) until
  * a later call runs the loop. Returns 0 when every question has its

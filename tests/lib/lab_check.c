@@ -26,6 +26,10 @@
  *                                in-process over the attacker upstream:
  *                                no line of the lab's forged list is
  *                                secure or reaches the caller
+ *   lab_check switch SOCKET RESOLV ATTACKER_RESOLV
+ *                                in-process, RESOLV (the resolv-conf of
+ *                                $DNSTRUST_CONF) rewritten to the
+ *                                attacker's between two questions
  *   lab_check auto SOCKET daemon|inprocess
  *                                DT_MODE_AUTO on every context: the mode
  *                                that must answer, signed names secure,
@@ -513,6 +517,48 @@ static void phase_forged(const char *path)
 	check(lines >= 5, "%d forged answers tried", lines);
 }
 
+/* Copies the file from to the file to (rewritten in place). */
+static bool copy_file(const char *from, const char *to)
+{
+	char buf[4096];
+	size_t n;
+	FILE *in = fopen(from, "r"), *out = in ? fopen(to, "w") : NULL;
+	bool ok = in && out;
+
+	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	if (in)
+		fclose(in);
+	if (out && fclose(out))
+		ok = false;
+	return ok;
+}
+
+/* One process while its resolv.conf (the file resolv, named by
+ * $DNSTRUST_CONF's resolv-conf) changes to the attacker's (attacker): the
+ * engine reads it again at its next call, and the attacker's forged
+ * answer is bogus, not the honest secure one. */
+static void phase_switch(const char *resolv, const char *attacker)
+{
+	dt_result_t *r = NULL;
+	int err;
+
+	check(set_mode(DT_MODE_INPROCESS), "DT_MODE_INPROCESS set");
+	err = dt_query(ctx, "www.secure.lab", 1, 1, 0, &r);
+	check(!err && dt_result_status(r) == DT_STATUS_SECURE,
+	      "switch: www.secure.lab A secure through the honest upstream");
+	dt_result_free(r);
+	r = NULL;
+	check(copy_file(attacker, resolv),
+	      "switch: resolv.conf now names the attacker");
+	err = dt_query(ctx, "mail.secure.lab", 1, 1, 0, &r);
+	check(err == DT_ERR_BOGUS,
+	      "switch: mail.secure.lab A, asked after the change, is the "
+	      "attacker's forgery: bogus (%s)",
+	      dt_error_str(err));
+	dt_result_free(r);
+}
+
 static void phase_auto(const char *who)
 {
 	struct addrinfo hints = {.ai_socktype = SOCK_STREAM};
@@ -683,6 +729,8 @@ int main(int argc, char **argv)
 		phase_auto(argv[3]);
 	} else if (!strcmp(argv[1], "forged") && argc == 4) {
 		phase_forged(argv[3]);
+	} else if (!strcmp(argv[1], "switch") && argc == 5) {
+		phase_switch(argv[3], argv[4]);
 	} else {
 		return 64;
 	}

@@ -8,7 +8,8 @@
 # DNSTRUST_CONF naming a dnstrust.conf whose resolv-conf is the lab's
 # resolver and whose trust-anchor-file is the lab's anchor; the lab's
 # attacker upstream (no forged answer secure or returned); the same run
-# with resolution recursive from the lab's root hints; a nameserver
+# with resolution recursive from the lab's root hints; resolv.conf
+# rewritten under a running process; a nameserver
 # that does not answer (lab_check nouplink, in-process); DT_MODE_AUTO
 # with the socket path pointing at nothing; `dnstrust query --in-process`
 # and `dnstrust tlsa --in-process`; a container-like mount namespace
@@ -95,6 +96,14 @@ sed "s|^resolv-conf .*|resolv-conf $LAB_ATTACKER_RESOLV_CONF|" "$conf" \
 	>"$work/attacker.conf"
 DNSTRUST_CONF=$work/attacker.conf numbered "$LAB_CHECK" forged "$nosock" \
 	"$LAB_FORGED"
+
+# --- resolv.conf changes under a running process: read again ---
+
+cp "$LAB_RESOLV_CONF" "$work/switch.resolv"
+sed "s|^resolv-conf .*|resolv-conf $work/switch.resolv|" "$conf" \
+	>"$work/switch.conf"
+DNSTRUST_CONF=$work/switch.conf numbered "$LAB_CHECK" switch "$nosock" \
+	"$work/switch.resolv" "$LAB_ATTACKER_RESOLV_CONF"
 
 # --- resolution recursive: from the lab's root hints, resolv.conf's
 # server dead (nothing can come from forwarding) ---
