@@ -13,9 +13,13 @@
  * without proof during a hotspot sign-on (`dnstrust hotspot`), which the
  * administrator asks for so that a captive portal can be reached.
  *
+ * Without the daemon, the library can validate in the calling process
+ * instead (dt_ctx_set_mode: DT_MODE_INPROCESS, or DT_MODE_AUTO).
+ *
  * Thread safety: every function may be called from any thread. A context
- * may be shared between threads (it holds settings only; each call opens
- * or borrows its own connection). The only state outside contexts is the
+ * may be shared between threads (it holds settings, and in-process its
+ * engine, used by one call at a time; each daemon call opens or borrows
+ * its own connection). The only state outside contexts is the
  * default context (created on first use, never freed while the process
  * runs) and each thread's last status (dt_last_status).
  *
@@ -134,6 +138,58 @@ int dt_ctx_set_daemon_uid(dt_ctx_t *ctx, uid_t uid);
  * nameservers of /etc/resolv.conf directly, unvalidated, and mark every
  * such answer DT_STATUS_UNVALIDATED. Off by default. */
 int dt_ctx_set_fallback(dt_ctx_t *ctx, bool on);
+
+/* --- where answers come from (since DNSTRUST_1.1) --- */
+
+/*
+ * Who validates a context's questions:
+ * DT_MODE_DAEMON     dnstrustd over its socket (the default);
+ * DT_MODE_INPROCESS  the library itself, in the calling process, with
+ *                    dnstrustd's resolver core, validator, cache and
+ *                    policy: the servers of the process's resolv.conf
+ *                    (dnstrust.conf's resolv-conf), dnstrust.conf when
+ *                    readable (dt_ctx_set_config; else the defaults), the
+ *                    anchors of its auto-trust-anchor-file when readable,
+ *                    else its trust-anchor-file, else the built-in root
+ *                    KSKs. The same statuses, EDE and reasons as the
+ *                    daemon's. `resolution recursive` is followed (from
+ *                    the root hints); `auto` forwards to resolv.conf's
+ *                    servers, without the daemon's probe;
+ * DT_MODE_AUTO       the daemon when its socket answers and its peer is
+ *                    trusted, in-process otherwise (no socket, as in a
+ *                    container without /run/dnstrust).
+ * In-process, a call runs the resolution on the caller's thread until
+ * its answers are in or the context's timeout passes: no thread, no
+ * signal handler. The context's threads share one engine (one cache),
+ * taking turns; a child of fork() builds its own on its first call.
+ */
+enum dt_mode {
+	DT_MODE_DAEMON = 1,
+	DT_MODE_INPROCESS = 2,
+	DT_MODE_AUTO = 3,
+};
+
+/* Sets the mode. Returns 0 or DT_ERR_INVALID. */
+int dt_ctx_set_mode(dt_ctx_t *ctx, enum dt_mode mode);
+
+/* The mode set (DT_MODE_DAEMON unless changed). */
+enum dt_mode dt_ctx_get_mode(dt_ctx_t *ctx);
+
+/* The mode that answered this thread's last libdnstrust call:
+ * DT_MODE_DAEMON or DT_MODE_INPROCESS; 0 when no answer came (like
+ * dt_last_status: per thread). */
+int dt_last_mode(void);
+
+/* dnstrust.conf for in-process answers (default /etc/dnstrust/
+ * dnstrust.conf, whose absence means the defaults; a file named here
+ * must exist). Without it, the environment variable DNSTRUST_CONF names
+ * one, except in a setuid or setgid program. Returns 0 or
+ * DT_ERR_INVALID (NULL, empty or longer than 255 octets). */
+int dt_ctx_set_config(dt_ctx_t *ctx, const char *path);
+
+/* The in-process cache's size in octets: default 4 MiB, at least 2 MiB.
+ * Returns 0 or DT_ERR_INVALID. */
+int dt_ctx_set_cache_size(dt_ctx_t *ctx, size_t bytes);
 
 /* --- flags of dt_query and dt_getaddrinfo_ex --- */
 
@@ -281,7 +337,9 @@ void dt_sshfp_free(dt_sshfp_set_t *set);
 /* --- the one bit --- */
 
 /* 1 when a trusted dnstrustd answers right now (reachable, peer
- * credentials right, protocol understood), 0 otherwise. */
+ * credentials right, protocol understood), or, in DT_MODE_INPROCESS or
+ * DT_MODE_AUTO, when the in-process engine is ready (its configuration
+ * and anchors read); 0 otherwise. dt_last_mode() then tells which. */
 int dt_trust_available(dt_ctx_t *ctx);
 
 /* --- res_query(3) --- */

@@ -271,6 +271,21 @@ static void status_text(const struct cli_daemon *d, const struct cli_txt *t)
 	}
 }
 
+/* Without the daemon: whether a program could validate in-process
+ * (DT_MODE_INPROCESS: dnstrust.conf and the anchors readable; nothing is
+ * sent to the network to learn it). */
+static void status_in_process(struct cli_daemon *d)
+{
+	dt_ctx_set_mode(d->ctx, DT_MODE_INPROCESS);
+	if (dt_trust_available(d->ctx) &&
+	    dt_last_mode() == DT_MODE_INPROCESS)
+		printf("in-process: available (dnstrust query --in-process, "
+		       "DT_MODE_INPROCESS or DT_MODE_AUTO)\n");
+	else
+		printf("in-process: unavailable (dnstrust.conf or the trust "
+		       "anchors cannot be read)\n");
+}
+
 int cmd_status(int argc, char **argv)
 {
 	struct cli_admin_opts o;
@@ -300,6 +315,8 @@ int cmd_status(int argc, char **argv)
 	r = err ? cli_err_report(&d, "status", err) : 0;
 	if (err == 0)
 		cli_txt_free(&t);
+	if (cli_err_unavailable(err) && !o.json)
+		status_in_process(&d);
 	cli_daemon_close(&d);
 	return r;
 }

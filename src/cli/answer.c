@@ -70,6 +70,7 @@ int cli_answer_get(struct cli_daemon *d, const char *qname, uint16_t qclass,
 	int r;
 
 	snprintf(a.qname, sizeof(a.qname), "%s", qname);
+	a.in_process = d->in_process;
 	r = dt_query(d->ctx, qname, qclass, qtype, flags, &res);
 	if (r == 0) {
 		r = take_result(&a, res);

@@ -16,6 +16,7 @@
 int cli_daemon_open(struct cli_daemon *d, const char *socket)
 {
 	d->socket = socket ? socket : DT_PROTO_SOCKET;
+	d->in_process = false;
 	if (dt_ctx_new(&d->ctx) < 0) {
 		fprintf(stderr, "dnstrust: out of memory\n");
 		return CLI_EXIT_INPUT;
@@ -27,6 +28,12 @@ int cli_daemon_open(struct cli_daemon *d, const char *socket)
 		return CLI_EXIT_USAGE;
 	}
 	return 0;
+}
+
+void cli_daemon_in_process(struct cli_daemon *d)
+{
+	dt_ctx_set_mode(d->ctx, DT_MODE_INPROCESS);
+	d->in_process = true;
 }
 
 void cli_daemon_close(struct cli_daemon *d)
@@ -56,6 +63,16 @@ int cli_err_report(const struct cli_daemon *d, const char *cmd, int err)
 {
 	const char *why;
 
+	if (d->in_process && cli_err_unavailable(err)) {
+		fprintf(stderr,
+			"dnstrust %s: no in-process answer: %s%s\n", cmd,
+			err == DT_ERR_UNAVAILABLE
+				? "dnstrust.conf or the trust anchors "
+				  "cannot be read"
+				: dt_error_str(err),
+			err == DT_ERR_UNAVAILABLE ? " (see DNSTRUST_CONF)" : "");
+		return CLI_EXIT_UNAVAILABLE;
+	}
 	if (err == DT_ERR_UNAVAILABLE && (why = path_trouble(d->socket))) {
 		fprintf(stderr,
 			"dnstrust %s: dnstrustd unavailable at %s: %s\n", cmd,

@@ -21,6 +21,7 @@ struct wire_msg;
 struct cli_daemon {
 	dt_ctx_t *ctx;
 	const char *socket; /* the path asked (for messages) */
+	bool in_process;    /* --in-process: DT_MODE_INPROCESS */
 };
 
 /*
@@ -29,6 +30,9 @@ struct cli_daemon {
  * CLI_EXIT_INPUT (out of memory).
  */
 int cli_daemon_open(struct cli_daemon *d, const char *socket);
+
+/* The context answers in-process (--in-process): DT_MODE_INPROCESS. */
+void cli_daemon_in_process(struct cli_daemon *d);
 
 void cli_daemon_close(struct cli_daemon *d);
 
@@ -86,6 +90,7 @@ struct cli_answer {
 	int ede; /* -1: none */
 	char ede_text[256];
 	bool cached;
+	bool in_process; /* answered in this process, not by dnstrustd */
 	struct wire_msg *msg; /* the answer received, NULL when none */
 	const char *withheld; /* why the records are not shown, or NULL */
 };

@@ -15,10 +15,12 @@
 #include "wire/msg.h"
 #include "wire/rr.h"
 
-static int parse_opts(int argc, char **argv, const char **socket)
+static int parse_opts(int argc, char **argv, const char **socket,
+		      bool *in_process)
 {
 	static const struct option longopts[] = {
 		{"socket", required_argument, NULL, 's'},
+		{"in-process", no_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -28,6 +30,7 @@ static int parse_opts(int argc, char **argv, const char **socket)
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': *socket = optarg; break;
+		case 'P': *in_process = true; break;
 		case 'h': return -2;
 		default: return -1;
 		}
@@ -104,7 +107,7 @@ static int parse_port(const char *s, uint16_t *ret)
 	return 0;
 }
 
-static void print_tlsa(const dt_tlsa_set_t *set)
+static void print_tlsa(const dt_tlsa_set_t *set, const char *by)
 {
 	for (size_t i = 0; i < set->n; i++) {
 		const dt_tlsa_t *t = &set->rr[i];
@@ -113,8 +116,8 @@ static void print_tlsa(const dt_tlsa_set_t *set)
 		print_hex(t->data, t->len);
 		printf("\n");
 	}
-	printf(";; secure: %zu TLSA record%s validated by dnstrustd\n", set->n,
-	       set->n == 1 ? "" : "s");
+	printf(";; secure: %zu TLSA record%s validated %s\n", set->n,
+	       set->n == 1 ? "" : "s", by);
 }
 
 int cmd_tlsa(int argc, char **argv)
@@ -124,7 +127,9 @@ int cmd_tlsa(int argc, char **argv)
 	struct cli_daemon d;
 	dt_tlsa_set_t *set;
 	uint16_t port;
-	int first = parse_opts(argc, argv, &socket), n = argc - first;
+	bool in_process = false;
+	int first = parse_opts(argc, argv, &socket, &in_process),
+	    n = argc - first;
 
 	if (first >= 0 && n == 3)
 		proto = argv[first + 2];
@@ -146,9 +151,9 @@ int cmd_tlsa(int argc, char **argv)
 	    (strcmp(proto, "tcp") && strcmp(proto, "udp"))) {
 		fprintf(first == -2 ? stdout : stderr,
 			"usage: dnstrust tlsa HOST PORT [tcp|udp] "
-			"[--socket PATH]\n");
+			"[--socket PATH] [--in-process]\n");
 		if (first == -2)
-			cli_options_help(stdout, "socket");
+			cli_options_help(stdout, "socket in-process");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
 	/* _PORT._PROTO. in front: 12 octets at most. */
@@ -157,9 +162,11 @@ int cmd_tlsa(int argc, char **argv)
 	int r = cli_daemon_open(&d, socket);
 	if (r)
 		return r;
+	if (in_process)
+		cli_daemon_in_process(&d);
 	r = dt_tlsa(d.ctx, argv[first], port, proto, &set);
 	if (r == 0) {
-		print_tlsa(set);
+		print_tlsa(set, in_process ? "in-process" : "by dnstrustd");
 		dt_tlsa_free(set);
 	} else {
 		snprintf(name, sizeof(name), "_%u._%s.%s", port, proto,
@@ -172,7 +179,8 @@ int cmd_tlsa(int argc, char **argv)
 
 /* --- sshfp --- */
 
-static void print_sshfp(const char *host, const dt_sshfp_set_t *set)
+static void print_sshfp(const char *host, const dt_sshfp_set_t *set,
+			const char *by)
 {
 	size_t len = strlen(host);
 
@@ -184,8 +192,8 @@ static void print_sshfp(const char *host, const dt_sshfp_set_t *set)
 		print_hex(s->fingerprint, s->len);
 		printf("\n");
 	}
-	printf(";; secure: %zu SSHFP record%s validated by dnstrustd\n", set->n,
-	       set->n == 1 ? "" : "s");
+	printf(";; secure: %zu SSHFP record%s validated %s\n", set->n,
+	       set->n == 1 ? "" : "s", by);
 }
 
 int cmd_sshfp(int argc, char **argv)
@@ -193,13 +201,15 @@ int cmd_sshfp(int argc, char **argv)
 	const char *socket = NULL;
 	struct cli_daemon d;
 	dt_sshfp_set_t *set;
-	int first = parse_opts(argc, argv, &socket);
+	bool in_process = false;
+	int first = parse_opts(argc, argv, &socket, &in_process);
 
 	if (first < 0 || argc - first != 1) {
 		fprintf(first == -2 ? stdout : stderr,
-			"usage: dnstrust sshfp HOST [--socket PATH]\n");
+			"usage: dnstrust sshfp HOST [--socket PATH] "
+			"[--in-process]\n");
 		if (first == -2)
-			cli_options_help(stdout, "socket");
+			cli_options_help(stdout, "socket in-process");
 		return first == -2 ? 0 : CLI_EXIT_USAGE;
 	}
 	if (cli_name_check("sshfp", "host", argv[first], 0) < 0)
@@ -207,9 +217,12 @@ int cmd_sshfp(int argc, char **argv)
 	int r = cli_daemon_open(&d, socket);
 	if (r)
 		return r;
+	if (in_process)
+		cli_daemon_in_process(&d);
 	r = dt_sshfp(d.ctx, argv[first], &set);
 	if (r == 0) {
-		print_sshfp(argv[first], set);
+		print_sshfp(argv[first], set,
+			    in_process ? "in-process" : "by dnstrustd");
 		dt_sshfp_free(set);
 	} else {
 		r = refusal(&d, "sshfp", argv[first], WIRE_TYPE_SSHFP, r);

@@ -72,10 +72,12 @@ static void print_flags(const struct cli_answer *a, FILE *f)
 		shown(a, WIRE_SEC_ADDITIONAL));
 }
 
-static const char *status_text(enum dt_status s)
+static const char *status_text(enum dt_status s, bool in_process)
 {
 	switch (s) {
-	case DT_STATUS_SECURE: return "secure, validated by dnstrustd";
+	case DT_STATUS_SECURE:
+		return in_process ? "secure, validated in-process"
+				  : "secure, validated by dnstrustd";
 	case DT_STATUS_INSECURE: return "insecure, provably unsigned";
 	case DT_STATUS_BOGUS: return "bogus";
 	case DT_STATUS_INDETERMINATE: return "indeterminate";
@@ -86,9 +88,12 @@ static const char *status_text(enum dt_status s)
 
 static void print_trust(const struct cli_answer *a, FILE *f)
 {
-	fprintf(f, ";; DNSSEC: %s; %s\n", status_text(a->status),
-		a->cached ? "answered from the daemon's cache"
-			  : "not from the daemon's cache");
+	fprintf(f, ";; DNSSEC: %s; %s\n",
+		status_text(a->status, a->in_process),
+		a->in_process ? (a->cached ? "answered from the in-process cache"
+					   : "not from the in-process cache")
+		: a->cached   ? "answered from the daemon's cache"
+			      : "not from the daemon's cache");
 	if (a->ede >= 0)
 		fprintf(f, ";; EDE: %d (%s): %s\n", a->ede,
 			wire_ede_name((uint16_t)a->ede), a->ede_text);

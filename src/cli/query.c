@@ -33,7 +33,7 @@ struct query_opts {
 	uint16_t types[QUERY_MAXTYPES];
 	size_t ntypes;
 	unsigned flags;
-	bool json, trace;
+	bool json, trace, in_process;
 	const char *socket;
 };
 
@@ -42,7 +42,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: dnstrust query NAME [TYPE...] [--json] [--trace] "
 		"[--cd] [--dnssec]\n"
-		"                      [--require-secure] [--socket PATH]\n"
+		"                      [--require-secure] [--socket PATH] "
+		"[--in-process]\n"
 		"       dnstrust query -x ADDR [TYPE...] [options]\n"
 		"TYPE is a mnemonic (A, AAAA, MX, HTTPS, TLSA...) or "
 		"TYPEnnn; default A,\n"
@@ -60,6 +61,7 @@ static int parse_opts(int argc, char **argv, struct query_opts *o)
 		{"dnssec", no_argument, NULL, 'd'},
 		{"require-secure", no_argument, NULL, 'r'},
 		{"socket", required_argument, NULL, 's'},
+		{"in-process", no_argument, NULL, 'P'},
 		{"reverse", required_argument, NULL, 'x'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -75,6 +77,7 @@ static int parse_opts(int argc, char **argv, struct query_opts *o)
 		case 'd': o->flags |= DT_FLAG_DNSSEC; break;
 		case 'r': o->flags |= DT_FLAG_REQUIRE_SECURE; break;
 		case 's': o->socket = optarg; break;
+		case 'P': o->in_process = true; break;
 		case 'x': o->reverse = optarg; break;
 		case 'h': return -2;
 		default: return -1;
@@ -299,6 +302,8 @@ int cmd_query(int argc, char **argv)
 	int r = cli_daemon_open(&d, o.socket);
 	if (r)
 		return r;
+	if (o.in_process)
+		cli_daemon_in_process(&d);
 	if (o.typed && !o.json)
 		printf(";; %s (%s)\n", o.typed, o.name);
 	r = run(&d, &o);

@@ -176,6 +176,10 @@ static const struct {
 	{"json", "  --json          one JSON object instead of text"},
 	{"socket", "  --socket PATH   the daemon's socket (default "
 		   "/run/dnstrust/socket)"},
+	{"in-process", "  --in-process    validate in this process, without the "
+		       "daemon (libdnstrust's\n"
+		       "                  DT_MODE_INPROCESS: dnstrust.conf, "
+		       "$DNSTRUST_CONF)"},
 	{"count", "  --count N       stop after N questions (1 or more)"},
 	{"reset", "  --reset         set the counters to zero (root only)"},
 	{"bogus", "  --bogus         drop the cached bogus answers"},

@@ -10,6 +10,8 @@
 static bool log_stderr = true;
 static bool log_journal;	/* stderr is systemd's journal stream */
 static int log_level = LOG_NOTICE;
+/* Nothing written from this thread (log_thread_quiet). */
+static _Thread_local bool log_quiet;
 
 /* Whether stderr is the stream systemd connected to the journal: its
  * device and inode are those of $JOURNAL_STREAM (systemd.exec(5)). Then
@@ -42,7 +44,16 @@ void log_set_level(int level)
 
 bool log_enabled(int prio)
 {
-	return prio <= __atomic_load_n(&log_level, __ATOMIC_RELAXED);
+	return !log_quiet &&
+	       prio <= __atomic_load_n(&log_level, __ATOMIC_RELAXED);
+}
+
+bool log_thread_quiet(bool on)
+{
+	bool was = log_quiet;
+
+	log_quiet = on;
+	return was;
 }
 
 static const char *prio_name(int prio)

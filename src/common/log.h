@@ -19,6 +19,12 @@ void log_set_level(int level);
  * formatting). */
 bool log_enabled(int prio);
 
+/* Silences (on) or restores the log for the calling thread only: the
+ * library's in-process engine runs the daemon's code on a program's
+ * thread, where lines on the program's stderr have no place (the
+ * verdict's reason goes in the answer). Returns the previous setting. */
+bool log_thread_quiet(bool on);
+
 __attribute__((format(printf, 2, 3))) void log_msg(int prio, const char *fmt,
 						    ...);
 

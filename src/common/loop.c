@@ -68,6 +68,11 @@ static void loop_update_time(struct loop *loop)
 	loop->wall = (int64_t)ts.tv_sec;
 }
 
+void loop_update(struct loop *loop)
+{
+	loop_update_time(loop);
+}
+
 /* --- timers: a binary min-heap on deadline_ms --- */
 
 static bool heap_less(const struct loop *loop, size_t a, size_t b)

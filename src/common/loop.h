@@ -76,6 +76,11 @@ void loop_timer_stop(struct loop *loop, struct loop_timer *t);
 /* The loop's monotonic time in milliseconds, read once per iteration. */
 int64_t loop_now_ms(const struct loop *loop);
 
+/* Reads the clocks again now, for a loop that is run only now and then
+ * (libdnstrust's in-process engine, between a program's calls): what is
+ * done before the next loop_run() sees the time of now. */
+void loop_update(struct loop *loop);
+
 /* Wall-clock seconds since the epoch (for DNSSEC validity), read once per
  * iteration; tests and the daemon's -T option may override it with
  * loop_set_wallclock_offset(). */

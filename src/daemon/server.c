@@ -508,41 +508,6 @@ static void send_now(struct worker *w, const struct origin *o,
 	}
 }
 
-/* Whether the query carries the status option. */
-static bool wants_status(const struct wire_edns *e)
-{
-	size_t pos = 0;
-	uint16_t code, len;
-	const uint8_t *data;
-
-	while (wire_edns_opt_next(e, &pos, &code, &data, &len) == 1)
-		if (code == DT_PROTO_OPT_STATUS)
-			return true;
-	return false;
-}
-
-static void qinfo_fill(struct qinfo *q, const struct wire_msg *m, bool udp,
-		       bool admin, bool hotspot)
-{
-	memset(q, 0, sizeof(*q));
-	q->id = m->hdr.id;
-	q->flags = m->hdr.flags;
-	q->edns = m->edns.present;
-	q->do_bit = m->edns.present && (m->edns.flags & WIRE_EDNS_DO);
-	q->want_status = m->edns.present && wants_status(&m->edns);
-	if (udp) {
-		uint16_t sz = m->edns.present ? m->edns.udp_size : 512;
-		q->udp_size = sz < 512 ? 512
-			      : sz > DT_UP_EDNS_BUFSIZE ? DT_UP_EDNS_BUFSIZE
-							: sz;
-	}
-	wire_dname_copy(q->qname, m->qname);
-	q->qtype = m->qtype;
-	q->qclass = m->qclass;
-	q->admin = admin;
-	q->hotspot = hotspot;
-}
-
 /* A reply for a message that could not be parsed: the header's ID, no
  * question (RFC 1035 §4.1.1: FORMERR). */
 static void reply_formerr(struct worker *w, const struct origin *o,
@@ -557,13 +522,6 @@ static void reply_formerr(struct worker *w, const struct origin *o,
 	send_now(w, o, w->reply_buf,
 		 render_error(&q, WIRE_RCODE_FORMERR, VAL_EDE_NONE, NULL,
 			      w->reply_buf, sizeof(w->reply_buf)));
-}
-
-static bool unsupported_type(uint16_t t)
-{
-	/* Zone transfers, ANY, MAILA/MAILB, OPT and the meta types: not for a
-	 * validating forwarder (RFC 8482 for ANY). */
-	return t == 0 || t == WIRE_TYPE_OPT || (t >= 128 && t <= 255);
 }
 
 static void resolve(struct worker *w, const struct origin *o,
@@ -657,7 +615,7 @@ static void handle(struct worker *w, const struct origin *o,
 		return;
 	}
 	STAT_INC(w, queries);
-	qinfo_fill(&q, m, udp, admin, hotspot);
+	qinfo_from_msg(&q, m, udp, admin, hotspot);
 	unsigned opcode = WIRE_OPCODE(m->hdr.flags);
 	wire_msg_free(m);
 	uint16_t rcode = WIRE_RCODE_NOERROR;
@@ -685,7 +643,7 @@ static void handle(struct worker *w, const struct origin *o,
 	} else if (q.qclass != WIRE_CLASS_IN) {
 		rcode = WIRE_RCODE_REFUSED;
 		why = "only class IN is resolved";
-	} else if (unsupported_type(q.qtype)) {
+	} else if (qinfo_type_unsupported(q.qtype)) {
 		rcode = WIRE_RCODE_NOTIMP;
 		why = "query type not supported";
 	}

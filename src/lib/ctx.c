@@ -28,6 +28,8 @@ static void ctx_init(struct dt_ctx *c)
 	c->set.timeout_ms = DTLIB_TIMEOUT_DEFAULT_MS;
 	c->set.daemon_uid = (uid_t)-1;
 	c->set.net = (struct dtlib_netview){-1, -1, -1};
+	c->set.mode = DT_MODE_DAEMON;
+	c->set.cache_size = DTLIB_CACHE_DEFAULT;
 	c->pool_pid = getpid();
 }
 
@@ -121,6 +123,8 @@ void dt_ctx_free(dt_ctx_t *ctx)
 	if (!ctx || ctx->is_default)
 		return;
 	pool_close_all(ctx);
+	if (ctx->set.eng_ops)
+		ctx->set.eng_ops->free(ctx);
 	pthread_mutex_destroy(&ctx->lock);
 	free(ctx);
 }

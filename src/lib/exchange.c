@@ -303,6 +303,34 @@ static int ask_daemon(dt_ctx_t *ctx, const struct dtlib_settings *s,
 	}
 }
 
+/*
+ * The daemon, or the in-process engine (mode.c): DT_MODE_INPROCESS asks
+ * the engine alone; DT_MODE_AUTO the daemon, and the engine when the
+ * daemon's socket cannot be reached or its peer is not trusted. The mode
+ * that answered is left for dt_last_mode().
+ */
+static int ask(dt_ctx_t *ctx, const struct dtlib_settings *s,
+	       struct dtlib_q *qs, size_t n)
+{
+	const struct dtlib_engine_ops *eng = s->eng_ops;
+	int err;
+
+	dtlib_set_last_mode(0);
+	if (s->mode != DT_MODE_INPROCESS || !eng) {
+		err = ask_daemon(ctx, s, qs, n);
+		if (!err)
+			dtlib_set_last_mode(DT_MODE_DAEMON);
+		if (s->mode != DT_MODE_AUTO || !eng ||
+		    (err != DT_ERR_UNAVAILABLE && err != DT_ERR_UNTRUSTED))
+			return err;
+		dtlib_qs_clear(qs, n);
+	}
+	err = eng->ask(ctx, s, qs, n);
+	if (!err)
+		dtlib_set_last_mode(DT_MODE_INPROCESS);
+	return err;
+}
+
 int dtlib_exchange(dt_ctx_t *ctx, const struct dtlib_settings *s,
 		   struct dtlib_q *qs, size_t n, unsigned how)
 {
@@ -310,7 +338,7 @@ int dtlib_exchange(dt_ctx_t *ctx, const struct dtlib_settings *s,
 
 	for (size_t i = 0; i < n; i++)
 		dtlib_answer_clear(&qs[i].ans);
-	err = ask_daemon(ctx, s, qs, n);
+	err = ask(ctx, s, qs, n);
 	if (err == DT_ERR_UNAVAILABLE && s->fallback &&
 	    !(how & DTLIB_NO_FALLBACK)) {
 		dtlib_qs_clear(qs, n);

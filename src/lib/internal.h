@@ -16,6 +16,10 @@
  * chain.c     the one chain of an answer; clean.c every answer cut to it
  * gai.c       dt_getaddrinfo; gai_serv.c services, gai_list.c the list,
  *             hosts.c /etc/hosts
+ * mode.c      dt_ctx_set_mode and the in-process engine's hook (src/inproc):
+ *             the only file that reaches the engine, so that a program
+ *             that never asks for in-process mode (the NSS module) links
+ *             neither the engine nor libcrypto
  */
 #ifndef DT_LIB_INTERNAL_H
 #define DT_LIB_INTERNAL_H
@@ -57,8 +61,17 @@ struct wire_msg;
 /* What a stream query's OPT record advertises: a stream carries whole
  * messages (RFC 7766 §8), so the largest. */
 #define DTLIB_EDNS_SIZE 65535
-/* Room for a test's hosts file path (the real one is /etc/hosts). */
+/* Room for a test's hosts file path (the real one is /etc/hosts), and
+ * for the path of dnstrust.conf given to the in-process engine. */
 #define DTLIB_PATH_MAX 256
+/* The in-process engine's cache by default: a program's few names, with
+ * their keys, fit many times over (the daemon's default is 64 MiB for
+ * the whole host). */
+#define DTLIB_CACHE_DEFAULT (4u * 1024 * 1024)
+/* The environment variable naming dnstrust.conf for the in-process
+ * engine (when dt_ctx_set_config named none); ignored in a setuid or
+ * setgid program (secure_getenv). */
+#define DTLIB_ENV_CONF "DNSTRUST_CONF"
 
 #define DTLIB_HOSTS_PATH "/etc/hosts"
 
@@ -75,6 +88,10 @@ struct dtlib_netview {
 	int v4, v6, v6_first;
 };
 
+struct dtlib_engine;
+struct dtlib_engine_ops;
+struct dtlib_q;
+
 /* A copy of a context's settings, taken at the start of a call so that a
  * setter running in another thread changes nothing half-way. */
 struct dtlib_settings {
@@ -85,6 +102,22 @@ struct dtlib_settings {
 	char hosts[DTLIB_PATH_MAX];
 	struct dtlib_netview net;
 	unsigned gen; /* bumped when socket or uid change */
+	int mode; /* DT_MODE_* */
+	/* NULL until dt_ctx_set_mode: daemon mode only (mode.c) */
+	const struct dtlib_engine_ops *eng_ops;
+	char conf[DTLIB_PATH_MAX]; /* for the engine; "" when not set */
+	size_t cache_size;
+	unsigned egen; /* bumped when conf or cache_size change */
+};
+
+/* The in-process engine's hook (mode.c), set by dt_ctx_set_mode. */
+struct dtlib_engine_ops {
+	/* Asks the n questions of qs in-process (as ask_daemon does the
+	 * daemon). Returns 0 or a DT_ERR_* code. */
+	int (*ask)(dt_ctx_t *ctx, const struct dtlib_settings *s,
+		   struct dtlib_q *qs, size_t n);
+	/* Frees ctx's engine (dt_ctx_free). */
+	void (*free)(dt_ctx_t *ctx);
 };
 
 /* An idle connection, and what its descriptor was when kept: a program
@@ -105,6 +138,7 @@ struct dt_ctx {
 	size_t nidle;
 	struct dtlib_idle idle[DTLIB_POOL_MAX];
 	bool is_default;
+	struct dtlib_engine *eng; /* built on first use (mode.c) */
 };
 
 /* ctx itself, or the default context for NULL (never NULL). */
@@ -230,8 +264,10 @@ void dtlib_query_each(dt_ctx_t *ctx, const char *name, uint16_t rclass,
 		      const uint16_t *types, size_t n, unsigned flags, int *rcs,
 		      dt_result_t **rets);
 
-/* The per-thread status of dt_last_status(). */
+/* The per-thread status of dt_last_status(), and mode of dt_last_mode()
+ * (0: no answer). */
 void dtlib_set_last_status(enum dt_status st);
+void dtlib_set_last_mode(int mode);
 
 /* Parses a presentation-form name (relative names are made absolute).
  * Returns its wire length or DT_ERR_INVALID. */

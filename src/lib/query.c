@@ -190,16 +190,21 @@ int dt_res_query(const char *dname, int rclass, int type, unsigned char *answer,
 	return n;
 }
 
-/* A TXT answer whose first string names the daemon. */
+/* A TXT answer whose first string names the daemon, or the in-process
+ * engine ("dnstrust in-process", src/inproc). */
 static int names_daemon(const uint8_t *rdata, uint16_t rdlen, void *arg)
 {
-	static const char want[] = "dnstrustd";
-	size_t wl = sizeof(want) - 1;
+	static const char *const want[] = {"dnstrustd",
+					   "dnstrust in-process"};
 
 	(void)arg;
-	if (rdlen < 1 + wl || rdata[0] < wl || memcmp(rdata + 1, want, wl))
-		return 0;
-	return -1; /* found: stop */
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		size_t wl = strlen(want[i]);
+		if (rdlen >= 1 + wl && rdata[0] >= wl &&
+		    !memcmp(rdata + 1, want[i], wl))
+			return -1; /* found: stop */
+	}
+	return 0;
 }
 
 int dt_trust_available(dt_ctx_t *ctx)

@@ -6,6 +6,7 @@
 #include "lib/internal.h"
 
 static _Thread_local enum dt_status last_status;
+static _Thread_local int last_mode;
 
 enum dt_status dt_last_status(void)
 {
@@ -15,6 +16,16 @@ enum dt_status dt_last_status(void)
 void dtlib_set_last_status(enum dt_status st)
 {
 	last_status = st;
+}
+
+int dt_last_mode(void)
+{
+	return last_mode;
+}
+
+void dtlib_set_last_mode(int mode)
+{
+	last_mode = mode;
 }
 
 const char *dt_error_str(int err)

@@ -60,6 +60,17 @@ struct answer {
 
 void answer_free(void *answer);
 
+/* q filled from a parsed query m: its ID, flags, EDNS (DO, the status
+ * option of docs/PROTOCOL.md), question; udp: the reply's size limit is
+ * m's EDNS buffer (512 without EDNS, at most DT_UP_EDNS_BUFSIZE), else 0
+ * (a stream). admin and hotspot: what the peer may do (struct qinfo). */
+void qinfo_from_msg(struct qinfo *q, const struct wire_msg *m, bool udp,
+		    bool admin, bool hotspot);
+
+/* Types no client question may ask: zone transfers, ANY, MAILA/MAILB,
+ * OPT and the other meta types (answered NOTIMP). */
+bool qinfo_type_unsupported(uint16_t t);
+
 /* Cache key of kind ('V' answers, 'W' rendered replies, 'K' key sets,
  * 'P' DS probes, 'Q' upstream responses) for a name (lower-cased in the
  * key), type and class. Returns the key length. */

@@ -15,6 +15,29 @@
  *   lab_check down SOCKET        the daemon is stopped
  *   lab_check fallback SOCKET    the daemon is stopped, /etc/resolv.conf
  *                                names a lab resolver: the opt-in fallback
+ *   lab_check inproc SOCKET EXPECT
+ *                                what "up" checks, answered in-process
+ *                                (DT_MODE_INPROCESS on every context;
+ *                                $DNSTRUST_CONF names the lab's
+ *                                resolver and anchor), whatever SOCKET is;
+ *                                then threads sharing the context, and a
+ *                                child of fork()
+ *   lab_check forged SOCKET FORGED
+ *                                in-process over the attacker upstream:
+ *                                no line of the lab's forged list is
+ *                                secure or reaches the caller
+ *   lab_check switch SOCKET RESOLV ATTACKER_RESOLV
+ *                                in-process, RESOLV (the resolv-conf of
+ *                                $DNSTRUST_CONF) rewritten to the
+ *                                attacker's between two questions
+ *   lab_check auto SOCKET daemon|inprocess
+ *                                DT_MODE_AUTO on every context: the mode
+ *                                that must answer, signed names secure,
+ *                                a tampered one bogus, through
+ *                                dt_getaddrinfo
+ *
+ * With LAB_CHECK_MODE=inproc in the environment, every phase runs with
+ * DT_MODE_INPROCESS on every context.
  *
  * Prints "ok - ..." / "not ok - ..." lines (lab_lib.sh numbers them) and
  * "# ..." details.
@@ -26,7 +49,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <pthread.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "dnstrust.h"
 
@@ -334,13 +360,238 @@ static void misc_cases(void)
 	dt_result_free(r);
 	r = NULL;
 	check(!dt_query(ctx, "www.rsa.lab", 1, 1, 0, &r) && dt_result_cached(r),
-	      "the second question is answered from the daemon's cache");
+	      "the second question is answered from the cache");
 	dt_result_free(r);
 	r = NULL;
 	check(!dt_query(ctx, "version.dnstrust.", 3, 16, 0, &r) &&
 		      dt_result_count(r, DT_SECTION_ANSWER) == 1,
 	      "version.dnstrust. CH TXT");
 	dt_result_free(r);
+}
+
+/* Every context of the program in mode m. */
+static bool set_mode(enum dt_mode m)
+{
+	return !dt_ctx_set_mode(ctx, m) && !dt_ctx_set_mode(NULL, m) &&
+	       dt_ctx_get_mode(ctx) == m && dt_ctx_get_mode(NULL) == m;
+}
+
+/* A thread of inproc_shared: names whose status it knows, asked on the
+ * shared context; returns the number of wrong answers. */
+static void *asker(void *arg)
+{
+	static const struct {
+		const char *name;
+		enum dt_status st;
+	} qs[] = {
+		{"www.secure.lab", DT_STATUS_SECURE},
+		{"www.insecure.lab", DT_STATUS_INSECURE},
+		{"www.nsec3.lab", DT_STATUS_SECURE},
+		{"www.ed.lab", DT_STATUS_SECURE},
+	};
+	size_t wrong = 0, first = (size_t)(uintptr_t)arg;
+
+	for (size_t i = 0; i < 8; i++) {
+		size_t k = (first + i) % (sizeof(qs) / sizeof(qs[0]));
+		dt_result_t *r = NULL;
+		if (dt_query(ctx, qs[k].name, 1, 1, 0, &r) ||
+		    dt_result_status(r) != qs[k].st ||
+		    dt_last_mode() != DT_MODE_INPROCESS)
+			wrong++;
+		dt_result_free(r);
+	}
+	return (void *)(uintptr_t)wrong;
+}
+
+/* Four threads on one context take turns on its engine. */
+static void inproc_shared(void)
+{
+	pthread_t t[4];
+	size_t wrong = 0, made = 0;
+
+	for (size_t i = 0; i < 4; i++)
+		made += !pthread_create(&t[i], NULL, asker, (void *)(uintptr_t)i);
+	for (size_t i = 0; i < made; i++) {
+		void *w;
+		pthread_join(t[i], &w);
+		wrong += (size_t)(uintptr_t)w;
+	}
+	check(made == 4 && wrong == 0,
+	      "4 threads x 8 questions on one context: %zu wrong", wrong);
+}
+
+/* A child of fork() answers with an engine of its own; the parent's
+ * goes on working. */
+static void inproc_fork(void)
+{
+	dt_result_t *r = NULL;
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int bad = dt_query(ctx, "www.secure.lab", 1, 28, 0, &r) ||
+			  dt_result_status(r) != DT_STATUS_SECURE ||
+			  dt_last_mode() != DT_MODE_INPROCESS;
+		_exit(bad);
+	}
+	check(pid > 0 && waitpid(pid, &status, 0) == pid &&
+		      WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "fork: the child's question is answered in-process, secure");
+	check(!dt_query(ctx, "www.rsa.lab", 1, 1, 0, &r) &&
+		      dt_result_status(r) == DT_STATUS_SECURE,
+	      "fork: the parent's engine still answers");
+	dt_result_free(r);
+}
+
+static void phase_inproc(const char *expect)
+{
+	dt_result_t *r = NULL;
+
+	check(set_mode(DT_MODE_INPROCESS), "DT_MODE_INPROCESS set");
+	check(!dt_query(ctx, "www.secure.lab", 1, 1, 0, &r) &&
+		      dt_result_status(r) == DT_STATUS_SECURE &&
+		      dt_last_mode() == DT_MODE_INPROCESS,
+	      "www.secure.lab A: secure, answered in-process (mode %d)",
+	      dt_last_mode());
+	dt_result_free(r);
+	truth_table(expect);
+	gai_cases();
+	key_cases();
+	res_cases();
+	misc_cases();
+	check(dt_last_mode() == DT_MODE_INPROCESS,
+	      "the last answer came in-process too");
+	inproc_shared();
+	inproc_fork();
+}
+
+/* The attacker upstream ($LAB_FORGED: NAME TYPE FORGED-ADDRESS METHOD per
+ * line): in-process, no forged answer is secure and no forged address
+ * reaches the caller, through dt_query (even with DT_FLAG_RETURN_BOGUS,
+ * the status is never secure) or dt_getaddrinfo. */
+static void phase_forged(const char *path)
+{
+	char name[300], type[16], addr[64], method[32], line[512];
+	FILE *f = fopen(path, "r");
+	int lines = 0;
+
+	check(set_mode(DT_MODE_INPROCESS), "DT_MODE_INPROCESS set");
+	if (!check(f != NULL, "the forged list %s", path))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%299s %15s %63s %31s", name, type, addr,
+			   method) != 4 || !type_num(type))
+			continue;
+		uint16_t t = type_num(type);
+		dt_result_t *r = NULL;
+		int err = dt_query(ctx, name, 1, t, 0, &r);
+		check(err || (dt_result_status(r) != DT_STATUS_SECURE &&
+			      typed(r, t) == 0),
+		      "attacker (%s): %s %s not secure, nothing returned (%s)",
+		      method, name, type,
+		      err ? dt_error_str(err)
+			  : dt_status_str(dt_result_status(r)));
+		dt_result_free(r);
+		r = NULL;
+		err = dt_query(ctx, name, 1, t, DT_FLAG_RETURN_BOGUS, &r);
+		check(err || dt_result_status(r) != DT_STATUS_SECURE,
+		      "attacker (%s): %s %s with DT_FLAG_RETURN_BOGUS: not "
+		      "secure",
+		      method, name, type);
+		dt_result_free(r);
+		if (t == 1 || t == 28) {
+			struct addrinfo hints = {
+				.ai_family = t == 1 ? AF_INET : AF_INET6,
+				.ai_socktype = SOCK_STREAM};
+			struct addrinfo *res = NULL;
+			err = dt_getaddrinfo_ex(ctx, name, NULL, &hints, 0,
+						&res, NULL);
+			check(err || !strstr(addrs_of(res), addr),
+			      "attacker (%s): %s never reaches dt_getaddrinfo",
+			      method, addr);
+			dt_freeaddrinfo(res);
+		}
+		lines++;
+	}
+	fclose(f);
+	check(lines >= 5, "%d forged answers tried", lines);
+}
+
+/* Copies the file from to the file to (rewritten in place). */
+static bool copy_file(const char *from, const char *to)
+{
+	char buf[4096];
+	size_t n;
+	FILE *in = fopen(from, "r"), *out = in ? fopen(to, "w") : NULL;
+	bool ok = in && out;
+
+	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	if (in)
+		fclose(in);
+	if (out && fclose(out))
+		ok = false;
+	return ok;
+}
+
+/* One process while its resolv.conf (the file resolv, named by
+ * $DNSTRUST_CONF's resolv-conf) changes to the attacker's (attacker): the
+ * engine reads it again at its next call, and the attacker's forged
+ * answer is bogus, not the honest secure one. */
+static void phase_switch(const char *resolv, const char *attacker)
+{
+	dt_result_t *r = NULL;
+	int err;
+
+	check(set_mode(DT_MODE_INPROCESS), "DT_MODE_INPROCESS set");
+	err = dt_query(ctx, "www.secure.lab", 1, 1, 0, &r);
+	check(!err && dt_result_status(r) == DT_STATUS_SECURE,
+	      "switch: www.secure.lab A secure through the honest upstream");
+	dt_result_free(r);
+	r = NULL;
+	check(copy_file(attacker, resolv),
+	      "switch: resolv.conf now names the attacker");
+	err = dt_query(ctx, "mail.secure.lab", 1, 1, 0, &r);
+	check(err == DT_ERR_BOGUS,
+	      "switch: mail.secure.lab A, asked after the change, is the "
+	      "attacker's forgery: bogus (%s)",
+	      dt_error_str(err));
+	dt_result_free(r);
+}
+
+static void phase_auto(const char *who)
+{
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM};
+	struct addrinfo *res = NULL;
+	enum dt_status st = DT_STATUS_NONE;
+	int want = !strcmp(who, "daemon") ? DT_MODE_DAEMON : DT_MODE_INPROCESS;
+	int err;
+
+	check(set_mode(DT_MODE_AUTO), "DT_MODE_AUTO set");
+	err = dt_getaddrinfo_ex(NULL, "www.secure.lab", NULL, &hints, 0, &res,
+				&st);
+	const char *a = addrs_of(res);
+	check(!err && strstr(a, "192.0.2.1") && strstr(a, "2001:db8:1::1") &&
+		      st == DT_STATUS_SECURE,
+	      "auto: dt_getaddrinfo www.secure.lab: A and AAAA, secure (%s)",
+	      a);
+	check(dt_last_mode() == want, "auto: answered by the %s (mode %d)",
+	      who, dt_last_mode());
+	dt_freeaddrinfo(res);
+	res = NULL;
+	err = dt_getaddrinfo("www.tampered.lab", NULL, &hints, &res);
+	check(err == EAI_FAIL && dt_last_status() == DT_STATUS_BOGUS,
+	      "auto: dt_getaddrinfo www.tampered.lab: EAI_FAIL, bogus (%s)",
+	      dt_gai_strerror(err));
+	dt_freeaddrinfo(res);
+	res = NULL;
+	err = dt_getaddrinfo_ex(ctx, "www.insecure.lab", NULL, &hints, 0, &res,
+				&st);
+	check(!err && st == DT_STATUS_INSECURE,
+	      "auto: dt_getaddrinfo www.insecure.lab: insecure");
+	dt_freeaddrinfo(res);
+	check(dt_trust_available(ctx) == 1 && dt_last_mode() == want,
+	      "auto: dt_trust_available 1, from the %s", who);
 }
 
 static void phase_down(void)
@@ -449,11 +700,17 @@ int main(int argc, char **argv)
 {
 	if (argc < 3 || dt_ctx_new(&ctx) || dt_ctx_set_socket(ctx, argv[2]) ||
 	    dt_ctx_set_socket(dt_ctx_default(), argv[2])) {
-		fprintf(stderr, "usage: lab_check up|nouplink|down|fallback "
-				"SOCKET [EXPECT]\n");
+		fprintf(stderr, "usage: lab_check up|nouplink|down|fallback|"
+				"inproc|auto SOCKET [EXPECT|MODE]\n");
 		return 64;
 	}
 	dt_ctx_set_timeout(ctx, 10000);
+	/* Any phase in-process: LAB_CHECK_MODE=inproc. */
+	const char *mode = getenv("LAB_CHECK_MODE");
+	if (mode && !strcmp(mode, "inproc") &&
+	    !check(set_mode(DT_MODE_INPROCESS),
+		   "LAB_CHECK_MODE=inproc: DT_MODE_INPROCESS set"))
+		return 1;
 	if (!strcmp(argv[1], "up") && argc == 4) {
 		truth_table(argv[3]);
 		gai_cases();
@@ -466,6 +723,14 @@ int main(int argc, char **argv)
 		phase_down();
 	} else if (!strcmp(argv[1], "fallback")) {
 		phase_fallback();
+	} else if (!strcmp(argv[1], "inproc") && argc == 4) {
+		phase_inproc(argv[3]);
+	} else if (!strcmp(argv[1], "auto") && argc == 4) {
+		phase_auto(argv[3]);
+	} else if (!strcmp(argv[1], "forged") && argc == 4) {
+		phase_forged(argv[3]);
+	} else if (!strcmp(argv[1], "switch") && argc == 5) {
+		phase_switch(argv[3], argv[4]);
 	} else {
 		return 64;
 	}

@@ -322,6 +322,74 @@ static void test_unavailable(void)
 	dt_ctx_free(c);
 }
 
+/* --- modes (DT_MODE_*): what needs no network; the lab does the rest
+ * (tests/lib/lab_inproc.sh) --- */
+
+static void test_modes(void)
+{
+	char path[160], text[512], longp[300];
+	dt_ctx_t *c = NULL;
+	dt_result_t *r = NULL;
+
+	dt_ctx_new(&c);
+	dt_ctx_set_socket(c, sock);
+	is_int(dt_ctx_get_mode(c), DT_MODE_DAEMON, "the default mode: daemon");
+	is_int(dt_ctx_set_mode(c, (enum dt_mode)0), DT_ERR_INVALID,
+	       "mode 0: DT_ERR_INVALID");
+	is_int(dt_ctx_set_mode(c, (enum dt_mode)7), DT_ERR_INVALID,
+	       "mode 7: DT_ERR_INVALID");
+	is_int(dt_ctx_get_mode(c), DT_MODE_DAEMON, "still daemon");
+	is_int(dt_ctx_set_config(c, NULL), DT_ERR_INVALID, "config NULL");
+	is_int(dt_ctx_set_config(c, ""), DT_ERR_INVALID, "config empty");
+	memset(longp, 'a', sizeof(longp) - 1);
+	longp[sizeof(longp) - 1] = '\0';
+	is_int(dt_ctx_set_config(c, longp), DT_ERR_INVALID,
+	       "config path of 299 octets");
+	is_int(dt_ctx_set_cache_size(c, 1024), DT_ERR_INVALID,
+	       "a cache of 1 KiB: DT_ERR_INVALID");
+	is_int(dt_ctx_set_cache_size(c, 8u << 20), 0, "a cache of 8 MiB");
+
+	/* AUTO with the daemon there: the daemon answers. */
+	is_int(dt_ctx_set_mode(c, DT_MODE_AUTO), 0, "DT_MODE_AUTO");
+	is_int(dt_ctx_get_mode(c), DT_MODE_AUTO, "read back");
+	is_int(dt_query(c, "secure.test", 1, 1, 0, &r), 0, "auto: an answer");
+	is_int(dt_last_mode(), DT_MODE_DAEMON, "auto: from the daemon");
+	dt_result_free(r);
+	r = NULL;
+	is_int(dt_trust_available(c), 1, "auto: dt_trust_available, daemon");
+
+	/* In-process without a readable configuration: unavailable, and
+	 * nothing asked of any network (the engine is never built). */
+	snprintf(path, sizeof(path), "%s/missing.conf", dir);
+	is_int(dt_ctx_set_config(c, path), 0, "a configuration path");
+	is_int(dt_ctx_set_mode(c, DT_MODE_INPROCESS), 0, "DT_MODE_INPROCESS");
+	is_int(dt_query(c, "secure.test", 1, 1, 0, &r), DT_ERR_UNAVAILABLE,
+	       "in-process, no dnstrust.conf: DT_ERR_UNAVAILABLE");
+	is_int(dt_last_mode(), 0, "no mode answered");
+	is_int(dt_trust_available(c), 0, "no trust");
+	snprintf(path, sizeof(path), "%s/bad-anchor.conf", dir);
+	snprintf(text, sizeof(text),
+		 "resolv-conf %s/resolv.conf\ntrust-anchor-file %s/none.ds\n",
+		 dir, dir);
+	write_file(path, text);
+	dt_ctx_set_config(c, path);
+	is_int(dt_query(c, "secure.test", 1, 1, 0, &r), DT_ERR_UNAVAILABLE,
+	       "in-process, anchors unreadable: DT_ERR_UNAVAILABLE");
+	snprintf(path, sizeof(path), "%s/bad.conf", dir);
+	write_file(path, "no-such-key yes\n");
+	dt_ctx_set_config(c, path);
+	is_int(dt_query(c, "secure.test", 1, 1, 0, &r), DT_ERR_UNAVAILABLE,
+	       "in-process, a refused dnstrust.conf: DT_ERR_UNAVAILABLE");
+
+	/* AUTO with no daemon and no engine: still unavailable. */
+	dt_ctx_set_mode(c, DT_MODE_AUTO);
+	snprintf(path, sizeof(path), "%s/nothing", dir);
+	dt_ctx_set_socket(c, path);
+	is_int(dt_query(c, "secure.test", 1, 1, 0, &r), DT_ERR_UNAVAILABLE,
+	       "auto, no socket, no engine: DT_ERR_UNAVAILABLE");
+	dt_ctx_free(c);
+}
+
 /* --- connections --- */
 
 static void test_pool(void)
@@ -710,6 +778,7 @@ int main(int argc, char **argv)
 	test_query_broken();
 	test_query_args();
 	test_unavailable();
+	test_modes();
 	test_pool();
 	test_threads();
 	test_fork();

@@ -1,0 +1,575 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The in-process engine (inproc.h): a daemon worker's glue
+ * (daemon/resolve.c) cut down to one loop run on the caller's thread.
+ * The core's fetches go to the upstream client; its answers are rendered
+ * for the waiting questions, which inproc_ask() waits for.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cache/cache.h"
+#include "common/errcode.h"
+#include "common/log.h"
+#include "common/loop.h"
+#include "common/protocol.h"
+#include "daemon/iter_net.h"
+#include "inproc/inproc.h"
+#include "inproc/state.h"
+#include "resolver/render.h"
+#include "resolver/resolver.h"
+#include "resolver/state.h"
+#include "iterator/iter_msg.h"
+#include "iterator/iterate.h"
+#include "upstream/transport.h"
+#include "wire/dname.h"
+#include "wire/msg.h"
+
+struct inproc {
+	struct loop *loop;
+	struct up_client *up;
+	struct cache *cache;
+	struct resolver *rsv;
+	struct dstate *st;
+	/* resolution recursive: the iterator over its own client */
+	struct up_client *itup;
+	struct it_net *itnet;
+	struct iterator *it;
+	struct up_conf uc;
+	ino_t rc_ino;		/* resolv.conf as it was read */
+	off_t rc_size;
+	struct timespec rc_mtime;
+	struct loop_timer deadline;	/* the caller's time is up */
+	struct loop_timer qtimeout;	/* query-timeout: SERVFAIL */
+	struct iwaiter *ws;		/* the call's questions */
+	size_t nws;
+	size_t waiting;		/* questions of the call under way not
+				   answered yet */
+	bool running;		/* inside loop_run() */
+};
+
+/* A question of inproc_ask(), waiting in the core. */
+struct iwaiter {
+	struct rsv_waiter rw;	/* first: answered() gets it back */
+	struct inproc_q *q;
+	bool done;
+};
+
+/* A fetch of the core, sent upstream or to the iterator. */
+struct ifetch {
+	struct inproc *e;
+	struct rsv_fetch *f;
+	struct up_req *req;
+	struct it_req *ireq;
+};
+
+/* The address of a name server without glue, asked of the core itself
+ * while recursing (as a daemon worker asks it, daemon/resolve.c): only
+ * the addresses of a secure or insecure answer are used, handed to the
+ * iterator from a 0 ms timer, never from inside the core. */
+struct nslookup {
+	struct rsv_waiter rw;	/* nest > 0: how answered() knows it */
+	struct inproc *e;
+	it_addrs_fn *cb;
+	void *cbarg;
+	struct loop_timer deliver;
+	struct up_server addr[DT_IT_ADDRS_MAX];
+	size_t naddr;
+	uint8_t buf[DT_MSG_MAXLEN];
+};
+
+static void clock_of(const struct inproc *e, struct rsv_clock *c)
+{
+	c->mono_ms = loop_now_ms(e->loop);
+	c->wall = loop_wallclock(e->loop);
+}
+
+static void fetch_done(void *arg, int err, const struct up_answer *ans,
+		       int last_rcode)
+{
+	struct ifetch *xf = arg;
+	struct rsv_fetch *f = xf->f;
+	struct rsv_clock now;
+	char from[DT_FETCH_FROM_LEN] = "upstream";
+
+	(void)last_rcode;
+	clock_of(xf->e, &now);
+	if (!err && ans && ans->server)
+		up_server_str(ans->server, from, sizeof(from));
+	free(xf);
+	rsv_fetch_done(f, err, err ? NULL : ans->msg, err ? 0 : ans->len, from,
+		       &now);
+}
+
+/* While recursing, whether a fetch still goes to resolv.conf's servers:
+ * a domain rule's (servers set), and private names (a DS: its parent's),
+ * as daemon/resolve.c decides. */
+static bool to_network(struct inproc *e, const uint8_t *name, uint16_t type,
+		       const struct up_conf *servers)
+{
+	if (servers)
+		return true;
+	if (type == WIRE_TYPE_DS && name[0])
+		name += 1 + name[0];
+	return rsv_private_domain(e->cache, e->st, &e->uc, name,
+				  loop_now_ms(e->loop) / 1000, NULL) != NULL;
+}
+
+static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
+		 uint16_t type, const struct up_conf *servers, void **handle)
+{
+	struct inproc *e = arg;
+	struct ifetch *xf = calloc(1, sizeof(*xf));
+
+	if (!xf)
+		return -ENOMEM;
+	xf->e = e;
+	xf->f = f;
+	if (e->it && !to_network(e, name, type, servers))
+		xf->ireq = it_query_nest(e->it, loop_now_ms(e->loop), name,
+					 type, rsv_fetch_nest(f), fetch_done,
+					 xf);
+	else
+		/* A question asked again after a bogus or malformed answer
+		 * goes over TCP, where an off-path forger cannot reach
+		 * (resolver.h). */
+		xf->req = up_query_ex(e->up, name, type, WIRE_CLASS_IN,
+				      servers,
+				      rsv_fetch_attempt(f) ? UP_Q_TCP : 0,
+				      fetch_done, xf);
+	if (!xf->req && !xf->ireq) {
+		free(xf);
+		return -ENOMEM;
+	}
+	*handle = xf;
+	return 0;
+}
+
+static void fetch_cancel(void *arg, void *handle)
+{
+	struct ifetch *xf = handle;
+
+	(void)arg;
+	up_cancel(xf->req);
+	it_cancel(xf->ireq);
+	free(xf);
+}
+
+static void distrust(void *arg, const char *from)
+{
+	struct inproc *e = arg;
+
+	up_client_distrust(e->up, from);
+	if (e->it)
+		it_distrust(e->it, from, up_server_str, loop_now_ms(e->loop));
+}
+
+static const struct up_conf *network(void *arg)
+{
+	struct inproc *e = arg;
+
+	return up_client_conf(e->up);
+}
+
+static void ns_deliver(struct loop_timer *t)
+{
+	struct nslookup *nl = t->arg;
+
+	nl->cb(nl->cbarg, nl->addr, nl->naddr, loop_now_ms(nl->e->loop));
+	free(nl);
+}
+
+/* The addresses of a, when it is proven (secure) or proven unsigned. */
+static void ns_answered(struct nslookup *nl, const struct answer *a)
+{
+	struct wire_msg *m;
+	size_t len;
+	int err;
+
+	if ((a->status == VAL_SECURE || a->status == VAL_INSECURE) &&
+	    !a->unvalidated && !a->permissive &&
+	    (len = answer_render(a, &nl->rw.q, 0, nl->buf, sizeof(nl->buf))) &&
+	    (m = wire_msg_parse(nl->buf, len, 0, &err))) {
+		for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER] &&
+				   nl->naddr < DT_IT_ADDRS_MAX;
+		     i++)
+			if (it_addr_from_rr(&m->sec[WIRE_SEC_ANSWER][i],
+					    &nl->addr[nl->naddr]))
+				nl->naddr++;
+		wire_msg_free(m);
+	}
+	loop_timer_start(nl->e->loop, &nl->deliver, 0);
+}
+
+static void *ns_start(void *arg, const uint8_t *name, uint16_t type,
+		      unsigned nest, it_addrs_fn *cb, void *cbarg)
+{
+	struct inproc *e = arg;
+	struct nslookup *nl = calloc(1, sizeof(*nl));
+	struct rsv_clock now;
+
+	if (!nl)
+		return NULL;
+	nl->e = e;
+	nl->cb = cb;
+	nl->cbarg = cbarg;
+	nl->deliver.cb = ns_deliver;
+	nl->deliver.arg = nl;
+	nl->rw.nest = nest;
+	nl->rw.q.edns = true;
+	nl->rw.q.qtype = type;
+	nl->rw.q.qclass = WIRE_CLASS_IN;
+	wire_dname_copy(nl->rw.q.qname, name);
+	clock_of(e, &now);
+	if (rsv_submit(e->rsv, &nl->rw, &now) != 0) {
+		free(nl);
+		return NULL;
+	}
+	return nl;
+}
+
+static void ns_cancel(void *arg, void *handle)
+{
+	struct inproc *e = arg;
+	struct nslookup *nl = handle;
+
+	rsv_detach(&nl->rw);
+	loop_timer_stop(e->loop, &nl->deliver);
+	free(nl);
+}
+
+static void answered(void *arg, struct rsv_waiter *list,
+		     const struct rsv_done *d)
+{
+	struct inproc *e = arg;
+
+	while (list) {
+		struct iwaiter *w = (struct iwaiter *)list;
+
+		list = list->next;
+		if (w->rw.nest) {
+			ns_answered((struct nslookup *)w, d->a);
+			continue;
+		}
+		w->q->rlen = answer_render(d->a, &w->rw.q, 0, w->q->reply,
+					   w->q->cap);
+		w->done = true;
+		if (e->waiting && --e->waiting == 0 && e->running)
+			loop_stop(e->loop);
+	}
+}
+
+static void deadline_passed(struct loop_timer *t)
+{
+	struct inproc *e = t->arg;
+
+	loop_stop(e->loop);
+}
+
+/* query-timeout passed: what is not answered yet gets the daemon's
+ * answer to a question that took that long (daemon/server.c,
+ * waiter_deadline): SERVFAIL, EDE 22. */
+static void qtimeout_passed(struct loop_timer *t)
+{
+	struct inproc *e = t->arg;
+	char text[64];
+
+	snprintf(text, sizeof(text), "no answer within %u ms",
+		 e->st->cfg.query_timeout_ms);
+	for (size_t i = 0; i < e->nws; i++) {
+		struct iwaiter *w = &e->ws[i];
+		if (w->done)
+			continue;
+		rsv_detach(&w->rw);
+		w->q->rlen = render_error(&w->rw.q, WIRE_RCODE_SERVFAIL,
+					  WIRE_EDE_NO_REACHABLE_AUTHORITY, text,
+					  w->q->reply, w->q->cap);
+		w->done = true;
+	}
+	e->waiting = 0;
+	loop_stop(e->loop);
+}
+
+/* resolv.conf as the configuration names it; without it, no server
+ * (every fetch fails: SERVFAIL, upstream-unreachable). */
+static void read_resolv_conf(struct inproc *e)
+{
+	struct stat st;
+
+	if (stat(e->st->cfg.resolv_conf, &st) < 0)
+		memset(&st, 0, sizeof(st));
+	e->rc_ino = st.st_ino;
+	e->rc_size = st.st_size;
+	e->rc_mtime = st.st_mtim;
+	if (up_conf_load(e->st->cfg.resolv_conf, &e->uc) < 0) {
+		memset(&e->uc, 0, sizeof(e->uc));
+		e->uc.timeout_ms = DT_UP_TIMEOUT_DEFAULT_MS;
+		e->uc.attempts = DT_UP_ATTEMPTS_DEFAULT;
+	}
+}
+
+/* At each call: resolv.conf replaced or changed since it was read (a new
+ * network, a container's file rewritten) is read again, as the daemon's
+ * watch does; when its servers changed, what was not validated as secure
+ * is dropped from the cache (the daemon's rule, source_drop_unproven). */
+static void resolv_conf_check(struct inproc *e)
+{
+	struct stat st;
+	struct up_conf old = e->uc;
+
+	if (stat(e->st->cfg.resolv_conf, &st) < 0)
+		memset(&st, 0, sizeof(st));
+	if (st.st_ino == e->rc_ino && st.st_size == e->rc_size &&
+	    st.st_mtim.tv_sec == e->rc_mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == e->rc_mtime.tv_nsec)
+		return;
+	read_resolv_conf(e);
+	if (up_conf_equal(&old, &e->uc))
+		return;
+	up_client_set_conf(e->up, &e->uc);
+	source_drop_unproven(e->cache);
+}
+
+/* resolution recursive: the iterator from the configured root hints
+ * (the built-in ones without root-hints), over a client of its own, its
+ * name-server addresses asked of the core. */
+static int recursion_start(struct inproc *e, char *err, size_t errlen)
+{
+	struct it_hints hints;
+	struct it_lookup lk = {.start = ns_start, .cancel = ns_cancel,
+			       .arg = e};
+
+	if (!e->st->cfg.root_hints[0])
+		it_hints_builtin(&hints);
+	else if (it_hints_load(e->st->cfg.root_hints, &hints, err, errlen) <
+		 0)
+		return -1;
+	snprintf(err, errlen, "%s", errcode_str(-ENOMEM));
+	if (!(e->itup = up_client_new(e->loop)) ||
+	    !(e->itnet = it_net_new(e->loop, e->itup, &hints)))
+		return -1;
+	e->it = it_net_core(e->itnet);
+	it_set_lookup(e->it, &lk);
+	return 0;
+}
+
+struct inproc *inproc_new(const struct inproc_opts *o, char *err,
+			  size_t errlen)
+{
+	struct inproc *e = calloc(1, sizeof(*e));
+	const struct rsv_env env = {
+		.arg = e,
+		.fetch = fetch,
+		.fetch_cancel = fetch_cancel,
+		.answered = answered,
+		.network = network,
+		.distrust = distrust,
+	};
+
+	bool quiet = log_thread_quiet(true);
+
+	if (!e) {
+		snprintf(err, errlen, "%s", errcode_str(-ENOMEM));
+		log_thread_quiet(quiet);
+		return NULL;
+	}
+	e->st = inproc_state_load(o->conf, err, errlen);
+	if (!e->st)
+		goto fail;
+	snprintf(err, errlen, "%s", errcode_str(-ENOMEM));
+	read_resolv_conf(e);
+	if (!(e->cache = cache_new(o->cache_size)) ||
+	    !(e->loop = loop_new()) || !(e->up = up_client_new(e->loop)) ||
+	    !(e->rsv = rsv_new(e->cache, &env)))
+		goto fail;
+	up_client_set_conf(e->up, &e->uc);
+	rsv_set_state(e->rsv, e->st);
+	if (e->st->cfg.resolution == CFG_RES_RECURSIVE &&
+	    recursion_start(e, err, errlen) < 0)
+		goto fail;
+	e->deadline.cb = deadline_passed;
+	e->deadline.arg = e;
+	e->qtimeout.cb = qtimeout_passed;
+	e->qtimeout.arg = e;
+	err[0] = '\0';
+	log_thread_quiet(quiet);
+	return e;
+fail:
+	inproc_free(e);
+	log_thread_quiet(quiet);
+	return NULL;
+}
+
+void inproc_free(struct inproc *e)
+{
+	bool quiet;
+
+	if (!e)
+		return;
+	quiet = log_thread_quiet(true);
+	if (e->rsv)
+		rsv_free(e->rsv);
+	if (e->itnet)
+		it_net_free(e->itnet);
+	up_client_free(e->itup);
+	up_client_free(e->up);
+	if (e->loop) {
+		loop_timer_stop(e->loop, &e->deadline);
+		loop_timer_stop(e->loop, &e->qtimeout);
+		loop_free(e->loop);
+	}
+	cache_free(e->cache);
+	if (e->st)
+		dstate_put(e->st);
+	free(e);
+	log_thread_quiet(quiet);
+}
+
+const char *inproc_anchors(const struct inproc *e)
+{
+	return e->st->ta_desc;
+}
+
+/* The one administrative name the engine knows, version.dnstrust. TXT
+ * (what dt_trust_available asks): "dnstrust in-process VERSION". Every
+ * other is the daemon's (REFUSED). */
+static size_t admin_reply(const struct qinfo *q, uint8_t *buf, size_t cap)
+{
+	static const char text[] = "dnstrust in-process " DT_VERSION;
+	uint8_t version[DT_NAME_MAXLEN], rdata[1 + sizeof(text)];
+	struct wire_builder b;
+	struct wire_rr rr = {
+		.owner = q->qname,
+		.type = WIRE_TYPE_TXT,
+		.rclass = WIRE_CLASS_CH,
+		.rdlen = sizeof(text), /* length octet and text */
+		.rdata = rdata,
+	};
+
+	rdata[0] = sizeof(text) - 1;
+	memcpy(rdata + 1, text, sizeof(text) - 1);
+	if (wire_dname_from_str(DT_PROTO_ADMIN_VERSION,
+				strlen(DT_PROTO_ADMIN_VERSION), NULL,
+				version) < 0 ||
+	    !wire_dname_equal(q->qname, version) || q->qtype != WIRE_TYPE_TXT)
+		return render_error(q, WIRE_RCODE_REFUSED,
+				    WIRE_EDE_NOT_SUPPORTED,
+				    "administrative names are the daemon's",
+				    buf, cap);
+	if (wire_build_init(&b, buf, cap, q->id,
+			    WIRE_FLAG_QR | WIRE_FLAG_AA |
+				    (q->flags & WIRE_FLAG_RD)) ||
+	    wire_build_question(&b, q->qname, q->qtype, q->qclass) ||
+	    wire_build_rr(&b, WIRE_SEC_ANSWER, &rr) ||
+	    (q->edns && wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, 0, NULL,
+				       0)))
+		return 0;
+	return wire_build_finish(&b);
+}
+
+/*
+ * The first step of one question, as dnstrustd's server takes it
+ * (daemon/server.c): the administrative class, classes and types it does
+ * not resolve, the answer cache, else a waiter submitted to the core.
+ * Returns 0, or DT_EMALF for a query that is not one.
+ */
+static int start(struct inproc *e, struct iwaiter *w)
+{
+	struct inproc_q *q = w->q;
+	struct rsv_clock now;
+	struct wire_msg *m;
+	int err;
+
+	m = wire_msg_parse(q->query, q->qlen, 0, &err);
+	if (!m || !m->has_question || (m->hdr.flags & WIRE_FLAG_QR)) {
+		wire_msg_free(m);
+		return DT_EMALF;
+	}
+	qinfo_from_msg(&w->rw.q, m, false, false, false);
+	wire_msg_free(m);
+	const struct qinfo *qi = &w->rw.q;
+	if (qi->qclass == WIRE_CLASS_CH) {
+		q->rlen = admin_reply(qi, q->reply, q->cap);
+	} else if (qi->qclass != WIRE_CLASS_IN) {
+		q->rlen = render_error(qi, WIRE_RCODE_REFUSED,
+				       WIRE_EDE_NOT_SUPPORTED,
+				       "only class IN is resolved", q->reply,
+				       q->cap);
+	} else if (qinfo_type_unsupported(qi->qtype)) {
+		q->rlen = render_error(qi, WIRE_RCODE_NOTIMP,
+				       WIRE_EDE_NOT_SUPPORTED,
+				       "query type not supported", q->reply,
+				       q->cap);
+	} else {
+		clock_of(e, &now);
+		q->rlen = answer_cached(e->rsv, qi, &now, q->reply, q->cap);
+		if (q->rlen)
+			goto done;
+		e->waiting++;
+		int r = rsv_submit(e->rsv, &w->rw, &now);
+		if (r == 0)
+			return 0; /* answered() says when (maybe already) */
+		e->waiting--;
+		q->rlen = render_error(
+			qi, WIRE_RCODE_SERVFAIL,
+			r == -ENOMEM ? WIRE_EDE_OTHER : WIRE_EDE_NOT_READY,
+			r == -ENOMEM ? "out of memory"
+				     : "too many questions under way",
+			q->reply, q->cap);
+	}
+done:
+	w->done = true;
+	return 0;
+}
+
+int inproc_ask(struct inproc *e, struct inproc_q *qs, size_t n,
+	       int64_t timeout_ms)
+{
+	struct iwaiter *ws = calloc(n, sizeof(*ws));
+	bool quiet;
+	int err = 0;
+
+	if (!ws)
+		return -ENOMEM;
+	quiet = log_thread_quiet(true);
+	loop_update(e->loop);
+	resolv_conf_check(e);
+	e->waiting = 0;
+	for (size_t i = 0; i < n && !err; i++) {
+		ws[i].q = &qs[i];
+		qs[i].rlen = 0;
+		err = start(e, &ws[i]);
+	}
+	if (!err && e->waiting) {
+		e->ws = ws;
+		e->nws = n;
+		loop_timer_start(e->loop, &e->deadline, timeout_ms);
+		loop_timer_start(e->loop, &e->qtimeout,
+				 e->st->cfg.query_timeout_ms);
+		e->running = true;
+		err = loop_run(e->loop);
+		e->running = false;
+		loop_timer_stop(e->loop, &e->deadline);
+		loop_timer_stop(e->loop, &e->qtimeout);
+		e->ws = NULL;
+		e->nws = 0;
+	}
+	/* Questions still under way go on without a waiter (their answers
+	 * fill the cache when a later call runs the loop). */
+	for (size_t i = 0; i < n; i++) {
+		if (ws[i].done)
+			continue;
+		if (ws[i].rw.task)
+			rsv_detach(&ws[i].rw);
+		if (!err)
+			err = DT_ETIMEOUT;
+	}
+	e->waiting = 0;
+	log_thread_quiet(quiet);
+	free(ws);
+	return err;
+}

@@ -1,0 +1,170 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# libdnstrust's in-process mode in the integration lab (tests/lab/lab.sh),
+# with no dnstrustd running: lab_check.c's whole "up" run (the lab's
+# truth table through dt_query and dt_getaddrinfo, key material,
+# dt_res_query, dt_trust_available) answered in-process, with
+# DNSTRUST_CONF naming a dnstrust.conf whose resolv-conf is the lab's
+# resolver and whose trust-anchor-file is the lab's anchor; the lab's
+# attacker upstream (no forged answer secure or returned); the same run
+# with resolution recursive from the lab's root hints; resolv.conf
+# rewritten under a running process; a nameserver
+# that does not answer (lab_check nouplink, in-process); DT_MODE_AUTO
+# with the socket path pointing at nothing; `dnstrust query --in-process`
+# and `dnstrust tlsa --in-process`; a container-like mount namespace
+# (no /run/dnstrust, its own resolv.conf and /etc/dnstrust) where AUTO
+# answers in-process without DNSTRUST_CONF; then the daemon started:
+# AUTO answers through it, and both paths give the same status, RCODE,
+# EDE and reason text for the same names.
+#
+# usage: lab_inproc.sh DNSTRUSTD LAB_CHECK DNSTRUST LAB_SH   (TAP on stdout)
+set -u
+
+DNSTRUSTD=$1 LAB_CHECK=$2 DNSTRUST=$3 LAB_SH=$4
+# shellcheck source=tests/harness.sh
+. "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
+
+# (check's own local variables are d and rc: the exit codes here are
+# kept in code.)
+
+# Runs a command printing "ok - ..." lines and numbers them.
+numbered() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) ok "${line#ok - }" ;;
+		"not ok - "*) not_ok "${line#not ok - }" ;;
+		*) echo "$line" ;;
+		esac
+	done < <("$@" 2>&1)
+}
+
+has() { printf '%s\n' "$1" | grep -qE -- "$2"; } # TEXT, extended regex
+
+lab_start lab-inproc
+
+cat >"$conf" <<EOF
+# written by lab_inproc.sh
+socket $sock
+resolv-conf $LAB_RESOLV_CONF
+trust-anchor-file $LAB_ANCHOR
+root-hints $LAB_DIR/root.hints
+threads 2
+query-timeout 5
+log-level info
+EOF
+nosock=$work/no-such-socket
+
+# --- no daemon: in-process ---
+
+check "no daemon socket" test ! -e "$sock"
+export DNSTRUST_CONF=$conf
+numbered "$LAB_CHECK" inproc "$nosock" "$LAB_EXPECT"
+numbered "$LAB_CHECK" auto "$nosock" inprocess
+
+out=$("$DNSTRUST" query --in-process www.secure.lab A 2>&1)
+code=$?
+check "dnstrust query --in-process www.secure.lab: exit 0, secure" \
+	eval '[ $code = 0 ] && has "$out" "secure"'
+out=$("$DNSTRUST" query --in-process www.tampered.lab A 2>&1)
+code=$?
+check "dnstrust query --in-process www.tampered.lab: exit 2, bogus" \
+	eval '[ $code = 2 ] && has "$out" "bogus"'
+out=$("$DNSTRUST" query --in-process www.insecure.lab A 2>&1)
+code=$?
+check "dnstrust query --in-process www.insecure.lab: exit 1, insecure" \
+	eval '[ $code = 1 ] && has "$out" "insecure"'
+out=$("$DNSTRUST" tlsa --in-process www.secure.lab 443 2>&1)
+code=$?
+check "dnstrust tlsa --in-process www.secure.lab 443: exit 0, a record" \
+	eval '[ $code = 0 ] && has "$out" "TLSA[[:space:]]+3 1 1 [0-9A-F]+"'
+out=$("$DNSTRUST" status --socket "$nosock" 2>&1)
+code=$?
+check "dnstrust status without the daemon: exit 69, in-process available" \
+	eval '[ $code = 69 ] && has "$out" "^in-process: available"'
+out=$(DNSTRUST_CONF=$work/missing.conf "$DNSTRUST" query --in-process \
+	www.secure.lab A 2>&1)
+code=$?
+check "a DNSTRUST_CONF that does not exist: no answer, exit 69 ($code)" \
+	eval '[ $code = 69 ] && has "$out" "no in-process answer"'
+unset DNSTRUST_CONF
+
+# --- the attacker upstream: forged answers, in-process ---
+
+sed "s|^resolv-conf .*|resolv-conf $LAB_ATTACKER_RESOLV_CONF|" "$conf" \
+	>"$work/attacker.conf"
+DNSTRUST_CONF=$work/attacker.conf numbered "$LAB_CHECK" forged "$nosock" \
+	"$LAB_FORGED"
+
+# --- resolv.conf changes under a running process: read again ---
+
+cp "$LAB_RESOLV_CONF" "$work/switch.resolv"
+sed "s|^resolv-conf .*|resolv-conf $work/switch.resolv|" "$conf" \
+	>"$work/switch.conf"
+DNSTRUST_CONF=$work/switch.conf numbered "$LAB_CHECK" switch "$nosock" \
+	"$work/switch.resolv" "$LAB_ATTACKER_RESOLV_CONF"
+
+# --- resolution recursive: from the lab's root hints, resolv.conf's
+# server dead (nothing can come from forwarding) ---
+
+printf 'nameserver %s.99\n' "$LAB_NET" >"$work/dead.resolv"
+sed -e "s|^resolv-conf .*|resolv-conf $work/dead.resolv|" "$conf" \
+	>"$work/recursive.conf"
+echo "resolution recursive" >>"$work/recursive.conf"
+DNSTRUST_CONF=$work/recursive.conf numbered "$LAB_CHECK" inproc "$nosock" \
+	"$LAB_EXPECT"
+
+# --- no nameserver answers: indeterminate at query-timeout, as the daemon
+# says it ---
+
+sed -e "s|^resolv-conf .*|resolv-conf $work/dead.resolv|" \
+	-e "s|^query-timeout .*|query-timeout 2|" "$conf" >"$work/dead.conf"
+DNSTRUST_CONF=$work/dead.conf LAB_CHECK_MODE=inproc numbered \
+	"$LAB_CHECK" nouplink "$nosock"
+
+# --- a container: no /run/dnstrust, its own resolv.conf, /etc/dnstrust ---
+
+mkdir -p "$work/etc-dnstrust" "$work/empty-run"
+cp "$conf" "$work/etc-dnstrust/dnstrust.conf"
+sed -i "s|^resolv-conf .*|resolv-conf /etc/resolv.conf|" \
+	"$work/etc-dnstrust/dnstrust.conf"
+if unshare -m true 2>/dev/null; then
+	numbered unshare -m bash -c '
+		mount --bind "$1" /etc/resolv.conf &&
+		mount -t tmpfs none /run &&
+		mkdir -p /etc/dnstrust &&
+		mount --bind "$2" /etc/dnstrust &&
+		test ! -e /run/dnstrust/socket &&
+		exec "$3" auto /run/dnstrust/socket inprocess' \
+		_ "$LAB_RESOLV_CONF" "$work/etc-dnstrust" "$LAB_CHECK"
+else
+	not_ok "a mount namespace for the container-like check (unshare -m)"
+fi
+
+# --- the daemon: AUTO takes it, and both paths agree ---
+
+check "dnstrustd starts" start_daemon
+numbered "$LAB_CHECK" auto "$sock" daemon
+same=0 differ=""
+for q in "www.secure.lab A" "www.insecure.lab A" "www.tampered.lab A" \
+	"www.expired.lab A" "nonexistent.secure.lab A" "www.nsec3.lab AAAA" \
+	"chain.secure.lab A" "mail.secure.lab SSHFP"; do
+	# shellcheck disable=SC2086
+	dmn=$("$DNSTRUST" query --json --cd --socket "$sock" $q 2>&1 |
+		grep -oE '"(status|rcode|code|text)":("[^"]*"|[0-9]+)' | sort | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	inp=$(DNSTRUST_CONF=$conf "$DNSTRUST" query --json --cd --in-process \
+		$q 2>&1 | grep -oE '"(status|rcode|code|text)":("[^"]*"|[0-9]+)' | sort |
+		tr '\n' ' ')
+	if [ -n "$dmn" ] && [ "$dmn" = "$inp" ]; then
+		same=$((same + 1))
+	else
+		differ="$differ [$q] daemon: $dmn in-process: $inp"
+	fi
+done
+check "8 names: the daemon and in-process give the same status, RCODE, EDE and reason" \
+	eval '[ $same = 8 ]' || echo "# $differ"
+
+plan
+exit 0
