@@ -283,7 +283,7 @@ int cmd_query(int argc, char **argv)
 	if (first == -2) {
 		usage(stdout);
 		cli_options_help(stdout, "reverse json trace cd dnssec "
-					 "require-secure socket");
+					 "require-secure socket in-process");
 		return 0;
 	}
 	if (first < 0) {
