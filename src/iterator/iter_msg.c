@@ -281,6 +281,33 @@ static int answer_sigs_elsewhere(struct wire_builder *b,
 	return err;
 }
 
+/* Whether two records are the same record (RFC 2181 §5: an RRset holds
+ * no duplicates). */
+static bool same_rr(const struct wire_rr *a, const struct wire_rr *b)
+{
+	return a->type == b->type && a->rclass == b->rclass &&
+	       a->rdlen == b->rdlen && wire_dname_equal(a->owner, b->owner) &&
+	       memcmp(a->rdata, b->rdata, a->rdlen) == 0;
+}
+
+/* Whether rr is in the answer taken from a step before step s: a DNAME
+ * the chain passes through twice is sent by both servers' answers, and
+ * is one RRset of one record. */
+static bool answered_before(const struct wire_msg *const *steps,
+			    const uint8_t *const *zones, size_t s,
+			    const struct wire_rr *rr)
+{
+	for (size_t t = 0; t < s; t++)
+		for (size_t i = 0; i < steps[t]->count[WIRE_SEC_ANSWER]; i++) {
+			const struct wire_rr *o =
+				&steps[t]->sec[WIRE_SEC_ANSWER][i];
+			if (in_zone(o, zones ? zones[t] : NULL) &&
+			    same_rr(o, rr))
+				return true;
+		}
+	return false;
+}
+
 int it_assemble(const struct wire_msg *const *steps,
 		const uint8_t *const *zones, size_t n, const uint8_t *qname,
 		uint16_t qtype, uint8_t *out, size_t cap)
@@ -299,7 +326,9 @@ int it_assemble(const struct wire_msg *const *steps,
 		for (size_t i = 0;
 		     i < steps[s]->count[WIRE_SEC_ANSWER] && err == 0; i++)
 			if (in_zone(&steps[s]->sec[WIRE_SEC_ANSWER][i],
-				    zones ? zones[s] : NULL))
+				    zones ? zones[s] : NULL) &&
+			    !answered_before(steps, zones, s,
+					     &steps[s]->sec[WIRE_SEC_ANSWER][i]))
 				err = wire_build_rr(
 					&b, WIRE_SEC_ANSWER,
 					&steps[s]->sec[WIRE_SEC_ANSWER][i]);

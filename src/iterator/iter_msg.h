@@ -75,7 +75,8 @@ const uint8_t *it_child_apex(const struct wire_msg *m, const uint8_t *zone,
  * each taken only for the records at or below the zone of the server
  * that sent it (zones[i]; zones NULL: every record): RA
  * and the RCODE of the last step, the question, every answer record of
- * every step in order, the NSEC and NSEC3 records (with their RRSIGs) of
+ * every step in order (a record an earlier step gave already, once), the
+ * NSEC and NSEC3 records (with their RRSIGs) of
  * the earlier steps' authority sections (wildcard proofs of CNAMEs),
  * then the last step's whole authority section, and an OPT record with
  * DO. Returns the length written to out (cap octets) or a negative
