@@ -603,6 +603,60 @@ static int referral_below_insecure(struct walk *w, const uint8_t *name,
 	return 1;
 }
 
+/* Checks the gathered proofs for NXDOMAIN (nx) or NODATA of name. */
+static int check_denial(struct walk *w, const uint8_t *name, bool nx,
+			struct val_verdict *v)
+{
+	const uint16_t qt = w->resp->qtype;
+
+	if (w->nnsec)
+		return nx ? val_nsec_nxdomain(w->ctx, w->nsec, w->nnsec,
+					      w->denial_zone, name, v)
+			  : val_nsec_nodata(w->ctx, w->nsec, w->nnsec,
+					    w->denial_zone, name, qt,
+					    &w->res->denial, v);
+	return nx ? val_nsec3_nxdomain(w->ctx, w->nsec3, w->nnsec3,
+				       w->denial_zone, name, v)
+		  : val_nsec3_nodata(w->ctx, w->nsec3, w->nnsec3,
+				     w->denial_zone, name, qt, &w->res->denial,
+				     v);
+}
+
+/*
+ * An NXDOMAIN whose verified proofs show that name exists (an NSEC or
+ * NSEC3 of name itself, or an NSEC showing it an empty non-terminal):
+ * the RCODE is false, but when the same records prove NODATA for the
+ * question's type, that is what the zone says, and the answer is that
+ * NODATA (as Unbound answers a server that sends NXDOMAIN for an empty
+ * non-terminal). Nothing else is accepted: a name the proofs show to
+ * hold the type stays bogus. Returns 1 when *v was replaced, 0 when not,
+ * or a negative code.
+ */
+static int nx_exists(struct walk *w, const uint8_t *name,
+		     struct val_verdict *v)
+{
+	static const char *const exists[] = {"nsec-nx-ent",
+					     "nsec-nx-qname-exists",
+					     "nsec3-nx-qname-exists"};
+	struct val_verdict nd;
+	bool match = false;
+	int r;
+
+	for (size_t i = 0; i < sizeof(exists) / sizeof(exists[0]); i++)
+		match |= v->tag && strcmp(v->tag, exists[i]) == 0;
+	if (v->status != VAL_BOGUS || !match)
+		return 0;
+	if ((r = check_denial(w, name, false, &nd)) < 0)
+		return r;
+	if (nd.status != VAL_SECURE) {
+		memset(&w->res->denial, 0, sizeof(w->res->denial));
+		return 0;
+	}
+	w->res->kind = VAL_KIND_NODATA;
+	*v = nd;
+	return 1;
+}
+
 static int prove_negative(struct walk *w, const uint8_t *name, bool nx)
 {
 	struct val_verdict v;
@@ -617,20 +671,8 @@ static int prove_negative(struct walk *w, const uint8_t *name, bool nx)
 			use_soa(w, name);
 		return 0;
 	}
-	const uint16_t qt = w->resp->qtype;
-	if (w->nnsec)
-		r = nx ? val_nsec_nxdomain(w->ctx, w->nsec, w->nnsec,
-					   w->denial_zone, name, &v)
-		       : val_nsec_nodata(w->ctx, w->nsec, w->nnsec,
-					 w->denial_zone, name, qt,
-					 &w->res->denial, &v);
-	else
-		r = nx ? val_nsec3_nxdomain(w->ctx, w->nsec3, w->nnsec3,
-					    w->denial_zone, name, &v)
-		       : val_nsec3_nodata(w->ctx, w->nsec3, w->nnsec3,
-					  w->denial_zone, name, qt,
-					  &w->res->denial, &v);
-	if (r < 0)
+	if ((r = check_denial(w, name, nx, &v)) < 0 ||
+	    (nx && (r = nx_exists(w, name, &v)) < 0))
 		return r;
 	if ((r = referral_below_insecure(w, name, &v)) < 0)
 		return r;
