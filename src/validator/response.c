@@ -458,9 +458,15 @@ static void denial_missing(struct walk *w, const uint8_t *name,
 		fold(w, &w->denial_fail, 0);
 		return;
 	}
-	const struct val_keyset *ks = w->src->name_keys(w->src->arg, name);
+	/* The DS RRset of name is its parent's (the root's is its own): the
+	 * parent's zone decides whether its absence needed a proof. */
+	const uint8_t *holder = w->resp->qtype == WIRE_TYPE_DS && name[0] &&
+					wire_dname_equal(name, w->resp->qname)
+				? wire_dname_parent(name)
+				: name;
+	const struct val_keyset *ks = w->src->name_keys(w->src->arg, holder);
 	if (!ks) {
-		need_keys(w, name);
+		need_keys(w, holder);
 		return;
 	}
 	if (ks->verdict.status != VAL_SECURE) {
