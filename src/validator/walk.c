@@ -77,6 +77,19 @@ static const struct val_keyset *verdict_keys(struct walk *w,
 	return keep(w, &ks, cacheable, how);
 }
 
+/* The EDE of a key fetch that failed: no server reached (22); a DNSKEY
+ * RRset that the servers reached did not give (9, "DNSKEY Missing",
+ * RFC 8914 §4.10, as Unbound reports it); a DS response
+ * that could not be had (23). */
+static uint16_t fetch_ede(uint16_t type, int err)
+{
+	if (err == DT_ETIMEOUT || err == DT_ENOSERVER)
+		return WIRE_EDE_NO_REACHABLE_AUTHORITY;
+	if (type == WIRE_TYPE_DNSKEY)
+		return WIRE_EDE_DNSKEY_MISSING;
+	return WIRE_EDE_NETWORK_ERROR;
+}
+
 /* The response to (name, type) cannot be had: the zone's keys cannot be
  * decided now (indeterminate, never cached). */
 static const struct val_keyset *unavailable(struct walk *w,
@@ -98,10 +111,7 @@ static const struct val_keyset *unavailable(struct walk *w,
 				tbuf, txt);
 		return verdict_keys(w, zone, &v, 0, false, tbuf);
 	}
-	val_verdict_set(&v, VAL_INDETERMINATE,
-			err == DT_ETIMEOUT || err == DT_ENOSERVER
-				? WIRE_EDE_NO_REACHABLE_AUTHORITY
-				: WIRE_EDE_NETWORK_ERROR,
+	val_verdict_set(&v, VAL_INDETERMINATE, fetch_ede(type, err),
 			"keys-fetch-failed", "the %s query for %s failed: %s",
 			tbuf, txt, errcode_str(err));
 	w->fail_err = err;
