@@ -202,7 +202,8 @@ static void remember_soa(struct walk *w, const struct val_rrset *s,
  * parent, answers for its own DS). The order of the
  * records plays no part, so that proofs of another zone added to a
  * response (a parent's opt-out span beside a closer anchor's NSEC)
- * cannot take the place of the right ones.
+ * cannot take the place of the right ones; a parent's opt-out span alone
+ * never makes a name below a closer anchor insecure (below_anchor()).
  */
 static const uint8_t *denial_zone_for(const struct walk *w,
 				      const uint8_t *name)
@@ -609,6 +610,26 @@ static int referral_below_insecure(struct walk *w, const uint8_t *name,
 	return 1;
 }
 
+/*
+ * Whether a trust anchor lies below the zone of the denial records and at
+ * or above name (for name's own DS: above it). That zone's records can
+ * still prove, with its keys, that name does not exist, but never that
+ * it is insecure (an opt-out span over the anchor's zone): the anchor
+ * says the zone is signed, and only its own records speak for it.
+ */
+static bool below_anchor(const struct walk *w, const uint8_t *name)
+{
+	bool ds = w->resp->qtype == WIRE_TYPE_DS && name[0] &&
+		  wire_dname_equal(name, w->resp->qname);
+	const uint8_t *ta;
+
+	if (!w->src->anchor || !w->denial_zone)
+		return false;
+	ta = w->src->anchor(w->src->arg, ds ? wire_dname_parent(name) : name);
+	return ta && wire_dname_is_subdomain(ta, w->denial_zone) &&
+	       !wire_dname_equal(ta, w->denial_zone);
+}
+
 /* Checks the gathered proofs for NXDOMAIN (nx) or NODATA of name. */
 static int check_denial(struct walk *w, const uint8_t *name, bool nx,
 			struct val_verdict *v)
@@ -680,6 +701,12 @@ static int prove_negative(struct walk *w, const uint8_t *name, bool nx)
 	if ((r = check_denial(w, name, nx, &v)) < 0 ||
 	    (nx && (r = nx_exists(w, name, &v)) < 0))
 		return r;
+	if (v.status == VAL_INSECURE && below_anchor(w, name)) {
+		denial_missing(w, name, nx ? "NXDOMAIN" : "NODATA");
+		if (!w->need)
+			use_soa(w, name);
+		return 0;
+	}
 	if ((r = referral_below_insecure(w, name, &v)) < 0)
 		return r;
 	if (r > 0 && !w->need) {

@@ -24,6 +24,7 @@
 
 static const struct val_keyset *zone_keys(void *arg, const uint8_t *zone);
 static const struct val_keyset *name_keys(void *arg, const uint8_t *name);
+static const uint8_t *anchor_of(void *arg, const uint8_t *name);
 
 void walk_init(struct walk *w, const struct walk_source *src,
 	       const struct val_anchors *ta, const struct val_ctx *tmpl)
@@ -38,7 +39,16 @@ void walk_keysource(struct walk *w, struct val_keysource *ks)
 {
 	ks->zone_keys = zone_keys;
 	ks->name_keys = name_keys;
+	ks->anchor = anchor_of;
 	ks->arg = w;
+}
+
+static const uint8_t *anchor_of(void *arg, const uint8_t *name)
+{
+	const struct walk *w = arg;
+	const struct val_anchor_zone *az = val_anchors_find(w->ta, name);
+
+	return az ? az->zone : NULL;
 }
 
 static void sub_ctx(const struct walk *w, struct val_ctx *sub)
