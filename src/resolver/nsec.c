@@ -7,7 +7,8 @@
  * an NSEC covers, with the wildcard at its closest encloser covered too:
  * NXDOMAIN; an NSEC at the name without the type and without CNAME, or
  * one covering the name whose next name lies below it, an empty
- * non-terminal: NODATA) is answered from them without an upstream query: the records
+ * non-terminal: NODATA; for DS, the records of a zone above the name
+ * only) is answered from them without an upstream query: the records
  * are put together into a response, and that response is validated like
  * any upstream's (resolver.c), so a synthesised answer is exactly as
  * trusted as the answers the records came with, and only a secure verdict
@@ -224,9 +225,10 @@ static size_t answer_from(const struct nsec_zone *z, const uint8_t *zone,
 	const struct wire_rr *wild = NULL;
 	uint8_t wname[DT_NAME_MAXLEN];
 	if (at && (bitmap_has(at, qtype) || bitmap_has(at, WIRE_TYPE_CNAME) ||
-		   (bitmap_has(at, WIRE_TYPE_NS) &&
+		   (qtype != WIRE_TYPE_DS && bitmap_has(at, WIRE_TYPE_NS) &&
 		    !bitmap_has(at, WIRE_TYPE_SOA))))
-		goto out; /* the type exists, or a delegation: ask */
+		goto out; /* the type exists, or a delegation: ask (for DS
+			     the parent's NSEC at a cut is the answer) */
 	if (cover && !ent) {
 		/* The closest encloser: the longest ancestor of qname that
 		 * the covering NSEC's owner or next name shares. */
@@ -265,12 +267,16 @@ struct wire_msg *nsec_synthesize(struct rsv_task *t)
 	struct cache_ref ref;
 	int err;
 
+	/* A DS RRset is its parent's: only the records of a zone above the
+	 * name speak for it (never the name's own zone's apex NSEC). */
+	int top = wire_dname_labels(t->qname) -
+		  (t->qtype == WIRE_TYPE_DS && t->qname[0] ? 1 : 0);
+
 	if (!cfg->aggressive_nsec || t->qclass != WIRE_CLASS_IN ||
-	    t->qtype == WIRE_TYPE_DS ||
 	    policy_nta(cfg, t->st->nta, t->qname, t->now) ||
 	    policy_domain(cfg, t->qname, false))
 		return NULL;
-	for (int l = wire_dname_labels(t->qname); l >= 0; l--) {
+	for (int l = top; l >= 0; l--) {
 		const uint8_t *zone = wire_dname_ancestor(t->qname, l);
 		if (!cache_get(t->r->cache, key, zone_key(zone, key), t->mono,
 			       &ref))
