@@ -385,8 +385,9 @@
 #define DT_IT_QMIN_MAX 10
 /* Root-server addresses held (13 servers, IPv4 and IPv6 each). */
 #define DT_IT_HINTS_MAX 32
-/* DS RRsets an iterator core keeps from referrals (it_referral_ds), so
- * that the DS question of a cut needs no query of its own: one per zone
+/* DS RRsets (or NSEC/NSEC3 proofs of no DS) an iterator core keeps from
+ * referrals (it_referral_ds), so that the DS question of a cut needs no
+ * query of its own: one per zone
  * cut recently followed; each a response of at most a few KiB. */
 #define DT_IT_DS_MAX 256
 /* Stub zones an iterator core holds (it_add_stub): a test scenario's

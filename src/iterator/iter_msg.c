@@ -281,6 +281,33 @@ static int answer_sigs_elsewhere(struct wire_builder *b,
 	return err;
 }
 
+/* Whether two records are the same record (RFC 2181 §5: an RRset holds
+ * no duplicates). */
+static bool same_rr(const struct wire_rr *a, const struct wire_rr *b)
+{
+	return a->type == b->type && a->rclass == b->rclass &&
+	       a->rdlen == b->rdlen && wire_dname_equal(a->owner, b->owner) &&
+	       memcmp(a->rdata, b->rdata, a->rdlen) == 0;
+}
+
+/* Whether rr is in the answer taken from a step before step s: a DNAME
+ * the chain passes through twice is sent by both servers' answers, and
+ * is one RRset of one record. */
+static bool answered_before(const struct wire_msg *const *steps,
+			    const uint8_t *const *zones, size_t s,
+			    const struct wire_rr *rr)
+{
+	for (size_t t = 0; t < s; t++)
+		for (size_t i = 0; i < steps[t]->count[WIRE_SEC_ANSWER]; i++) {
+			const struct wire_rr *o =
+				&steps[t]->sec[WIRE_SEC_ANSWER][i];
+			if (in_zone(o, zones ? zones[t] : NULL) &&
+			    same_rr(o, rr))
+				return true;
+		}
+	return false;
+}
+
 int it_assemble(const struct wire_msg *const *steps,
 		const uint8_t *const *zones, size_t n, const uint8_t *qname,
 		uint16_t qtype, uint8_t *out, size_t cap)
@@ -299,7 +326,9 @@ int it_assemble(const struct wire_msg *const *steps,
 		for (size_t i = 0;
 		     i < steps[s]->count[WIRE_SEC_ANSWER] && err == 0; i++)
 			if (in_zone(&steps[s]->sec[WIRE_SEC_ANSWER][i],
-				    zones ? zones[s] : NULL))
+				    zones ? zones[s] : NULL) &&
+			    !answered_before(steps, zones, s,
+					     &steps[s]->sec[WIRE_SEC_ANSWER][i]))
 				err = wire_build_rr(
 					&b, WIRE_SEC_ANSWER,
 					&steps[s]->sec[WIRE_SEC_ANSWER][i]);
@@ -337,24 +366,40 @@ static bool ds_of(const struct wire_rr *rr, const uint8_t *zone)
 	       wire_dname_equal(rr->owner, zone);
 }
 
-int it_referral_ds(const struct wire_msg *m, const uint8_t *zone, uint8_t *out,
-		   size_t cap, uint32_t *ret_ttl)
+/* Whether m's authority section has a DS record of zone; the smallest
+ * TTL of the records taken (DS of zone, or NSEC/NSEC3 when none) in
+ * *ttl. */
+static bool referral_has_ds(const struct wire_msg *m, const uint8_t *zone,
+			    uint32_t *ttl)
 {
-	struct wire_builder b;
-	uint32_t ttl = UINT32_MAX;
-	size_t nds = 0;
-	int err;
+	uint32_t ds_ttl = UINT32_MAX, nsec_ttl = UINT32_MAX;
+	bool ds = false;
 
 	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY]; i++) {
 		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
 
 		if (rr->type == WIRE_TYPE_DS && ds_of(rr, zone)) {
-			nds++;
-			if (rr->ttl < ttl)
-				ttl = rr->ttl;
+			ds = true;
+			if (rr->ttl < ds_ttl)
+				ds_ttl = rr->ttl;
+		} else if (rr->type != WIRE_TYPE_RRSIG && is_denial(rr) &&
+			   rr->ttl < nsec_ttl) {
+			nsec_ttl = rr->ttl;
 		}
 	}
-	if (nds == 0)
+	*ttl = ds ? ds_ttl : nsec_ttl;
+	return ds;
+}
+
+int it_referral_ds(const struct wire_msg *m, const uint8_t *zone, uint8_t *out,
+		   size_t cap, uint32_t *ret_ttl)
+{
+	struct wire_builder b;
+	uint32_t ttl;
+	bool ds = referral_has_ds(m, zone, &ttl);
+	int err;
+
+	if (!ds && ttl == UINT32_MAX)
 		return 0;
 	err = wire_build_init(&b, out, cap, 0,
 			      WIRE_FLAG_QR | WIRE_FLAG_AA | WIRE_RCODE_NOERROR);
@@ -364,8 +409,10 @@ int it_referral_ds(const struct wire_msg *m, const uint8_t *zone, uint8_t *out,
 	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY] && err == 0; i++) {
 		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
 
-		if (ds_of(rr, zone))
+		if (ds && ds_of(rr, zone))
 			err = wire_build_rr(&b, WIRE_SEC_ANSWER, rr);
+		else if (!ds && is_denial(rr))
+			err = wire_build_rr(&b, WIRE_SEC_AUTHORITY, rr);
 	}
 	if (err == 0)
 		err = wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, WIRE_EDNS_DO,

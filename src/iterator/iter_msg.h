@@ -75,7 +75,8 @@ const uint8_t *it_child_apex(const struct wire_msg *m, const uint8_t *zone,
  * each taken only for the records at or below the zone of the server
  * that sent it (zones[i]; zones NULL: every record): RA
  * and the RCODE of the last step, the question, every answer record of
- * every step in order, the NSEC and NSEC3 records (with their RRSIGs) of
+ * every step in order (a record an earlier step gave already, once), the
+ * NSEC and NSEC3 records (with their RRSIGs) of
  * the earlier steps' authority sections (wildcard proofs of CNAMEs),
  * then the last step's whole authority section, and an OPT record with
  * DO. Returns the length written to out (cap octets) or a negative
@@ -90,8 +91,12 @@ int it_assemble(const struct wire_msg *const *steps,
  * authority section (with the RRSIGs over it), written to out (cap
  * octets) as the response to `zone DS` (AA, NOERROR, the records in the
  * answer section, OPT with DO): the parent's answer, which the validator
- * checks as if asked. Returns its length with the smallest DS TTL in
- * *ret_ttl, 0 when m has no DS of zone, or a negative code (DT_ESPACE).
+ * checks as if asked. Without a DS of zone, m's NSEC and NSEC3 records
+ * (with their RRSIGs) are written instead, in the authority section of
+ * a NODATA response: the proof of no DS an unsigned delegation carries
+ * (RFC 4035 §3.1.4.1), checked the same way. Returns its length with the
+ * smallest TTL of the records taken in *ret_ttl, 0 when m has neither,
+ * or a negative code (DT_ESPACE).
  */
 int it_referral_ds(const struct wire_msg *m, const uint8_t *zone, uint8_t *out,
 		   size_t cap, uint32_t *ret_ttl);

@@ -838,6 +838,42 @@ static void on_kind(struct it_req *r, struct srv_ent *s, enum it_kind kind,
 	}
 }
 
+/*
+ * A DS question answered by a referral to its own name that carries the
+ * DS RRset (a server answering from the parent side as if asked for the
+ * child): the DS RRset is the parent's answer, taken as the response
+ * it_referral_ds() writes, DS in the answer section, and validated like
+ * any. Returns true when r ended so.
+ */
+static bool ds_self_referral(struct it_req *r, const struct wire_msg *m,
+			     const struct up_answer *ans)
+{
+	struct up_answer a;
+	bool cut = false, ds = false;
+	uint32_t ttl;
+	int len;
+
+	if (r->ask_type != WIRE_TYPE_DS || m->count[WIRE_SEC_ANSWER])
+		return false;
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
+
+		if (!wire_dname_equal(rr->owner, r->ask))
+			continue;
+		cut |= rr->type == WIRE_TYPE_NS;
+		ds |= rr->type == WIRE_TYPE_DS;
+	}
+	if (!cut || !ds)
+		return false;
+	len = it_referral_ds(m, r->ask, r->it->out, sizeof(r->it->out), &ttl);
+	if (len <= 0)
+		return false;
+	a = (struct up_answer){
+		.msg = r->it->out, .len = (size_t)len, .server = ans->server};
+	end(r, keep_step(r, &a));
+	return true;
+}
+
 /* One response of a server of r's zone. */
 static void on_response(struct it_req *r, struct srv_ent *s,
 			const struct up_answer *ans)
@@ -862,10 +898,12 @@ static void on_response(struct it_req *r, struct srv_ent *s,
 	kind = it_classify(m, r->z.name, r->ask, r->ask_type, next, ref);
 	if (kind == IT_REFERRAL)
 		ds_learn(r->it, m, ref->zone, ans->server);
-	if (r->minimised && kind != IT_REFERRAL)
-		on_minimised(r, m, kind);
-	else
-		on_kind(r, s, kind, ans, next, ref);
+	if (kind != IT_FINAL || !ds_self_referral(r, m, ans)) {
+		if (r->minimised && kind != IT_REFERRAL)
+			on_minimised(r, m, kind);
+		else
+			on_kind(r, s, kind, ans, next, ref);
+	}
 	wire_msg_free(m);
 	free(ref);
 }

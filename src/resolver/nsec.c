@@ -5,8 +5,10 @@
  * zone ('N' cache entries: the records with their RRSIGs, as the
  * authority section of a message). A later question they answer (a name
  * an NSEC covers, with the wildcard at its closest encloser covered too:
- * NXDOMAIN; an NSEC at the name without the type and without CNAME:
- * NODATA) is answered from them without an upstream query: the records
+ * NXDOMAIN; an NSEC at the name without the type and without CNAME, or
+ * one covering the name whose next name lies below it, an empty
+ * non-terminal: NODATA; for DS, the records of a zone above the name
+ * only) is answered from them without an upstream query: the records
  * are put together into a response, and that response is validated like
  * any upstream's (resolver.c), so a synthesised answer is exactly as
  * trusted as the answers the records came with, and only a secure verdict
@@ -210,23 +212,24 @@ static size_t answer_from(const struct nsec_zone *z, const uint8_t *zone,
 		return 0;
 	const struct wire_rr *at = find_nsec(m, qname, true);
 	const struct wire_rr *cover = at ? NULL : find_nsec(m, qname, false);
-	/* Not when the covering NSEC's next name lies below qname (an empty
-	 * non-terminal: NODATA, not NXDOMAIN), nor below a delegation or a
-	 * DNAME its owner holds. */
-	if (cover &&
-	    (wire_dname_is_subdomain(cover->rdata, qname) ||
-	     (wire_dname_is_subdomain(qname, cover->owner) &&
-	      (bitmap_has(cover, WIRE_TYPE_DNAME) ||
-	       (bitmap_has(cover, WIRE_TYPE_NS) &&
-		!bitmap_has(cover, WIRE_TYPE_SOA))))))
+	/* Not below a delegation or a DNAME the covering NSEC's owner holds.
+	 * When its next name lies below qname, qname is an empty
+	 * non-terminal: NODATA for every type (RFC 8198 §5.1, RFC 4592 §2.2.2),
+	 * no wildcard to look for. */
+	if (cover && wire_dname_is_subdomain(qname, cover->owner) &&
+	    (bitmap_has(cover, WIRE_TYPE_DNAME) ||
+	     (bitmap_has(cover, WIRE_TYPE_NS) &&
+	      !bitmap_has(cover, WIRE_TYPE_SOA))))
 		goto out;
+	const bool ent = cover && wire_dname_is_subdomain(cover->rdata, qname);
 	const struct wire_rr *wild = NULL;
 	uint8_t wname[DT_NAME_MAXLEN];
 	if (at && (bitmap_has(at, qtype) || bitmap_has(at, WIRE_TYPE_CNAME) ||
-		   (bitmap_has(at, WIRE_TYPE_NS) &&
+		   (qtype != WIRE_TYPE_DS && bitmap_has(at, WIRE_TYPE_NS) &&
 		    !bitmap_has(at, WIRE_TYPE_SOA))))
-		goto out; /* the type exists, or a delegation: ask */
-	if (cover) {
+		goto out; /* the type exists, or a delegation: ask (for DS
+			     the parent's NSEC at a cut is the answer) */
+	if (cover && !ent) {
 		/* The closest encloser: the longest ancestor of qname that
 		 * the covering NSEC's owner or next name shares. */
 		int a = wire_dname_common_labels(qname, cover->owner);
@@ -243,7 +246,8 @@ static size_t answer_from(const struct nsec_zone *z, const uint8_t *zone,
 		goto out;
 	wire_build_init(&b, buf, cap, 0,
 			WIRE_FLAG_QR | WIRE_FLAG_RD | WIRE_FLAG_RA |
-				(at ? WIRE_RCODE_NOERROR : WIRE_RCODE_NXDOMAIN));
+				(at || ent ? WIRE_RCODE_NOERROR
+					   : WIRE_RCODE_NXDOMAIN));
 	wire_build_question(&b, qname, qtype, WIRE_CLASS_IN);
 	put_set(&b, m, zone, WIRE_TYPE_SOA, age);
 	put_set(&b, m, at ? at->owner : cover->owner, WIRE_TYPE_NSEC, age);
@@ -263,12 +267,16 @@ struct wire_msg *nsec_synthesize(struct rsv_task *t)
 	struct cache_ref ref;
 	int err;
 
+	/* A DS RRset is its parent's: only the records of a zone above the
+	 * name speak for it (never the name's own zone's apex NSEC). */
+	int top = wire_dname_labels(t->qname) -
+		  (t->qtype == WIRE_TYPE_DS && t->qname[0] ? 1 : 0);
+
 	if (!cfg->aggressive_nsec || t->qclass != WIRE_CLASS_IN ||
-	    t->qtype == WIRE_TYPE_DS ||
 	    policy_nta(cfg, t->st->nta, t->qname, t->now) ||
 	    policy_domain(cfg, t->qname, false))
 		return NULL;
-	for (int l = wire_dname_labels(t->qname); l >= 0; l--) {
+	for (int l = top; l >= 0; l--) {
 		const uint8_t *zone = wire_dname_ancestor(t->qname, l);
 		if (!cache_get(t->r->cache, key, zone_key(zone, key), t->mono,
 			       &ref))

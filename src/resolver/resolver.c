@@ -652,7 +652,7 @@ static int walk_exempt(struct rsv_task *t, const struct wire_msg *m,
 		       struct val_result *res)
 {
 	struct val_verdict verdict = res->verdict, ins;
-	struct val_keysource src = {exempt_keys, exempt_keys, NULL};
+	struct val_keysource src = {exempt_keys, exempt_keys, NULL, NULL};
 	struct val_response resp;
 	struct val_keyset ks;
 	struct val_ctx ctx = t->tmpl;

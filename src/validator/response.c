@@ -202,7 +202,8 @@ static void remember_soa(struct walk *w, const struct val_rrset *s,
  * parent, answers for its own DS). The order of the
  * records plays no part, so that proofs of another zone added to a
  * response (a parent's opt-out span beside a closer anchor's NSEC)
- * cannot take the place of the right ones.
+ * cannot take the place of the right ones; a parent's opt-out span alone
+ * never makes a name below a closer anchor insecure (below_anchor()).
  */
 static const uint8_t *denial_zone_for(const struct walk *w,
 				      const uint8_t *name)
@@ -458,9 +459,15 @@ static void denial_missing(struct walk *w, const uint8_t *name,
 		fold(w, &w->denial_fail, 0);
 		return;
 	}
-	const struct val_keyset *ks = w->src->name_keys(w->src->arg, name);
+	/* The DS RRset of name is its parent's (the root's is its own): the
+	 * parent's zone decides whether its absence needed a proof. */
+	const uint8_t *holder = w->resp->qtype == WIRE_TYPE_DS && name[0] &&
+					wire_dname_equal(name, w->resp->qname)
+				? wire_dname_parent(name)
+				: name;
+	const struct val_keyset *ks = w->src->name_keys(w->src->arg, holder);
 	if (!ks) {
-		need_keys(w, name);
+		need_keys(w, holder);
 		return;
 	}
 	if (ks->verdict.status != VAL_SECURE) {
@@ -497,55 +504,184 @@ static bool denial_usable(const struct walk *w, const uint8_t *name)
 }
 
 /*
- * A NODATA "proven" by the parent's NSEC or NSEC3 at a delegation (NS, no
- * SOA) cannot deny data of the child (RFC 4035 §5.4), but when the child
- * is unsigned nothing of it can be proven anyway: the answer is then
- * insecure, when the same verified records prove that the delegation has
- * no DS (RFC 4035 §5.2), or as insecure as the zone holding name, which
- * name_keys() establishes from the DS response on its own. Returns true when
- * that decided the verdict (folded), false when v stands; sets w->need
- * when the keys are not there yet.
+ * Whether the verified denial records prove that at, a name of the
+ * denial zone, is a delegation without DS (RFC 4035 §5.2: read as the
+ * parent's answer to "at DS"). Returns 1 when they do, 0 when not, or a
+ * negative code.
  */
-static bool referral_below_insecure(struct walk *w, const uint8_t *name,
-				    const struct val_verdict *v)
+static int delegation_unsigned(struct walk *w, const uint8_t *at)
 {
 	struct val_denial_info info = {0};
 	struct val_verdict ds;
-	char txt[DT_NAME_TEXT_MAXLEN];
-
-	if (v->status != VAL_BOGUS || !v->tag ||
-	    (strcmp(v->tag, "nsec-nodata-referral") != 0 &&
-	     strcmp(v->tag, "nsec3-nodata-referral") != 0))
-		return false;
-	/* The same verified records, read as the parent's answer to
-	 * "name DS", may prove the delegation insecure themselves. */
 	int r = w->nnsec ? val_nsec_nodata(w->ctx, w->nsec, w->nnsec,
-					   w->denial_zone, name, WIRE_TYPE_DS,
+					   w->denial_zone, at, WIRE_TYPE_DS,
 					   &info, &ds)
 			 : val_nsec3_nodata(w->ctx, w->nsec3, w->nnsec3,
-					    w->denial_zone, name, WIRE_TYPE_DS,
+					    w->denial_zone, at, WIRE_TYPE_DS,
 					    &info, &ds);
-	if (r == 0 && ds.status == VAL_SECURE && info.delegation) {
-		wire_dname_to_str(name, txt, sizeof(txt));
+
+	if (r < 0)
+		return r;
+	return ds.status == VAL_SECURE && info.delegation;
+}
+
+/*
+ * The delegation a failed denial of name ran into: name itself
+ * (nsec-nodata-referral, nsec3-nodata-referral) or an ancestor of it
+ * (nsec-ancestor-cut, nsec3-ce-delegation: name lies below a zone cut
+ * the same records show). Writes the deepest one the verified records
+ * prove to have no DS to *ret (NULL when none). Returns 0 or a negative
+ * code.
+ */
+static int unsigned_cut(struct walk *w, const uint8_t *name,
+			const struct val_verdict *v, const uint8_t **ret)
+{
+	static const char *const below[] = {"nsec-ancestor-cut",
+					    "nsec3-ce-delegation"};
+	int labels = wire_dname_labels(name), top = labels;
+
+	*ret = NULL;
+	if (v->status != VAL_BOGUS || !v->tag || !w->denial_zone)
+		return 0;
+	for (size_t i = 0; i < sizeof(below) / sizeof(below[0]); i++)
+		if (strcmp(v->tag, below[i]) == 0)
+			top = wire_dname_labels(w->denial_zone) + 1;
+	if (top == labels && strcmp(v->tag, "nsec-nodata-referral") != 0 &&
+	    strcmp(v->tag, "nsec3-nodata-referral") != 0)
+		return 0;
+	for (int l = labels; l >= top; l--) {
+		const uint8_t *at = wire_dname_ancestor(name, l);
+		int r = delegation_unsigned(w, at);
+		if (r != 0) {
+			*ret = r > 0 ? at : NULL;
+			return r < 0 ? r : 0;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A NODATA or NXDOMAIN "proven" by the parent's NSEC or NSEC3 at a
+ * delegation (NS, no SOA), at name or at an ancestor of it, cannot deny
+ * data of the child (RFC 4035 §5.4), but when the child is unsigned
+ * nothing of it can be proven anyway: the answer is then insecure, when
+ * the same verified records prove that the delegation has no DS (RFC 4035
+ * §5.2; a CNAME into an unsigned child of the alias's zone, whose
+ * negative answer comes from the child: val_cnametonsec), or as insecure
+ * as the zone holding name, which name_keys() establishes from the DS
+ * response on its own. Returns 1 when that decided the verdict (folded),
+ * 0 when v stands, or a negative code; sets w->need when the keys are not
+ * there yet.
+ */
+static int referral_below_insecure(struct walk *w, const uint8_t *name,
+				   const struct val_verdict *v)
+{
+	const uint8_t *cut;
+	struct val_verdict ds;
+	char txt[DT_NAME_TEXT_MAXLEN];
+	int r = unsigned_cut(w, name, v, &cut);
+
+	if (r < 0)
+		return r;
+	if (cut) {
+		wire_dname_to_str(cut, txt, sizeof(txt));
 		val_verdict_set(&ds, VAL_INSECURE, VAL_EDE_NONE,
 				"resp-insecure-referral",
-				"the negative answer comes from the parent side "
+				"the negative answer comes from the child side "
 				"of %s, an insecure delegation (NS, no DS, "
 				"proven): not validated",
 				txt);
 		fold(w, &ds, denial_ttl(w));
 		use_proofs(w);
-		return true;
+		return 1;
 	}
+	if (v->status != VAL_BOGUS || !v->tag ||
+	    (strcmp(v->tag, "nsec-nodata-referral") != 0 &&
+	     strcmp(v->tag, "nsec3-nodata-referral") != 0))
+		return 0;
 	const struct val_keyset *ks = w->src->name_keys(w->src->arg, name);
 	if (!ks) {
 		need_keys(w, name);
-		return false;
+		return 0;
 	}
 	if (ks->verdict.status == VAL_SECURE)
-		return false;
+		return 0;
 	fold(w, &ks->verdict, ks->ttl);
-	return true;
+	return 1;
+}
+
+/*
+ * Whether a trust anchor lies below the zone of the denial records and at
+ * or above name (for name's own DS: above it). That zone's records can
+ * still prove, with its keys, that name does not exist, but never that
+ * it is insecure (an opt-out span over the anchor's zone): the anchor
+ * says the zone is signed, and only its own records speak for it.
+ */
+static bool below_anchor(const struct walk *w, const uint8_t *name)
+{
+	bool ds = w->resp->qtype == WIRE_TYPE_DS && name[0] &&
+		  wire_dname_equal(name, w->resp->qname);
+	const uint8_t *ta;
+
+	if (!w->src->anchor || !w->denial_zone)
+		return false;
+	ta = w->src->anchor(w->src->arg, ds ? wire_dname_parent(name) : name);
+	return ta && wire_dname_is_subdomain(ta, w->denial_zone) &&
+	       !wire_dname_equal(ta, w->denial_zone);
+}
+
+/* Checks the gathered proofs for NXDOMAIN (nx) or NODATA of name. */
+static int check_denial(struct walk *w, const uint8_t *name, bool nx,
+			struct val_verdict *v)
+{
+	const uint16_t qt = w->resp->qtype;
+
+	if (w->nnsec)
+		return nx ? val_nsec_nxdomain(w->ctx, w->nsec, w->nnsec,
+					      w->denial_zone, name, v)
+			  : val_nsec_nodata(w->ctx, w->nsec, w->nnsec,
+					    w->denial_zone, name, qt,
+					    &w->res->denial, v);
+	return nx ? val_nsec3_nxdomain(w->ctx, w->nsec3, w->nnsec3,
+				       w->denial_zone, name, v)
+		  : val_nsec3_nodata(w->ctx, w->nsec3, w->nnsec3,
+				     w->denial_zone, name, qt, &w->res->denial,
+				     v);
+}
+
+/*
+ * An NXDOMAIN whose verified proofs show that name exists (an NSEC or
+ * NSEC3 of name itself, or an NSEC showing it an empty non-terminal):
+ * the RCODE is false, but when the same records prove NODATA for the
+ * question's type, that is what the zone says, and the answer is that
+ * NODATA (as Unbound answers a server that sends NXDOMAIN for an empty
+ * non-terminal). Nothing else is accepted: a name the proofs show to
+ * hold the type stays bogus. Returns 1 when *v was replaced, 0 when not,
+ * or a negative code.
+ */
+static int nx_exists(struct walk *w, const uint8_t *name,
+		     struct val_verdict *v)
+{
+	static const char *const exists[] = {"nsec-nx-ent",
+					     "nsec-nx-qname-exists",
+					     "nsec3-nx-qname-exists"};
+	struct val_verdict nd;
+	bool match = false;
+	int r;
+
+	for (size_t i = 0; i < sizeof(exists) / sizeof(exists[0]); i++)
+		match |= v->tag && strcmp(v->tag, exists[i]) == 0;
+	if (v->status != VAL_BOGUS || !match)
+		return 0;
+	if ((r = check_denial(w, name, false, &nd)) < 0)
+		return r;
+	if (nd.status != VAL_SECURE) {
+		memset(&w->res->denial, 0, sizeof(w->res->denial));
+		return 0;
+	}
+	w->res->kind = VAL_KIND_NODATA;
+	*v = nd;
+	return 1;
 }
 
 static int prove_negative(struct walk *w, const uint8_t *name, bool nx)
@@ -562,22 +698,18 @@ static int prove_negative(struct walk *w, const uint8_t *name, bool nx)
 			use_soa(w, name);
 		return 0;
 	}
-	const uint16_t qt = w->resp->qtype;
-	if (w->nnsec)
-		r = nx ? val_nsec_nxdomain(w->ctx, w->nsec, w->nnsec,
-					   w->denial_zone, name, &v)
-		       : val_nsec_nodata(w->ctx, w->nsec, w->nnsec,
-					 w->denial_zone, name, qt,
-					 &w->res->denial, &v);
-	else
-		r = nx ? val_nsec3_nxdomain(w->ctx, w->nsec3, w->nnsec3,
-					    w->denial_zone, name, &v)
-		       : val_nsec3_nodata(w->ctx, w->nsec3, w->nnsec3,
-					  w->denial_zone, name, qt,
-					  &w->res->denial, &v);
-	if (r < 0)
+	if ((r = check_denial(w, name, nx, &v)) < 0 ||
+	    (nx && (r = nx_exists(w, name, &v)) < 0))
 		return r;
-	if (referral_below_insecure(w, name, &v) && !w->need) {
+	if (v.status == VAL_INSECURE && below_anchor(w, name)) {
+		denial_missing(w, name, nx ? "NXDOMAIN" : "NODATA");
+		if (!w->need)
+			use_soa(w, name);
+		return 0;
+	}
+	if ((r = referral_below_insecure(w, name, &v)) < 0)
+		return r;
+	if (r > 0 && !w->need) {
 		use_soa(w, name);
 		return 0;
 	}

@@ -24,11 +24,15 @@
  *              of zone cuts from the trust anchor down to name is known
  *              (an insecure key set when an insecure delegation lies on
  *              the way): decides whether unsigned data may be insecure.
+ *   anchor:    optional (NULL: none known); the closest trust anchor's
+ *              zone at or above name, or NULL: the records of a zone
+ *              above it never speak for a name below it.
  */
 struct val_keysource {
 	const struct val_keyset *(*zone_keys)(void *arg, const uint8_t *zone);
 	const struct val_keyset *(*name_keys)(void *arg, const uint8_t *name);
 	void *arg;
+	const uint8_t *(*anchor)(void *arg, const uint8_t *name);
 };
 
 /* A response, as the validator needs it. */

@@ -24,6 +24,7 @@
 
 static const struct val_keyset *zone_keys(void *arg, const uint8_t *zone);
 static const struct val_keyset *name_keys(void *arg, const uint8_t *name);
+static const uint8_t *anchor_of(void *arg, const uint8_t *name);
 
 void walk_init(struct walk *w, const struct walk_source *src,
 	       const struct val_anchors *ta, const struct val_ctx *tmpl)
@@ -38,7 +39,16 @@ void walk_keysource(struct walk *w, struct val_keysource *ks)
 {
 	ks->zone_keys = zone_keys;
 	ks->name_keys = name_keys;
+	ks->anchor = anchor_of;
 	ks->arg = w;
+}
+
+static const uint8_t *anchor_of(void *arg, const uint8_t *name)
+{
+	const struct walk *w = arg;
+	const struct val_anchor_zone *az = val_anchors_find(w->ta, name);
+
+	return az ? az->zone : NULL;
 }
 
 static void sub_ctx(const struct walk *w, struct val_ctx *sub)
@@ -77,6 +87,19 @@ static const struct val_keyset *verdict_keys(struct walk *w,
 	return keep(w, &ks, cacheable, how);
 }
 
+/* The EDE of a key fetch that failed: no server reached (22); a DNSKEY
+ * RRset that the servers reached did not give (9, "DNSKEY Missing",
+ * RFC 8914 §4.10, as Unbound reports it); a DS response
+ * that could not be had (23). */
+static uint16_t fetch_ede(uint16_t type, int err)
+{
+	if (err == DT_ETIMEOUT || err == DT_ENOSERVER)
+		return WIRE_EDE_NO_REACHABLE_AUTHORITY;
+	if (type == WIRE_TYPE_DNSKEY)
+		return WIRE_EDE_DNSKEY_MISSING;
+	return WIRE_EDE_NETWORK_ERROR;
+}
+
 /* The response to (name, type) cannot be had: the zone's keys cannot be
  * decided now (indeterminate, never cached). */
 static const struct val_keyset *unavailable(struct walk *w,
@@ -98,10 +121,7 @@ static const struct val_keyset *unavailable(struct walk *w,
 				tbuf, txt);
 		return verdict_keys(w, zone, &v, 0, false, tbuf);
 	}
-	val_verdict_set(&v, VAL_INDETERMINATE,
-			err == DT_ETIMEOUT || err == DT_ENOSERVER
-				? WIRE_EDE_NO_REACHABLE_AUTHORITY
-				: WIRE_EDE_NETWORK_ERROR,
+	val_verdict_set(&v, VAL_INDETERMINATE, fetch_ede(type, err),
 			"keys-fetch-failed", "the %s query for %s failed: %s",
 			tbuf, txt, errcode_str(err));
 	w->fail_err = err;

@@ -82,6 +82,10 @@ soa() { echo "$1 3600 IN SOA ns.$1 host.$1 1 3600 900 604800 300"; echo "$1 3600
 {
 	soa secure.example.
 	echo "host.secure.example. 3600 IN A 192.0.2.10"
+	# back through old.example.'s DNAME: a chain that passes one DNAME
+	# twice (dt_iter_dname_twice); after host., so the NSEC spans the
+	# other scenarios use stay as they were
+	echo "zloop.secure.example. 3600 IN CNAME host.old.example."
 } >"$out/secure.zone"
 
 # .: a root of its own for the scenarios that need the root's proof that
