@@ -1179,8 +1179,14 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 	if (!m && !err && !t->synth_tried)
 		m = try_synthesize(t);
 	if (!m && err) {
-		if (err == DT_EUPSTREAM && retry(t, false)) {
-			fetch_wanted(t, NULL); /* malformed: asked again */
+		/* Malformed, or no server to be had (refused, unreachable):
+		 * asked again over TCP, but not a last time from the root
+		 * (DT_RSV_RETRY_MAX): a network that answers nothing is not
+		 * a network that lies, and auto mode does not recurse for
+		 * it (capab.h: unreachable is never "no"). */
+		if (err == DT_EUPSTREAM && t->attempt + 1 < DT_RSV_RETRY_MAX &&
+		    retry(t, false)) {
+			fetch_wanted(t, NULL);
 			return;
 		}
 		finish_fetch_failed(t, err);
