@@ -361,6 +361,24 @@
 /* A server that answered REFUSED, SERVFAIL or a lame referral is avoided
  * this long (ms); it is still asked when no other server is left. */
 #define DT_IT_LAME_MS 60000
+/* An authoritative server that gave no answer at all (timeout, ICMP
+ * unreachable) this many times in a row is taken as dead: questions
+ * skip it, and one probe at a time asks it again after a back-off of
+ * DT_IT_DEAD_MIN_MS, doubled for each probe that gets no answer, up to
+ * DT_IT_DEAD_MAX_MS (Unbound's infrastructure cache: a host whose
+ * timeout has backed off to the top is skipped and probed, at most
+ * 120 s apart). Three is one question's rounds over a zone of one
+ * server, or three questions in a row: a lost datagram or two does not
+ * bury a server, and a black-holed zone costs a few packets per
+ * back-off, not one per server per question (a flood of random names
+ * under such a zone cost 2.0 packets a name). The silences must span
+ * DT_IT_DEAD_SPAN_MS (the shortest per-try timeout): queries that time
+ * out together (sent together, one burst lost) are one event, not
+ * three. Any answer revives the server. */
+#define DT_IT_DEAD_TIMEOUTS 3
+#define DT_IT_DEAD_SPAN_MS  DT_IT_TIMEOUT_MIN_MS
+#define DT_IT_DEAD_MIN_MS   1000
+#define DT_IT_DEAD_MAX_MS   120000
 /* Out of this many server choices, one goes to a random usable server
  * instead of the fastest, so that the RTT of the others stays known. */
 #define DT_IT_EXPLORE 20

@@ -14,6 +14,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -48,6 +49,13 @@ struct srv_ent {
 	unsigned srtt_ms;
 	int64_t lame_until;
 	int64_t used_ms;
+	unsigned silent;      /* queries in a row without any answer */
+	int64_t silent_since; /* the first of them timed out (ms) */
+	int64_t probe_at;     /* dead (DT_IT_DEAD_TIMEOUTS): asked again,
+				 one probe, no sooner than this (ms); 0:
+				 alive */
+	int64_t backoff_ms;   /* dead: the wait before its next probe */
+	int64_t dead_since;   /* found dead (ms) */
 };
 
 /* A stub zone (it_add_stub): servers given, never asked for. */
@@ -185,13 +193,58 @@ static void srv_rtt(struct srv_ent *s, int64_t rtt)
 	s->srtt_ms = (unsigned)((7 * (int64_t)s->srtt_ms + rtt) / 8);
 }
 
-/* No answer: the server looks slower, so that others go first. */
-static void srv_timeout(struct srv_ent *s)
+/* Whether s is taken as dead now: its next probe is not due yet. */
+static bool srv_dead(const struct srv_ent *s, int64_t now)
+{
+	return s->probe_at > now;
+}
+
+/* No answer: the server looks slower, so that others go first; silent
+ * DT_IT_DEAD_TIMEOUTS times in a row over at least DT_IT_DEAD_SPAN_MS,
+ * it is dead until its probe, DT_IT_DEAD_MIN_MS later; each probe
+ * without an answer doubles the wait, up to DT_IT_DEAD_MAX_MS. */
+static void srv_timeout(struct iterator *it, struct srv_ent *s,
+			int64_t sent_ms)
 {
 	unsigned t = s->srtt_ms * 2 + 100;
 
 	s->srtt_ms =
 		t > 10 * DT_IT_TIMEOUT_MAX_MS ? 10 * DT_IT_TIMEOUT_MAX_MS : t;
+	if (s->silent == 0)
+		s->silent_since = it->now;
+	if (s->silent < UINT_MAX)
+		s->silent++;
+	if (s->probe_at && sent_ms < s->dead_since)
+		return; /* sent before it was found dead */
+	if (s->probe_at) { /* its probe: the back-off doubles */
+		s->backoff_ms = s->backoff_ms * 2 > DT_IT_DEAD_MAX_MS
+					? DT_IT_DEAD_MAX_MS
+					: s->backoff_ms * 2;
+	} else if (s->silent >= DT_IT_DEAD_TIMEOUTS &&
+		   it->now - s->silent_since >= DT_IT_DEAD_SPAN_MS) {
+		s->backoff_ms = DT_IT_DEAD_MIN_MS;
+		s->dead_since = it->now;
+	} else {
+		return;
+	}
+	s->probe_at = it->now + s->backoff_ms;
+}
+
+/* Any answer, even a refusal: the server is alive. */
+static void srv_alive(struct srv_ent *s)
+{
+	s->silent = 0;
+	s->probe_at = 0;
+	s->backoff_ms = 0;
+}
+
+/* A query goes to s: when it is the probe of a dead server, the next
+ * probe waits another back-off (one probe at a time, however many
+ * questions want the server). */
+static void srv_sent(struct iterator *it, struct srv_ent *s)
+{
+	if (s->probe_at)
+		s->probe_at = it->now + s->backoff_ms;
 }
 
 static void srv_lame(struct iterator *it, struct srv_ent *s)
@@ -227,19 +280,19 @@ static unsigned timeout_of(const struct srv_ent *s)
 }
 
 /* The server of r's zone to ask next: not asked yet in this zone, not
- * lame unless all are, the fastest or now and then a random one.
- * Returns its index or -1. */
-static int choose(struct it_req *r)
+ * dead (silent, its probe not due), not lame unless lame is true, the
+ * fastest or now and then a random one. Returns its index or -1. */
+static int choose(struct it_req *r, bool lame)
 {
 	struct iterator *it = r->it;
 	int64_t now = it->now;
 	int cand[DT_IT_ADDRS_MAX], ncand = 0;
 
-	for (int pass = 0; pass < 2 && ncand == 0; pass++)
+	for (int pass = 0; pass < (lame ? 2 : 1) && ncand == 0; pass++)
 		for (size_t i = 0; i < r->z.naddr; i++) {
 			struct srv_ent *s = srv_get(it, &r->z.addr[i]);
 
-			if (!(r->tried & (1u << i)) &&
+			if (!(r->tried & (1u << i)) && !srv_dead(s, now) &&
 			    (pass == 1 || s->lame_until <= now))
 				cand[ncand++] = (int)i;
 		}
@@ -657,14 +710,20 @@ static void step(struct it_req *r)
 		end(r, no_server(r));
 		return;
 	}
-	if ((i = choose(r)) < 0 && !r->sub && !r->lk && lookup_ns(r))
+	/* The addresses of NS names without glue before a lame server:
+	 * a server that sent bogus data or refused is asked again only
+	 * when the zone has no other. */
+	i = choose(r, false);
+	if (i < 0 && !r->sub && !r->lk && lookup_ns(r))
 		return;
+	if (i < 0)
+		i = choose(r, true);
 	if (i < 0 && r->z.naddr && !r->z_answered &&
 	    r->rounds < DT_IT_ROUNDS_MAX) {
 		/* Another round: a datagram lost, a server that stalled. */
 		r->rounds++;
 		r->tried = 0;
-		i = choose(r);
+		i = choose(r, true);
 	}
 	if (i < 0) {
 		end(r, no_server(r));
@@ -685,6 +744,7 @@ static void step(struct it_req *r)
 	r->sent_ms = it->now;
 	r->top->queries++;
 	STAT(it, queries);
+	srv_sent(it, s);
 	struct it_send q = {.name = r->ask, .type = r->ask_type, .conf = &conf};
 	r->io.fn = on_answer;
 	r->io.arg = r;
@@ -887,11 +947,12 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 	if (err && last_rcode < 0) { /* no answer: timeout, unreachable */
 		STAT(it, timeouts);
 		r->z_timeouts++;
-		srv_timeout(s);
+		srv_timeout(it, s, r->sent_ms);
 		step(r);
 		return;
 	}
 	/* Any answer, even a refusal: the network lets queries through. */
+	srv_alive(s);
 	r->z_answered = true;
 	__atomic_store_n(&it->root_ok, true, __ATOMIC_RELAXED);
 	if (err) {

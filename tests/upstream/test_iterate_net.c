@@ -104,6 +104,9 @@ static const struct rule rules[] = {
 	 "www.retry. A 192.0.2.5\n", NULL, NULL, true},
 	{6, "www.lame.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
 	 "www.lame. A 192.0.2.3\n", NULL, NULL},
+	/* dead.: its only server, 127.6.53.10, reads nothing */
+	{1, "dead.", true, 0, 0, 0, NULL, "dead. NS ns.dead.\n",
+	 "ns.dead. A 127.6.53.10\n"},
 	/* 7: a hint that answers priming only: the root is 127.6.53.1 */
 	{7, ".", false, WIRE_TYPE_NS, WIRE_FLAG_AA, 0,
 	 ". NS a.root.\n. NS b.root.\n", NULL,
@@ -564,6 +567,98 @@ static void test_unreachable(struct up_client *up)
 	close(fd);
 }
 
+static void stop_loop(struct loop_timer *t);
+
+/* Datagrams waiting on fd (never read), taken off. */
+static int drain_count(int fd)
+{
+	uint8_t pkt[4096];
+	int n = 0;
+
+	while (recv(fd, pkt, sizeof(pkt), MSG_DONTWAIT) > 0)
+		n++;
+	return n;
+}
+
+static int ndone, nwant;
+
+static void dead_done(void *arg, int err, const struct up_answer *ans,
+		   int last_rcode)
+{
+	int *ret = arg;
+
+	(void)ans;
+	(void)last_rcode;
+	*ret = err;
+	if (++ndone == nwant)
+		loop_stop(L);
+}
+
+/* Asks n names under dead. at once; their errors in derr. Returns the
+ * ms it took. */
+static int64_t ask_dead(struct iterator *it, int first, int n, int *derr)
+{
+	int64_t t0 = loop_now_ms(L);
+	char q[64];
+
+	ndone = 0;
+	nwant = n;
+	for (int i = 0; i < n; i++) {
+		snprintf(q, sizeof(q), "r%d.dead.", first + i);
+		derr[i] = 1;
+		it_query(it, loop_now_ms(L), name(q), WIRE_TYPE_A, dead_done,
+			 &derr[i]);
+	}
+	loop_run(L);
+	return loop_now_ms(L) - t0;
+}
+
+/* Dead-server memory: a zone whose only server never answers costs a
+ * few datagrams, then none until its probe is due. */
+static void test_dead(struct up_client *up, const struct it_hints *h)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
+	struct iterator *it = net_new(up, h);
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	int derr[8], sent;
+	int64_t took;
+
+	inet_pton(AF_INET, "127.6.53.10", &a.sin_addr);
+	if (!it || fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+		abort();
+	it_set_port(it, port);
+	ask_dead(it, 0, 2, derr);
+	sent = drain_count(fd);
+	ok(derr[0] == DT_ETIMEOUT && derr[1] == DT_ETIMEOUT,
+	   "two names of a silent zone at once: timed out (%s)",
+	   errcode_str(derr[0]));
+	ok(sent >= 2 && sent <= 2 * DT_IT_ROUNDS_MAX,
+	   "%d datagrams to its server, at most %d", sent,
+	   2 * DT_IT_ROUNDS_MAX);
+	took = ask_dead(it, 2, 8, derr);
+	sent = drain_count(fd);
+	bool all = true;
+	for (int i = 0; i < 8; i++)
+		all = all && derr[i] == DT_ETIMEOUT;
+	ok(all && took < 100, "eight more names: failed at once (%lld ms)",
+	   (long long)took);
+	is_int(sent, 0, "without a datagram: the server is dead");
+
+	/* The probe: after the back-off, one question asks it once. */
+	struct loop_timer wait = {.cb = stop_loop};
+	loop_timer_start(L, &wait, DT_IT_DEAD_MIN_MS + 50);
+	loop_run(L);
+	ask_dead(it, 10, 4, derr);
+	sent = drain_count(fd);
+	ok(derr[0] == DT_ETIMEOUT && derr[3] == DT_ETIMEOUT,
+	   "after the back-off: still no answer");
+	is_int(sent, 1, "one probe for four names");
+	ask_dead(it, 14, 4, derr);
+	is_int(drain_count(fd), 0, "then none again (the back-off doubled)");
+	net_free(it);
+	close(fd);
+}
+
 static void test_cancel(struct iterator *it)
 {
 	struct it_req *r;
@@ -733,6 +828,7 @@ int main(void)
 	net_free(it); /* two questions still under way */
 	ok(1, "freed with questions under way");
 	test_lookup_hook(up, &h);
+	test_dead(up, &h);
 	test_unreachable(up);
 	test_prime(up);
 	wire_msg_free(got);
