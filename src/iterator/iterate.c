@@ -85,6 +85,8 @@ struct iterator {
 	struct it_prime *prime;	 /* the root's servers (RFC 8109) */
 	uint16_t port;		 /* tests: every server's port (it_set_port) */
 	bool no_qmin;		 /* it_set_qmin(false) */
+	bool loopback_ok;	 /* the hints are loopback (a lab): so may
+				    servers below be */
 	struct it_req *reqs;	 /* pending, top-level and nested */
 	struct it_lookup lookup; /* NS addresses, validated (optional) */
 	struct zone_ent *zones;
@@ -312,6 +314,31 @@ static int choose(struct it_req *r, bool lame)
 	return best;
 }
 
+/* --- addresses never asked (do-not-query) --- */
+
+/* Whether a server's address learnt from the network (glue, a lookup,
+ * priming) may be asked: never an unspecified, multicast or broadcast
+ * one; a loopback one only when the hints are loopback themselves (a
+ * test world on 127.0.0.0/8), since a public delegation to 127.0.0.1
+ * or ::1 points the resolver at the host's own services. */
+static bool addr_usable(const struct iterator *it, const struct up_server *a)
+{
+	switch (it_addr_kind(a)) {
+	case IT_ADDR_SERVER: return true;
+	case IT_ADDR_LOOPBACK: return it->loopback_ok;
+	case IT_ADDR_NEVER: break;
+	}
+	return false;
+}
+
+static bool hints_loopback(const struct it_hints *h)
+{
+	for (size_t i = 0; i < h->n; i++)
+		if (it_addr_kind(&h->addr[i]) == IT_ADDR_LOOPBACK)
+			return true;
+	return false;
+}
+
 /* --- zone cuts --- */
 
 static void zone_root(struct iterator *it, struct zone *z)
@@ -321,11 +348,20 @@ static void zone_root(struct iterator *it, struct zone *z)
 
 	memset(z, 0, sizeof(*z));
 	z->name[0] = 0;
-	z->naddr = h->n < DT_IT_ADDRS_MAX ? h->n : DT_IT_ADDRS_MAX;
 	/* More addresses than a zone holds: start at a random one. */
 	size_t off = h->n ? rnd(it) % h->n : 0;
-	for (size_t i = 0; i < z->naddr; i++)
-		z->addr[i] = h->addr[(off + i) % h->n];
+	for (size_t i = 0; i < h->n && z->naddr < DT_IT_ADDRS_MAX; i++) {
+		const struct up_server *a = &h->addr[(off + i) % h->n];
+
+		if (h == &it->hints || addr_usable(it, a))
+			z->addr[z->naddr++] = *a;
+	}
+	if (z->naddr == 0 && h != &it->hints) {
+		/* Priming named no address that may be asked. */
+		h = &it->hints;
+		for (size_t i = 0; i < h->n && i < DT_IT_ADDRS_MAX; i++)
+			z->addr[z->naddr++] = h->addr[i];
+	}
 }
 
 static struct zone_ent *zone_lookup(struct iterator *it, const uint8_t *name)
@@ -415,6 +451,8 @@ static void zone_add_addr(struct it_req *r, const struct up_server *a)
 {
 	struct zone_ent *e = zone_lookup(r->it, r->z.name);
 
+	if (!addr_usable(r->it, a))
+		return;
 	for (size_t i = 0; i < r->z.naddr; i++)
 		if (up_server_equal(&r->z.addr[i], a))
 			return;
@@ -780,8 +818,9 @@ static void follow_referral(struct it_req *r, const struct it_referral *ref)
 		wire_dname_tolower(z->ns[i]);
 	}
 	z->nns = ref->nns;
-	memcpy(z->addr, ref->addr, ref->naddr * sizeof(ref->addr[0]));
-	z->naddr = ref->naddr;
+	for (size_t i = 0; i < ref->naddr; i++)
+		if (addr_usable(r->it, &ref->addr[i]))
+			z->addr[z->naddr++] = ref->addr[i];
 	zone_store(r->it, z, ref->ttl);
 	zone_reset(r);
 }
@@ -1014,6 +1053,7 @@ struct iterator *it_new(const struct it_env *env, const struct it_hints *hints,
 	}
 	it->rnd = seed ? seed : 0x9E3779B97F4A7C15ULL;
 	it->hints = *hints;
+	it->loopback_ok = hints_loopback(hints);
 	it->root_ok = true;
 	return it;
 }
@@ -1058,6 +1098,7 @@ void it_set_hints(struct iterator *it, const struct it_hints *hints,
 {
 	it->now = now;
 	it->hints = *hints;
+	it->loopback_ok = hints_loopback(hints);
 	memset(it->zones, 0, DT_IT_ZONES_MAX * sizeof(*it->zones));
 	for (size_t i = 0; i < DT_IT_DS_MAX; i++) {
 		free(it->ds[i].msg);
