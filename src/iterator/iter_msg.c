@@ -204,8 +204,15 @@ enum it_kind it_classify(const struct wire_msg *m, const uint8_t *zone,
 	if (m->rcode != WIRE_RCODE_NOERROR && m->rcode != WIRE_RCODE_NXDOMAIN)
 		return IT_LAME;
 	if (m->count[WIRE_SEC_ANSWER] > 0) {
+		/* NXDOMAIN applies to the chain's last name (RFC 2308
+		 * §2.1, RFC 6604 §3): with data of the type asked there,
+		 * the response contradicts itself, and neither its RCODE
+		 * nor its records can be taken. */
 		if (follow_chain(m, zone, qname, qtype, end))
-			return IT_FINAL;
+			return m->rcode == WIRE_RCODE_NXDOMAIN &&
+					       qtype != WIRE_TYPE_CNAME
+				       ? IT_LAME
+				       : IT_FINAL;
 		if (wire_dname_equal(end, qname))
 			/* Records, none about the name asked. */
 			return m->rcode == WIRE_RCODE_NXDOMAIN ? IT_FINAL
