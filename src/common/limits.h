@@ -295,12 +295,13 @@
 
 /* --- recursion from the root (src/iterator/iterate.c) --- */
 
-/* Referrals followed for one name: each goes at least one label down, so
- * a real name meets a few (root, TLD, a registrar's zone, a subzone or
- * two); 16 covers names 16 cuts deep and stops a chain of servers that
- * refer to each other downwards for ever (Unbound: 30 with qname
- * minimisation counting every label). */
-#define DT_IT_REFERRALS_MAX 16
+/* Referrals followed for one name: each goes at least one label down,
+ * and a name has at most 127 labels, so no chain of referrals runs for
+ * ever; a real name meets a few (root, TLD, a registrar's zone, a
+ * subzone or two), but delegation chains dozens of cuts deep are legal
+ * and resolve elsewhere: Unbound's MAX_REFERRAL_COUNT, 130 (16 failed
+ * names 16 cuts deep that Unbound answers down to 45). */
+#define DT_IT_REFERRALS_MAX 130
 /* NS names of one zone cut kept and tried: real zones list 2 to 13 (the
  * root); past 8 a zone whose servers all fail would cost too many
  * queries (NXNSAttack, CVE-2020-12662: a referral of many glueless NS
@@ -308,11 +309,14 @@
 #define DT_IT_NS_MAX 8
 /* Addresses of one zone cut kept: two per NS name (IPv4, IPv6). */
 #define DT_IT_ADDRS_MAX (2 * DT_IT_NS_MAX)
-/* Queries sent for one iterated question, NS-address lookups included:
+/* Queries sent for one iterated question, NS-address lookups included,
+ * besides one per referral followed (at most DT_IT_REFERRALS_MAX more):
  * a cold name needs one per zone cut plus a few for NS addresses and
- * lame servers; 48 allows retries on every level of a deep name and
- * bounds the amplification one question can cause (Unbound caps
- * outgoing queries per question at 64, Knot Resolver at 50 iterations). */
+ * lame servers; 48 allows retries on every level of a name and bounds
+ * the amplification one question can cause (Unbound: 32 queries sent
+ * per zone cut, MAX_SENT_COUNT, and 64 name-server lookups, Knot
+ * Resolver 50 iterations), while each cut of a deep delegation earns
+ * its own query: at most 178 in all. */
 #define DT_IT_QUERIES_MAX 48
 /* CNAME links followed across zones while iterating one question: the
  * validator accepts DT_VAL_CHAIN_MAX, one more link would be refused by

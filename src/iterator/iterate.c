@@ -117,6 +117,9 @@ struct it_req {
 	uint16_t lk_type;
 	unsigned lookups; /* it->lookup's started */
 	unsigned queries; /* top only: charged by all below */
+	unsigned cuts;	  /* top only: referrals followed by all below, each
+			     one more query allowed, DT_IT_REFERRALS_MAX at
+			     most */
 	unsigned referrals, links;
 	/* the zone asked now */
 	struct zone z;
@@ -618,7 +621,7 @@ static int no_server(struct it_req *r)
 	struct iterator *it = r->it;
 
 	if (r->z_answered)
-		return DT_EUPSTREAM;
+		return DT_ENOAUTH;
 	if (!wire_dname_is_root(r->z.name))
 		return DT_ETIMEOUT;
 	__atomic_store_n(&it->root_ok, false, __ATOMIC_RELAXED);
@@ -734,8 +737,8 @@ static void step(struct it_req *r)
 	struct srv_ent *s;
 	int i;
 
-	if (r->top->queries >= DT_IT_QUERIES_MAX) {
-		end(r, DT_EUPSTREAM);
+	if (r->top->queries >= DT_IT_QUERIES_MAX + r->top->cuts) {
+		end(r, DT_ERECURSION);
 		return;
 	}
 	if (root_unasked(r) &&
@@ -796,7 +799,7 @@ static int keep_step(struct it_req *r, const struct up_answer *ans)
 	uint8_t *copy;
 
 	if (r->nsteps == MAX_STEPS || !(copy = malloc(ans->len)))
-		return r->nsteps == MAX_STEPS ? DT_EUPSTREAM : -ENOMEM;
+		return r->nsteps == MAX_STEPS ? DT_ERECURSION : -ENOMEM;
 	memcpy(copy, ans->msg, ans->len);
 	wire_dname_copy(r->stepzone[r->nsteps], r->z.name);
 	r->step[r->nsteps] = copy;
@@ -915,7 +918,7 @@ static void on_kind(struct it_req *r, struct srv_ent *s, enum it_kind kind,
 	case IT_CNAME:
 		if ((err = keep_step(r, ans)) < 0 ||
 		    ++r->links > DT_IT_CNAME_MAX) {
-			end(r, err < 0 ? err : DT_EUPSTREAM);
+			end(r, err < 0 ? err : DT_ERECURSION);
 			break;
 		}
 		wire_dname_copy(r->cur, next);
@@ -924,9 +927,11 @@ static void on_kind(struct it_req *r, struct srv_ent *s, enum it_kind kind,
 		break;
 	case IT_REFERRAL:
 		if (++r->referrals > DT_IT_REFERRALS_MAX) {
-			end(r, DT_EUPSTREAM);
+			end(r, DT_ERECURSION);
 			break;
 		}
+		if (r->top->cuts < DT_IT_REFERRALS_MAX)
+			r->top->cuts++;
 		follow_referral(r, ref);
 		step(r);
 		break;

@@ -152,8 +152,10 @@ void it_set_port(struct iterator *it, uint16_t port);
  * up_query()'s arguments: err 0 with the assembled response
  * (ans->server: the server of the last step), or DT_ENETBLOCKED (no root
  * server answered at all: the network blocks queries to authoritative
- * servers), DT_ETIMEOUT (the zone's servers did not answer), DT_EUPSTREAM
- * (they answered unusably or a limit was reached) or -ENOMEM. Returns the
+ * servers), DT_ETIMEOUT (the zone's servers did not answer, or are all
+ * dead), DT_ENOAUTH (they answered, none usably), DT_ERECURSION (a limit
+ * was reached: referrals, CNAME links, queries), DT_EUPSTREAM (the
+ * responses could not be put together) or -ENOMEM. Returns the
  * request (for it_cancel) or NULL when out of memory (cb does not run).
  */
 struct it_req *it_query(struct iterator *it, int64_t now, const uint8_t *qname,

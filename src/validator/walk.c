@@ -98,10 +98,7 @@ static const struct val_keyset *unavailable(struct walk *w,
 				tbuf, txt);
 		return verdict_keys(w, zone, &v, 0, false, tbuf);
 	}
-	val_verdict_set(&v, VAL_INDETERMINATE,
-			err == DT_ETIMEOUT || err == DT_ENOSERVER
-				? WIRE_EDE_NO_REACHABLE_AUTHORITY
-				: WIRE_EDE_NETWORK_ERROR,
+	val_verdict_set(&v, VAL_INDETERMINATE, walk_fetch_ede(err),
 			"keys-fetch-failed", "the %s query for %s failed: %s",
 			tbuf, txt, errcode_str(err));
 	w->fail_err = err;
@@ -605,4 +602,15 @@ static const struct val_keyset *name_keys(void *arg, const uint8_t *name)
 		cur = step(w, a, cur, &stop);
 	}
 	return cur;
+}
+
+int walk_fetch_ede(int err)
+{
+	switch (err) {
+	case DT_ETIMEOUT:
+	case DT_ENOSERVER:
+	case DT_ENOAUTH: return WIRE_EDE_NO_REACHABLE_AUTHORITY;
+	case DT_ERECURSION: return WIRE_EDE_OTHER;
+	default: return WIRE_EDE_NETWORK_ERROR;
+	}
 }

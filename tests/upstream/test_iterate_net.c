@@ -443,8 +443,8 @@ static void test_walks(struct iterator *it)
 	ok(st.timeouts == timeouts + 1, "one timeout counted");
 
 	bool asked_ok = ask(it, "nowhere.", WIRE_TYPE_A);
-	ok(asked_ok && got_err == DT_EUPSTREAM,
-	   "a name the root refuses: DT_EUPSTREAM, not the network's fault "
+	ok(asked_ok && got_err == DT_ENOAUTH,
+	   "a name the root refuses: DT_ENOAUTH (EDE 22), not the network's fault "
 	   "(%s)",
 	   errcode_str(got_err));
 	ok(count(1, ". NS") == 1 && notices == 1,
