@@ -56,6 +56,8 @@ struct srv_ent {
 				 alive */
 	int64_t backoff_ms;   /* dead: the wait before its next probe */
 	int64_t dead_since;   /* found dead (ms) */
+	bool echoes_case;     /* its last response echoed the question's
+				 random case (0x20) */
 };
 
 /* A stub zone (it_add_stub): servers given, never asked for. */
@@ -786,7 +788,10 @@ static void step(struct it_req *r)
 	r->top->queries++;
 	STAT(it, queries);
 	srv_sent(it, s);
-	struct it_send q = {.name = r->ask, .type = r->ask_type, .conf = &conf};
+	struct it_send q = {.name = r->ask,
+			    .type = r->ask_type,
+			    .conf = &conf,
+			    .case_strict = s->echoes_case};
 	r->io.fn = on_answer;
 	r->io.arg = r;
 	r->up = it->env.send(it->env.arg, &q, &r->io);
@@ -992,6 +997,9 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 		STAT(it, timeouts);
 		r->z_timeouts++;
 		srv_timeout(it, s, r->sent_ms);
+		/* Perhaps it stopped echoing the case (another instance
+		 * of an anycast address): the next query takes any. */
+		s->echoes_case = false;
 		step(r);
 		return;
 	}
@@ -1008,6 +1016,7 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 		return;
 	}
 	srv_rtt(s, it->now - r->sent_ms);
+	s->echoes_case = ans->case_echoed;
 	on_response(r, s, ans);
 }
 

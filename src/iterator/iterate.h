@@ -88,6 +88,10 @@ struct it_send {
 	const uint8_t *name;
 	uint16_t type;
 	const struct up_conf *conf;
+	/* The server echoed the random case of its last question (0x20,
+	 * up_answer.case_echoed): a response whose question's case differs
+	 * is taken as forged (transport.h, UP_Q_CASE_STRICT). */
+	bool case_strict;
 };
 
 struct it_env {

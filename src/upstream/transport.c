@@ -79,8 +79,10 @@ struct up_req {
 	up_done_fn *cb;
 	void *arg;
 	wire_dname_storage_t qname;
+	wire_dname_storage_t sent;	   /* qname as sent (UP_Q_CASE) */
 	uint16_t qtype, qclass;
 	unsigned qflags;		   /* UP_Q_* */
+	bool case_echoed;		   /* the response checked echoed it */
 	struct up_server ns[DT_UP_MAXNS]; /* in the order tried */
 	size_t nns;
 	unsigned timeout_ms;
@@ -298,6 +300,39 @@ static int rand16(struct up_client *c, uint16_t *ret)
 	return 0;
 }
 
+/* r->sent: r->qname with each letter's case random (UP_Q_CASE), else
+ * as given. */
+static int case_randomise(struct up_req *r)
+{
+	uint8_t *p = r->sent;
+	uint16_t bits = 0;
+	unsigned nbits = 0;
+	int err;
+
+	memcpy(r->sent, r->qname, sizeof(r->sent));
+	if (!(r->qflags & UP_Q_CASE))
+		return 0;
+	while (*p) {
+		uint8_t len = *p++;
+
+		for (uint8_t i = 0; i < len; i++, p++) {
+			uint8_t lower = (uint8_t)(*p | 0x20);
+
+			if (lower < 'a' || lower > 'z')
+				continue;
+			if (nbits == 0) {
+				if ((err = rand16(r->c, &bits)) < 0)
+					return err;
+				nbits = 16;
+			}
+			*p = (bits & 1) ? (uint8_t)(lower & ~0x20) : lower;
+			bits >>= 1;
+			nbits--;
+		}
+	}
+	return 0;
+}
+
 /* A new ID and the query with it: RD (unless UP_Q_NORD), CD, and unless the server refused
  * it, EDNS with DO and our buffer size. */
 static int build_query(struct up_req *r)
@@ -306,13 +341,16 @@ static int build_query(struct up_req *r)
 	int err = rand16(r->c, &r->id);
 	uint16_t flags = WIRE_FLAG_CD;
 
+	if (err == 0)
+		err = case_randomise(r);
+
 	if (!(r->qflags & UP_Q_NORD))
 		flags |= WIRE_FLAG_RD;
 	if (err == 0)
 		err = wire_build_init(&b, r->query + 2, sizeof(r->query) - 2,
 				      r->id, flags);
 	if (err == 0)
-		err = wire_build_question(&b, r->qname, r->qtype, r->qclass);
+		err = wire_build_question(&b, r->sent, r->qtype, r->qclass);
 	if (err == 0 && !r->no_edns)
 		err = wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, WIRE_EDNS_DO,
 				     NULL, 0);
@@ -345,17 +383,32 @@ enum verdict {
 		      server sends the whole answer over TCP) */
 };
 
-static bool question_matches(const struct up_req *r, const uint8_t *pkt,
-			     size_t len)
+/* Whether the response's question is the query's: the name equal
+ * ignoring case, and with UP_Q_CASE_STRICT in the case sent too
+ * (*echoed: whether it came back in the case sent). */
+static bool question_matches(const struct up_req *r, uint8_t *pkt,
+			     size_t len, bool *echoed)
 {
 	wire_dname_storage_t name;
 	size_t pos = DT_MSG_HDRLEN;
+	int nlen;
 
 	if (wire_dname_unpack(pkt, len, &pos, name) < 0 || len - pos < 4)
 		return false;
-	return wire_dname_equal(name, r->qname) &&
-	       wire_get16(pkt + pos) == r->qtype &&
-	       wire_get16(pkt + pos + 2) == r->qclass;
+	nlen = wire_dname_check(name, name + sizeof(name));
+	*echoed = nlen > 0 && memcmp(name, r->sent, (size_t)nlen) == 0;
+	if ((r->qflags & UP_Q_CASE_STRICT) && !*echoed)
+		return false;
+	if (!wire_dname_equal(name, r->qname) ||
+	    wire_get16(pkt + pos) != r->qtype ||
+	    wire_get16(pkt + pos + 2) != r->qclass)
+		return false;
+	/* 0x20 leaves no trace: the question, and the owner names that
+	 * point to it, in the case of the name asked (when the question's
+	 * name is written out, as it always is). */
+	if ((r->qflags & UP_Q_CASE) && pos - DT_MSG_HDRLEN == (size_t)nlen)
+		memcpy(pkt + DT_MSG_HDRLEN, r->qname, (size_t)nlen);
+	return true;
 }
 
 /* Servers that do not know EDNS (or another part of the query) may
@@ -369,8 +422,8 @@ static bool bare_refusal(uint16_t flags, uint16_t qdcount)
 	       (rcode == WIRE_RCODE_FORMERR || rcode == WIRE_RCODE_NOTIMP);
 }
 
-static enum verdict check(const struct up_req *r, const uint8_t *pkt,
-			  size_t len, int *ret_rcode)
+static enum verdict check(struct up_req *r, uint8_t *pkt, size_t len,
+			  int *ret_rcode)
 {
 	uint16_t flags, qd;
 	struct wire_msg *msg;
@@ -386,7 +439,7 @@ static enum verdict check(const struct up_req *r, const uint8_t *pkt,
 		*ret_rcode = WIRE_RCODE(flags);
 		return V_REFUSAL;
 	}
-	if (qd != 1 || !question_matches(r, pkt, len))
+	if (qd != 1 || !question_matches(r, pkt, len, &r->case_echoed))
 		return V_DROP;
 	if (flags & WIRE_FLAG_TC)
 		return r->tcp ? V_TC_TCP : V_TC;
@@ -779,6 +832,7 @@ static void deliver(struct up_req *r, const uint8_t *msg, size_t len)
 		.server = cur_server(r),
 		.tcp = r->tcp,
 		.no_edns = r->no_edns,
+		.case_echoed = (r->qflags & UP_Q_CASE) && r->case_echoed,
 	};
 
 	penalty_clear(r->c, ans.server);

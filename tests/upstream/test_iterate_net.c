@@ -116,8 +116,10 @@ static const struct rule rules[] = {
 struct fake {
 	int fd;
 	pthread_mutex_t mu;
-	char log[64][DT_NAME_TEXT_MAXLEN + 20]; /* "name TYPE" asked */
+	char log[64][DT_NAME_TEXT_MAXLEN + 20]; /* "name TYPE" asked,
+						   lower case */
 	int nlog;
+	int mixed; /* questions with a letter in upper case (0x20) */
 };
 
 static struct fake fakes[NFAKE + 1];
@@ -169,11 +171,16 @@ static void answer(int srv, const uint8_t *pkt, size_t len,
 		wire_msg_free(q);
 		return;
 	}
-	wire_dname_to_str(q->qname, name, sizeof(name));
+	wire_dname_storage_t lower;
+	wire_dname_copy(lower, q->qname);
+	wire_dname_tolower(lower);
+	wire_dname_to_str(lower, name, sizeof(name));
 	pthread_mutex_lock(&f->mu);
 	if (f->nlog < 64)
 		snprintf(f->log[f->nlog++], sizeof(f->log[0]), "%s %s", name,
 			 wire_type_to_str(q->qtype, tb));
+	f->mixed += memcmp(lower, q->qname,
+			   (size_t)wire_dname_check(lower, lower + sizeof(lower))) != 0;
 	pthread_mutex_unlock(&f->mu);
 	r = match(srv, q);
 	if (r && r->drop_first && !dropped[r - rules]) {
@@ -184,7 +191,9 @@ static void answer(int srv, const uint8_t *pkt, size_t len,
 	wire_build_init(&b, out, sizeof(out), q->hdr.id,
 			(uint16_t)(WIRE_FLAG_QR | (r ? r->flags | r->rcode
 						     : WIRE_RCODE_REFUSED)));
-	wire_build_question(&b, q->qname, q->qtype, q->qclass);
+	/* 127.6.53.3 does not echo the case of the question (0x20) */
+	wire_build_question(&b, srv == 3 ? lower : q->qname, q->qtype,
+			    q->qclass);
 	if (r) {
 		add(&b, WIRE_SEC_ANSWER, r->an);
 		add(&b, WIRE_SEC_AUTHORITY, r->ns);
@@ -824,6 +833,13 @@ int main(void)
 	it_set_port(it, port);
 	it_set_notice(it, on_notice, NULL);
 	test_walks(it);
+	/* 0x20: every server is asked with letters in random case; other.'s
+	 * (127.6.53.3) answers with the question in lower case, and its
+	 * answers were taken in the walks above (it never echoed, so the
+	 * case is not required of it). */
+	ok(fakes[1].mixed > 0 && fakes[2].mixed > 0 && fakes[3].mixed > 0,
+	   "0x20: questions in random case (%d, %d, %d)", fakes[1].mixed,
+	   fakes[2].mixed, fakes[3].mixed);
 	test_cancel(it);
 	net_free(it); /* two questions still under way */
 	ok(1, "freed with questions under way");

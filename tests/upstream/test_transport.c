@@ -338,7 +338,8 @@ struct result {
 	int err;
 	int last_rcode;
 	uint8_t a[4];
-	bool tcp, no_edns;
+	bool tcp, no_edns, case_echoed;
+	bool as_asked; /* the question's name byte for byte as asked */
 	int server; /* the fake that answered, 0 if none */
 	bool question_ok;
 	int64_t end_ms;
@@ -372,11 +373,17 @@ static void record(struct result *res, int err, const struct up_answer *ans,
 		return;
 	res->tcp = ans->tcp;
 	res->no_edns = ans->no_edns;
+	res->case_echoed = ans->case_echoed;
 	res->server = fake_of(ans->server);
 	m = wire_msg_parse(ans->msg, ans->len, 0, &perr);
 	if (!m)
 		return;
 	res->question_ok = m->has_question;
+	res->as_asked = m->has_question &&
+			memcmp(m->qname, QNAME, sizeof(QNAME)) == 0 &&
+			m->count[WIRE_SEC_ANSWER] == 1 &&
+			memcmp(m->sec[WIRE_SEC_ANSWER]->owner, QNAME,
+			       sizeof(QNAME)) == 0;
 	if (m->count[WIRE_SEC_ANSWER] == 1 &&
 	    m->sec[WIRE_SEC_ANSWER]->rdlen == 4)
 		memcpy(res->a, m->sec[WIRE_SEC_ANSWER]->rdata, 4);
@@ -464,6 +471,19 @@ static struct result ask(const struct up_conf *conf, int64_t *elapsed,
 	return res;
 }
 
+/* ask() with up_query_ex()'s flags. */
+static struct result ask_flags(const struct up_conf *conf, unsigned flags)
+{
+	struct up_client *c = up_client_new(L);
+	struct result res = {0};
+
+	if (up_query_ex(c, QNAME, WIRE_TYPE_A, WIRE_CLASS_IN, conf, flags,
+			done_stop, &res))
+		run_for(5000);
+	up_client_free(c);
+	return res;
+}
+
 static bool is_a(const struct result *r, int a, int b, int c, int d)
 {
 	return r->a[0] == a && r->a[1] == b && r->a[2] == c && r->a[3] == d;
@@ -517,6 +537,26 @@ static void test_answer(void)
 	r = ask(&conf, NULL, NULL);
 	ok(r.err == 0 && is_a(&r, 192, 0, 2, 1),
 	   "question in another case: accepted");
+
+	/* 0x20: the question's letters in random case (13 letters: all
+	 * upper by chance once in 8192 runs). */
+	r = ask_flags(&conf, UP_Q_CASE);
+	ok(r.err == 0 && !r.case_echoed,
+	   "0x20, a server that does not echo the case: answered, "
+	   "case_echoed false");
+	r = ask_flags(&conf, UP_Q_CASE | UP_Q_CASE_STRICT);
+	ok(r.err == DT_ETIMEOUT && !r.server,
+	   "0x20 strict: its response is dropped as forged (%s)",
+	   errcode_str(r.err));
+	fakes[0].mode = B_ANSWER;
+	r = ask_flags(&conf, UP_Q_CASE);
+	ok(r.err == 0 && r.case_echoed, "0x20, a server that echoes: "
+	   "case_echoed true");
+	r = ask_flags(&conf, UP_Q_CASE | UP_Q_CASE_STRICT);
+	ok(r.err == 0 && r.case_echoed && is_a(&r, 192, 0, 2, 1),
+	   "0x20 strict, a server that echoes: answered");
+	ok(r.as_asked, "the question and the answer's owner handed back in "
+	   "the case asked");
 }
 
 static void test_spoof(void)
