@@ -16,7 +16,11 @@
  * priming (127.6.53.1) or does not answer (127.6.53.8 drops everything) leaves
  * the hints in use, priming not asked again within its back-off, one
  * notice for the failure; the verdict that no root server answers
- * still comes within DT_IT_ZONE_WAIT_MS.
+ * still comes within DT_IT_ZONE_WAIT_MS. Dead-server memory: a zone
+ * whose only server (127.6.53.10) reads nothing costs a few datagrams,
+ * then none until one probe after the back-off. 0x20: every server is
+ * asked in random case, and 127.6.53.3, which answers in lower case,
+ * still serves.
  */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -7,7 +7,9 @@
  * A 192.0.2.N over UDP and A 198.51.100.N over TCP, N being its number,
  * so the test sees who answered and how. Also: the source ports the
  * client draws, and its cap on TCP connections against a server that
- * truncates over UDP and never answers over TCP.
+ * truncates over UDP and never answers over TCP. 0x20: whether the case
+ * was echoed, strict mode dropping a response in another case, and the
+ * question handed back in the case asked.
  */
 #include <errno.h>
 #include <dirent.h>
