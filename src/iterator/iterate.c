@@ -210,8 +210,7 @@ static bool srv_dead(const struct srv_ent *s, int64_t now)
  * DT_IT_DEAD_TIMEOUTS times in a row over at least DT_IT_DEAD_SPAN_MS,
  * it is dead until its probe, DT_IT_DEAD_MIN_MS later; each probe
  * without an answer doubles the wait, up to DT_IT_DEAD_MAX_MS. */
-static void srv_timeout(struct iterator *it, struct srv_ent *s,
-			int64_t sent_ms)
+static void srv_timeout(struct iterator *it, struct srv_ent *s, int64_t sent_ms)
 {
 	unsigned t = s->srtt_ms * 2 + 100;
 
@@ -221,8 +220,9 @@ static void srv_timeout(struct iterator *it, struct srv_ent *s,
 		s->silent_since = it->now;
 	if (s->silent < UINT_MAX)
 		s->silent++;
+	/* A query sent before it was found dead says nothing new. */
 	if (s->probe_at && sent_ms < s->dead_since)
-		return; /* sent before it was found dead */
+		return;
 	if (s->probe_at) { /* its probe: the back-off doubles */
 		s->backoff_ms = s->backoff_ms * 2 > DT_IT_DEAD_MAX_MS
 					? DT_IT_DEAD_MAX_MS

@@ -570,8 +570,7 @@ static void finish_fetch_failed(struct rsv_task *t, int err)
 			      "question may hold");
 	else if (err == -ENOMEM)
 		finish_failed(t, err, "internal-nomem", "out of memory");
-	else if (err == DT_ETIMEOUT || err == DT_ENOSERVER ||
-		 err == DT_ENOAUTH)
+	else if (err == DT_ETIMEOUT || err == DT_ENOSERVER || err == DT_ENOAUTH)
 		finish_failed(t, err, "upstream-unreachable",
 			      "no usable upstream answer");
 	else if (err == DT_ERECURSION)

@@ -79,7 +79,7 @@ struct up_req {
 	up_done_fn *cb;
 	void *arg;
 	wire_dname_storage_t qname;
-	wire_dname_storage_t sent;	   /* qname as sent (UP_Q_CASE) */
+	wire_dname_storage_t sent; /* qname as sent (UP_Q_CASE) */
 	uint16_t qtype, qclass;
 	unsigned qflags;		   /* UP_Q_* */
 	bool case_echoed;		   /* the response checked echoed it */
@@ -386,8 +386,8 @@ enum verdict {
 /* Whether the response's question is the query's: the name equal
  * ignoring case, and with UP_Q_CASE_STRICT in the case sent too
  * (*echoed: whether it came back in the case sent). */
-static bool question_matches(const struct up_req *r, uint8_t *pkt,
-			     size_t len, bool *echoed)
+static bool question_matches(const struct up_req *r, uint8_t *pkt, size_t len,
+			     bool *echoed)
 {
 	wire_dname_storage_t name;
 	size_t pos = DT_MSG_HDRLEN;

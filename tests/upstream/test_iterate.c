@@ -496,14 +496,20 @@ static void test_addr_kind(void)
 		const char *a;
 		enum it_addr_kind want;
 	} cases[] = {
-		{"192.0.2.1", IT_ADDR_SERVER},	 {"2001:db8::1", IT_ADDR_SERVER},
-		{"127.0.0.1", IT_ADDR_LOOPBACK}, {"127.6.53.4", IT_ADDR_LOOPBACK},
+		{"192.0.2.1", IT_ADDR_SERVER},
+		{"2001:db8::1", IT_ADDR_SERVER},
+		{"127.0.0.1", IT_ADDR_LOOPBACK},
+		{"127.6.53.4", IT_ADDR_LOOPBACK},
 		{"::1", IT_ADDR_LOOPBACK},
 		{"::ffff:127.0.0.1", IT_ADDR_LOOPBACK},
-		{"0.0.0.0", IT_ADDR_NEVER},	 {"0.1.2.3", IT_ADDR_NEVER},
-		{"::", IT_ADDR_NEVER},		 {"::ffff:0.0.0.0", IT_ADDR_NEVER},
-		{"224.0.0.1", IT_ADDR_NEVER},	 {"255.255.255.255", IT_ADDR_NEVER},
-		{"ff02::1", IT_ADDR_NEVER},	 {"::ffff:192.0.2.1", IT_ADDR_SERVER},
+		{"0.0.0.0", IT_ADDR_NEVER},
+		{"0.1.2.3", IT_ADDR_NEVER},
+		{"::", IT_ADDR_NEVER},
+		{"::ffff:0.0.0.0", IT_ADDR_NEVER},
+		{"224.0.0.1", IT_ADDR_NEVER},
+		{"255.255.255.255", IT_ADDR_NEVER},
+		{"ff02::1", IT_ADDR_NEVER},
+		{"::ffff:192.0.2.1", IT_ADDR_SERVER},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

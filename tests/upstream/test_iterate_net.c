@@ -183,8 +183,8 @@ static void answer(int srv, const uint8_t *pkt, size_t len,
 	if (f->nlog < 64)
 		snprintf(f->log[f->nlog++], sizeof(f->log[0]), "%s %s", name,
 			 wire_type_to_str(q->qtype, tb));
-	f->mixed += memcmp(lower, q->qname,
-			   (size_t)wire_dname_check(lower, lower + sizeof(lower))) != 0;
+	int llen = wire_dname_check(lower, lower + sizeof(lower));
+	f->mixed += memcmp(lower, q->qname, (size_t)llen) != 0;
 	pthread_mutex_unlock(&f->mu);
 	r = match(srv, q);
 	if (r && r->drop_first && !dropped[r - rules]) {
@@ -457,8 +457,8 @@ static void test_walks(struct iterator *it)
 
 	bool asked_ok = ask(it, "nowhere.", WIRE_TYPE_A);
 	ok(asked_ok && got_err == DT_ENOAUTH,
-	   "a name the root refuses: DT_ENOAUTH (EDE 22), not the network's fault "
-	   "(%s)",
+	   "a name the root refuses: DT_ENOAUTH (EDE 22), not the "
+	   "network's fault (%s)",
 	   errcode_str(got_err));
 	ok(count(1, ". NS") == 1 && notices == 1,
 	   "priming not asked again within its back-off, nor told again");
@@ -596,7 +596,7 @@ static int drain_count(int fd)
 static int ndone, nwant;
 
 static void dead_done(void *arg, int err, const struct up_answer *ans,
-		   int last_rcode)
+		      int last_rcode)
 {
 	int *ret = arg;
 

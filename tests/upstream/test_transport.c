@@ -552,13 +552,13 @@ static void test_answer(void)
 	   errcode_str(r.err));
 	fakes[0].mode = B_ANSWER;
 	r = ask_flags(&conf, UP_Q_CASE);
-	ok(r.err == 0 && r.case_echoed, "0x20, a server that echoes: "
-	   "case_echoed true");
+	ok(r.err == 0 && r.case_echoed,
+	   "0x20, a server that echoes: case_echoed true");
 	r = ask_flags(&conf, UP_Q_CASE | UP_Q_CASE_STRICT);
 	ok(r.err == 0 && r.case_echoed && is_a(&r, 192, 0, 2, 1),
 	   "0x20 strict, a server that echoes: answered");
-	ok(r.as_asked, "the question and the answer's owner handed back in "
-	   "the case asked");
+	ok(r.as_asked,
+	   "the question and the answer's owner handed back as asked");
 }
 
 static void test_spoof(void)
