@@ -223,6 +223,11 @@
 #define DT_UP_PENALTY_MS 30000
 /* EDNS buffer size we advertise (DNS flag day 2020): no IP fragmentation. */
 #define DT_UP_EDNS_BUFSIZE 1232
+/* DNS cookies (RFC 7873) one transport client remembers, one per
+ * authoritative server asked lately (UP_Q_COOKIE, recursion): the
+ * servers of a host's working set; the least recently used goes first,
+ * and a forgotten server is sent a new client cookie. */
+#define DT_UP_COOKIES_MAX 256
 /* Matching-failed packets read per try before the socket is abandoned:
  * bounds the work a flood of spoofed answers costs. */
 #define DT_UP_MAX_BAD_PACKETS 64

@@ -27,7 +27,7 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 static void *net_send(void *arg, const struct it_send *q, struct it_io *io)
 {
 	struct it_net *n = arg;
-	unsigned flags = UP_Q_NORD | UP_Q_CASE;
+	unsigned flags = UP_Q_NORD | UP_Q_CASE | UP_Q_COOKIE;
 
 	io->drv = n;
 	if (q->case_strict)

@@ -48,6 +48,20 @@ struct penalty {
 	int64_t until; /* loop_now_ms() when it ends */
 };
 
+/* The cookies of one server (RFC 7873). */
+#define COOKIE_OPT	  10
+#define COOKIE_CLIENT	  8
+#define COOKIE_SERVER_MIN 8
+#define COOKIE_SERVER_MAX 32
+
+struct cookie {
+	struct up_server server;
+	uint8_t client[COOKIE_CLIENT];
+	uint8_t srv[COOKIE_SERVER_MAX];
+	uint8_t srvlen; /* 0: none learnt yet */
+	int64_t used;	/* ms; 0: slot free */
+};
+
 /* One server's counters; used is set (release) once server is written. */
 struct srv_slot {
 	bool used;
@@ -66,6 +80,7 @@ struct up_client {
 	struct capab *capab; /* fed with what the servers do, or NULL */
 	bool capab_apply;    /* and its remembered behaviour followed */
 	struct srv_slot srv[UP_STATS_SERVERS];
+	struct cookie *cookies;	      /* DT_UP_COOKIES_MAX, or NULL */
 	struct up_req *tcpq;	      /* waiting for a TCP connection */
 	struct loop_timer tcpq_timer; /* looks at them again */
 	uint8_t rnd[64]; /* getrandom() output not used yet */
@@ -83,6 +98,8 @@ struct up_req {
 	uint16_t qtype, qclass;
 	unsigned qflags;		   /* UP_Q_* */
 	bool case_echoed;		   /* the response checked echoed it */
+	uint8_t cookie[COOKIE_CLIENT];	   /* the client cookie sent */
+	bool cookie_sent;
 	struct up_server ns[DT_UP_MAXNS]; /* in the order tried */
 	size_t nns;
 	unsigned timeout_ms;
@@ -300,6 +317,94 @@ static int rand16(struct up_client *c, uint16_t *ret)
 	return 0;
 }
 
+/* --- DNS cookies --- */
+
+static const struct up_server *cur_server(const struct up_req *r);
+
+/* The cookies of server s: found, else a slot (free or the least
+ * recently used) with a new random client cookie; NULL when out of
+ * memory or randomness. */
+static struct cookie *cookie_get(struct up_client *c, const struct up_server *s)
+{
+	struct cookie *e;
+	uint16_t v;
+
+	if (!c->cookies &&
+	    !(c->cookies = calloc(DT_UP_COOKIES_MAX, sizeof(*c->cookies))))
+		return NULL;
+	e = &c->cookies[0];
+	for (size_t i = 0; i < DT_UP_COOKIES_MAX; i++) {
+		struct cookie *x = &c->cookies[i];
+
+		if (x->used && up_server_equal(&x->server, s)) {
+			x->used = loop_now_ms(c->loop) | 1;
+			return x;
+		}
+		if (x->used < e->used)
+			e = x;
+	}
+	memset(e, 0, sizeof(*e));
+	for (size_t i = 0; i < COOKIE_CLIENT; i += 2) {
+		if (rand16(c, &v) < 0)
+			return NULL;
+		wire_put16(e->client + i, v);
+	}
+	e->server = *s;
+	e->used = loop_now_ms(c->loop) | 1;
+	return e;
+}
+
+/* The COOKIE option for r's server into opt (4 + 8 + 32 octets at
+ * most); its length, 0 when none goes. */
+static size_t cookie_opt(struct up_req *r, uint8_t *opt)
+{
+	struct cookie *e;
+	size_t len;
+
+	r->cookie_sent = false;
+	if (!(r->qflags & UP_Q_COOKIE) || r->no_edns ||
+	    !(e = cookie_get(r->c, cur_server(r))))
+		return 0;
+	len = COOKIE_CLIENT + e->srvlen;
+	wire_put16(opt, COOKIE_OPT);
+	wire_put16(opt + 2, (uint16_t)len);
+	memcpy(opt + 4, e->client, COOKIE_CLIENT);
+	memcpy(opt + 4 + COOKIE_CLIENT, e->srv, e->srvlen);
+	memcpy(r->cookie, e->client, COOKIE_CLIENT);
+	r->cookie_sent = true;
+	return 4 + len;
+}
+
+/* A response's COOKIE option: false when its client cookie is not the
+ * one r sent (a forgery); a server cookie in it is kept for the next
+ * query. */
+static bool cookie_check(struct up_req *r, const struct wire_msg *m)
+{
+	const uint8_t *data;
+	uint16_t code, len;
+	size_t pos = 0;
+	struct cookie *e;
+
+	if (!r->cookie_sent)
+		return true;
+	while (wire_edns_opt_next(&m->edns, &pos, &code, &data, &len) == 1) {
+		if (code != COOKIE_OPT)
+			continue;
+		if (len < COOKIE_CLIENT ||
+		    memcmp(data, r->cookie, COOKIE_CLIENT) != 0)
+			return false;
+		len -= COOKIE_CLIENT;
+		if (len >= COOKIE_SERVER_MIN && len <= COOKIE_SERVER_MAX &&
+		    (e = cookie_get(r->c, cur_server(r))) &&
+		    memcmp(e->client, r->cookie, COOKIE_CLIENT) == 0) {
+			memcpy(e->srv, data + COOKIE_CLIENT, len);
+			e->srvlen = (uint8_t)len;
+		}
+		return true;
+	}
+	return true;
+}
+
 /* r->sent: r->qname with each letter's case random (UP_Q_CASE), else
  * as given. */
 static int case_randomise(struct up_req *r)
@@ -340,9 +445,13 @@ static int build_query(struct up_req *r)
 	struct wire_builder b;
 	int err = rand16(r->c, &r->id);
 	uint16_t flags = WIRE_FLAG_CD;
+	uint8_t opt[4 + COOKIE_CLIENT + COOKIE_SERVER_MAX];
+	size_t optlen = 0;
 
 	if (err == 0)
 		err = case_randomise(r);
+	if (err == 0)
+		optlen = cookie_opt(r, opt);
 
 	if (!(r->qflags & UP_Q_NORD))
 		flags |= WIRE_FLAG_RD;
@@ -353,7 +462,7 @@ static int build_query(struct up_req *r)
 		err = wire_build_question(&b, r->sent, r->qtype, r->qclass);
 	if (err == 0 && !r->no_edns)
 		err = wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, WIRE_EDNS_DO,
-				     NULL, 0);
+				     optlen ? opt : NULL, optlen);
 	if (err < 0)
 		return err;
 	r->qlen = wire_build_finish(&b);
@@ -446,6 +555,10 @@ static enum verdict check(struct up_req *r, uint8_t *pkt, size_t len,
 	msg = wire_msg_parse(pkt, len, WIRE_PARSE_TRUNC_OK, &err);
 	if (!msg)
 		return V_DROP;
+	if (!cookie_check(r, msg)) {
+		wire_msg_free(msg);
+		return V_DROP;
+	}
 	*ret_rcode = msg->rcode;
 	wire_msg_free(msg);
 	return V_ANSWER;
@@ -1056,6 +1169,7 @@ void up_client_free(struct up_client *c)
 		up_cancel(c->reqs);
 	loop_timer_stop(c->loop, &c->tcpq_timer);
 	free(c->pen);
+	free(c->cookies);
 	free(c);
 }
 

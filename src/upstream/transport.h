@@ -118,6 +118,12 @@ enum {
 	 * forger must guess one bit per letter besides the ID and port)
 	 * and dropped like one with a wrong ID. */
 	UP_Q_CASE_STRICT = 1 << 3,
+	/* DNS cookies (RFC 7873, RFC 9018): a client cookie of 8 random
+	 * octets per server (with the server cookie it last sent); a
+	 * response carrying a COOKIE option whose client cookie is not
+	 * ours is dropped as forged; one without the option is taken (a
+	 * server without cookies). */
+	UP_Q_COOKIE = 1 << 4,
 };
 
 /* A server that sent what made an answer bogus (its "[addr]:port" as
