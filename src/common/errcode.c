@@ -36,6 +36,9 @@ static const char *const dt_err_text[] = {
 	[DT_EABSENT - DT_E_BASE] = "not in the input",
 	[DT_ENETBLOCKED - DT_E_BASE] =
 		"the network blocks queries to authoritative servers",
+	[DT_ENOAUTH - DT_E_BASE] =
+		"no authoritative server gave a usable answer",
+	[DT_ERECURSION - DT_E_BASE] = "a recursion limit was reached",
 };
 
 const char *errcode_str(int err)

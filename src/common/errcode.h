@@ -44,6 +44,10 @@ enum errcode {
 	DT_EABSENT,		/* not in an offline input (and never will be) */
 	DT_ENETBLOCKED,		/* no root server answered: the network blocks
 				   queries to authoritative servers */
+	DT_ENOAUTH,		/* the zone's authoritative servers answered,
+				   none usably (refused, lame, broken) */
+	DT_ERECURSION,		/* a limit of recursion was reached (referrals,
+				   CNAME links, queries for one question) */
 	DT_E_END
 };
 

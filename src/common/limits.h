@@ -232,6 +232,11 @@
 #define DT_UP_PENALTY_MS 30000
 /* EDNS buffer size we advertise (DNS flag day 2020): no IP fragmentation. */
 #define DT_UP_EDNS_BUFSIZE 1232
+/* DNS cookies (RFC 7873) one transport client remembers, one per
+ * authoritative server asked lately (UP_Q_COOKIE, recursion): the
+ * servers of a host's working set; the least recently used goes first,
+ * and a forgotten server is sent a new client cookie. */
+#define DT_UP_COOKIES_MAX 256
 /* Matching-failed packets read per try before the socket is abandoned:
  * bounds the work a flood of spoofed answers costs. */
 #define DT_UP_MAX_BAD_PACKETS 64
@@ -309,12 +314,13 @@
 
 /* --- recursion from the root (src/iterator/iterate.c) --- */
 
-/* Referrals followed for one name: each goes at least one label down, so
- * a real name meets a few (root, TLD, a registrar's zone, a subzone or
- * two); 16 covers names 16 cuts deep and stops a chain of servers that
- * refer to each other downwards for ever (Unbound: 30 with qname
- * minimisation counting every label). */
-#define DT_IT_REFERRALS_MAX 16
+/* Referrals followed for one name: each goes at least one label down,
+ * and a name has at most 127 labels, so no chain of referrals runs for
+ * ever; a real name meets a few (root, TLD, a registrar's zone, a
+ * subzone or two), but delegation chains dozens of cuts deep are legal
+ * and resolve elsewhere: Unbound's MAX_REFERRAL_COUNT, 130 (16 failed
+ * names 16 cuts deep that Unbound answers down to 45). */
+#define DT_IT_REFERRALS_MAX 130
 /* NS names of one zone cut kept and tried: real zones list 2 to 13 (the
  * root); past 8 a zone whose servers all fail would cost too many
  * queries (NXNSAttack, CVE-2020-12662: a referral of many glueless NS
@@ -322,11 +328,14 @@
 #define DT_IT_NS_MAX 8
 /* Addresses of one zone cut kept: two per NS name (IPv4, IPv6). */
 #define DT_IT_ADDRS_MAX (2 * DT_IT_NS_MAX)
-/* Queries sent for one iterated question, NS-address lookups included:
+/* Queries sent for one iterated question, NS-address lookups included,
+ * besides one per referral followed (at most DT_IT_REFERRALS_MAX more):
  * a cold name needs one per zone cut plus a few for NS addresses and
- * lame servers; 48 allows retries on every level of a deep name and
- * bounds the amplification one question can cause (Unbound caps
- * outgoing queries per question at 64, Knot Resolver at 50 iterations). */
+ * lame servers; 48 allows retries on every level of a name and bounds
+ * the amplification one question can cause (Unbound: 32 queries sent
+ * per zone cut, MAX_SENT_COUNT, and 64 name-server lookups, Knot
+ * Resolver 50 iterations), while each cut of a deep delegation earns
+ * its own query: at most 178 in all. */
 #define DT_IT_QUERIES_MAX 48
 /* CNAME links followed across zones while iterating one question: the
  * validator accepts DT_VAL_CHAIN_MAX, one more link would be refused by
@@ -375,6 +384,24 @@
 /* A server that answered REFUSED, SERVFAIL or a lame referral is avoided
  * this long (ms); it is still asked when no other server is left. */
 #define DT_IT_LAME_MS 60000
+/* An authoritative server that gave no answer at all (timeout, ICMP
+ * unreachable) this many times in a row is taken as dead: questions
+ * skip it, and one probe at a time asks it again after a back-off of
+ * DT_IT_DEAD_MIN_MS, doubled for each probe that gets no answer, up to
+ * DT_IT_DEAD_MAX_MS (Unbound's infrastructure cache: a host whose
+ * timeout has backed off to the top is skipped and probed, at most
+ * 120 s apart). Three is one question's rounds over a zone of one
+ * server, or three questions in a row: a lost datagram or two does not
+ * bury a server, and a black-holed zone costs a few packets per
+ * back-off, not one per server per question (a flood of random names
+ * under such a zone cost 2.0 packets a name). The silences must span
+ * DT_IT_DEAD_SPAN_MS (the shortest per-try timeout): queries that time
+ * out together (sent together, one burst lost) are one event, not
+ * three. Any answer revives the server. */
+#define DT_IT_DEAD_TIMEOUTS 3
+#define DT_IT_DEAD_SPAN_MS  DT_IT_TIMEOUT_MIN_MS
+#define DT_IT_DEAD_MIN_MS   1000
+#define DT_IT_DEAD_MAX_MS   120000
 /* Out of this many server choices, one goes to a random usable server
  * instead of the fastest, so that the RTT of the others stays known. */
 #define DT_IT_EXPLORE 20

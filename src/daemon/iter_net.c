@@ -27,9 +27,13 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 static void *net_send(void *arg, const struct it_send *q, struct it_io *io)
 {
 	struct it_net *n = arg;
+	unsigned flags = UP_Q_NORD | UP_Q_CASE | UP_Q_COOKIE;
+
 	io->drv = n;
+	if (q->case_strict)
+		flags |= UP_Q_CASE_STRICT;
 	return up_query_ex(n->up, q->name, q->type, WIRE_CLASS_IN, q->conf,
-			   UP_Q_NORD, on_answer, io);
+			   flags, on_answer, io);
 }
 
 static void net_cancel(void *arg, void *handle)

@@ -95,6 +95,33 @@ bool it_addr_from_rr(const struct wire_rr *rr, struct up_server *ret)
 	return true;
 }
 
+static enum it_addr_kind v4_kind(const uint8_t *b)
+{
+	if (b[0] == 0 || b[0] >= 224) /* this network; multicast, reserved,
+					 broadcast */
+		return IT_ADDR_NEVER;
+	return b[0] == 127 ? IT_ADDR_LOOPBACK : IT_ADDR_SERVER;
+}
+
+enum it_addr_kind it_addr_kind(const struct up_server *a)
+{
+	if (a->addr.ss_family == AF_INET) {
+		const struct sockaddr_in *sin =
+			(const struct sockaddr_in *)&a->addr;
+
+		return v4_kind((const uint8_t *)&sin->sin_addr);
+	}
+	if (a->addr.ss_family != AF_INET6)
+		return IT_ADDR_NEVER;
+	const struct in6_addr *in6 =
+		&((const struct sockaddr_in6 *)&a->addr)->sin6_addr;
+	if (IN6_IS_ADDR_V4MAPPED(in6))
+		return v4_kind(in6->s6_addr + 12);
+	if (IN6_IS_ADDR_UNSPECIFIED(in6) || IN6_IS_ADDR_MULTICAST(in6))
+		return IT_ADDR_NEVER;
+	return IN6_IS_ADDR_LOOPBACK(in6) ? IT_ADDR_LOOPBACK : IT_ADDR_SERVER;
+}
+
 static void add_glue(const struct wire_msg *m, const uint8_t *zone,
 		     struct it_referral *ref)
 {
@@ -177,8 +204,15 @@ enum it_kind it_classify(const struct wire_msg *m, const uint8_t *zone,
 	if (m->rcode != WIRE_RCODE_NOERROR && m->rcode != WIRE_RCODE_NXDOMAIN)
 		return IT_LAME;
 	if (m->count[WIRE_SEC_ANSWER] > 0) {
+		/* NXDOMAIN applies to the chain's last name (RFC 2308
+		 * §2.1, RFC 6604 §3): with data of the type asked there,
+		 * the response contradicts itself, and neither its RCODE
+		 * nor its records can be taken. */
 		if (follow_chain(m, zone, qname, qtype, end))
-			return IT_FINAL;
+			return m->rcode == WIRE_RCODE_NXDOMAIN &&
+					       qtype != WIRE_TYPE_CNAME
+				       ? IT_LAME
+				       : IT_FINAL;
 		if (wire_dname_equal(end, qname))
 			/* Records, none about the name asked. */
 			return m->rcode == WIRE_RCODE_NXDOMAIN ? IT_FINAL

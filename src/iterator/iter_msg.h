@@ -43,6 +43,20 @@ struct it_referral {
  * length), port 53. Returns false for anything else (*ret untouched). */
 bool it_addr_from_rr(const struct wire_rr *rr, struct up_server *ret);
 
+/* What an address may be as an authoritative server's (do-not-query):
+ * never (0.0.0.0/8, ::, multicast, 255.255.255.255: no server answers
+ * from there, and 0.0.0.0 reaches the host itself), loopback
+ * (127.0.0.0/8, ::1: the host's own services, never a public zone's
+ * server), or a server's. IPv4-mapped IPv6 addresses are their IPv4
+ * address's. */
+enum it_addr_kind {
+	IT_ADDR_SERVER,
+	IT_ADDR_LOOPBACK,
+	IT_ADDR_NEVER,
+};
+
+enum it_addr_kind it_addr_kind(const struct up_server *a);
+
 /*
  * Classifies m, the response of a server of zone to qname/qtype.
  * A CNAME chain is followed only within zone (RFC 2181 §5.4.1): a

@@ -14,6 +14,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -48,6 +49,15 @@ struct srv_ent {
 	unsigned srtt_ms;
 	int64_t lame_until;
 	int64_t used_ms;
+	unsigned silent;      /* queries in a row without any answer */
+	int64_t silent_since; /* the first of them timed out (ms) */
+	int64_t probe_at;     /* dead (DT_IT_DEAD_TIMEOUTS): asked again,
+				 one probe, no sooner than this (ms); 0:
+				 alive */
+	int64_t backoff_ms;   /* dead: the wait before its next probe */
+	int64_t dead_since;   /* found dead (ms) */
+	bool echoes_case;     /* its last response echoed the question's
+				 random case (0x20) */
 };
 
 /* A stub zone (it_add_stub): servers given, never asked for. */
@@ -77,6 +87,8 @@ struct iterator {
 	struct it_prime *prime;	 /* the root's servers (RFC 8109) */
 	uint16_t port;		 /* tests: every server's port (it_set_port) */
 	bool no_qmin;		 /* it_set_qmin(false) */
+	bool loopback_ok;	 /* the hints are loopback (a lab): so may
+				    servers below be */
 	struct it_req *reqs;	 /* pending, top-level and nested */
 	struct it_lookup lookup; /* NS addresses, validated (optional) */
 	struct zone_ent *zones;
@@ -107,6 +119,9 @@ struct it_req {
 	uint16_t lk_type;
 	unsigned lookups; /* it->lookup's started */
 	unsigned queries; /* top only: charged by all below */
+	unsigned cuts;	  /* top only: referrals followed by all below, each
+			     one more query allowed, DT_IT_REFERRALS_MAX at
+			     most */
 	unsigned referrals, links;
 	/* the zone asked now */
 	struct zone z;
@@ -185,13 +200,58 @@ static void srv_rtt(struct srv_ent *s, int64_t rtt)
 	s->srtt_ms = (unsigned)((7 * (int64_t)s->srtt_ms + rtt) / 8);
 }
 
-/* No answer: the server looks slower, so that others go first. */
-static void srv_timeout(struct srv_ent *s)
+/* Whether s is taken as dead now: its next probe is not due yet. */
+static bool srv_dead(const struct srv_ent *s, int64_t now)
+{
+	return s->probe_at > now;
+}
+
+/* No answer: the server looks slower, so that others go first; silent
+ * DT_IT_DEAD_TIMEOUTS times in a row over at least DT_IT_DEAD_SPAN_MS,
+ * it is dead until its probe, DT_IT_DEAD_MIN_MS later; each probe
+ * without an answer doubles the wait, up to DT_IT_DEAD_MAX_MS. */
+static void srv_timeout(struct iterator *it, struct srv_ent *s, int64_t sent_ms)
 {
 	unsigned t = s->srtt_ms * 2 + 100;
 
 	s->srtt_ms =
 		t > 10 * DT_IT_TIMEOUT_MAX_MS ? 10 * DT_IT_TIMEOUT_MAX_MS : t;
+	if (s->silent == 0)
+		s->silent_since = it->now;
+	if (s->silent < UINT_MAX)
+		s->silent++;
+	/* A query sent before it was found dead says nothing new. */
+	if (s->probe_at && sent_ms < s->dead_since)
+		return;
+	if (s->probe_at) { /* its probe: the back-off doubles */
+		s->backoff_ms = s->backoff_ms * 2 > DT_IT_DEAD_MAX_MS
+					? DT_IT_DEAD_MAX_MS
+					: s->backoff_ms * 2;
+	} else if (s->silent >= DT_IT_DEAD_TIMEOUTS &&
+		   it->now - s->silent_since >= DT_IT_DEAD_SPAN_MS) {
+		s->backoff_ms = DT_IT_DEAD_MIN_MS;
+		s->dead_since = it->now;
+	} else {
+		return;
+	}
+	s->probe_at = it->now + s->backoff_ms;
+}
+
+/* Any answer, even a refusal: the server is alive. */
+static void srv_alive(struct srv_ent *s)
+{
+	s->silent = 0;
+	s->probe_at = 0;
+	s->backoff_ms = 0;
+}
+
+/* A query goes to s: when it is the probe of a dead server, the next
+ * probe waits another back-off (one probe at a time, however many
+ * questions want the server). */
+static void srv_sent(struct iterator *it, struct srv_ent *s)
+{
+	if (s->probe_at)
+		s->probe_at = it->now + s->backoff_ms;
 }
 
 static void srv_lame(struct iterator *it, struct srv_ent *s)
@@ -227,19 +287,19 @@ static unsigned timeout_of(const struct srv_ent *s)
 }
 
 /* The server of r's zone to ask next: not asked yet in this zone, not
- * lame unless all are, the fastest or now and then a random one.
- * Returns its index or -1. */
-static int choose(struct it_req *r)
+ * dead (silent, its probe not due), not lame unless lame is true, the
+ * fastest or now and then a random one. Returns its index or -1. */
+static int choose(struct it_req *r, bool lame)
 {
 	struct iterator *it = r->it;
 	int64_t now = it->now;
 	int cand[DT_IT_ADDRS_MAX], ncand = 0;
 
-	for (int pass = 0; pass < 2 && ncand == 0; pass++)
+	for (int pass = 0; pass < (lame ? 2 : 1) && ncand == 0; pass++)
 		for (size_t i = 0; i < r->z.naddr; i++) {
 			struct srv_ent *s = srv_get(it, &r->z.addr[i]);
 
-			if (!(r->tried & (1u << i)) &&
+			if (!(r->tried & (1u << i)) && !srv_dead(s, now) &&
 			    (pass == 1 || s->lame_until <= now))
 				cand[ncand++] = (int)i;
 		}
@@ -259,6 +319,31 @@ static int choose(struct it_req *r)
 	return best;
 }
 
+/* --- addresses never asked (do-not-query) --- */
+
+/* Whether a server's address learnt from the network (glue, a lookup,
+ * priming) may be asked: never an unspecified, multicast or broadcast
+ * one; a loopback one only when the hints are loopback themselves (a
+ * test world on 127.0.0.0/8), since a public delegation to 127.0.0.1
+ * or ::1 points the resolver at the host's own services. */
+static bool addr_usable(const struct iterator *it, const struct up_server *a)
+{
+	switch (it_addr_kind(a)) {
+	case IT_ADDR_SERVER: return true;
+	case IT_ADDR_LOOPBACK: return it->loopback_ok;
+	case IT_ADDR_NEVER: break;
+	}
+	return false;
+}
+
+static bool hints_loopback(const struct it_hints *h)
+{
+	for (size_t i = 0; i < h->n; i++)
+		if (it_addr_kind(&h->addr[i]) == IT_ADDR_LOOPBACK)
+			return true;
+	return false;
+}
+
 /* --- zone cuts --- */
 
 static void zone_root(struct iterator *it, struct zone *z)
@@ -268,11 +353,20 @@ static void zone_root(struct iterator *it, struct zone *z)
 
 	memset(z, 0, sizeof(*z));
 	z->name[0] = 0;
-	z->naddr = h->n < DT_IT_ADDRS_MAX ? h->n : DT_IT_ADDRS_MAX;
 	/* More addresses than a zone holds: start at a random one. */
 	size_t off = h->n ? rnd(it) % h->n : 0;
-	for (size_t i = 0; i < z->naddr; i++)
-		z->addr[i] = h->addr[(off + i) % h->n];
+	for (size_t i = 0; i < h->n && z->naddr < DT_IT_ADDRS_MAX; i++) {
+		const struct up_server *a = &h->addr[(off + i) % h->n];
+
+		if (h == &it->hints || addr_usable(it, a))
+			z->addr[z->naddr++] = *a;
+	}
+	if (z->naddr == 0 && h != &it->hints) {
+		/* Priming named no address that may be asked. */
+		h = &it->hints;
+		for (size_t i = 0; i < h->n && i < DT_IT_ADDRS_MAX; i++)
+			z->addr[z->naddr++] = h->addr[i];
+	}
 }
 
 static struct zone_ent *zone_lookup(struct iterator *it, const uint8_t *name)
@@ -362,6 +456,8 @@ static void zone_add_addr(struct it_req *r, const struct up_server *a)
 {
 	struct zone_ent *e = zone_lookup(r->it, r->z.name);
 
+	if (!addr_usable(r->it, a))
+		return;
 	for (size_t i = 0; i < r->z.naddr; i++)
 		if (up_server_equal(&r->z.addr[i], a))
 			return;
@@ -527,7 +623,7 @@ static int no_server(struct it_req *r)
 	struct iterator *it = r->it;
 
 	if (r->z_answered)
-		return DT_EUPSTREAM;
+		return DT_ENOAUTH;
 	if (!wire_dname_is_root(r->z.name))
 		return DT_ETIMEOUT;
 	__atomic_store_n(&it->root_ok, false, __ATOMIC_RELAXED);
@@ -643,8 +739,8 @@ static void step(struct it_req *r)
 	struct srv_ent *s;
 	int i;
 
-	if (r->top->queries >= DT_IT_QUERIES_MAX) {
-		end(r, DT_EUPSTREAM);
+	if (r->top->queries >= DT_IT_QUERIES_MAX + r->top->cuts) {
+		end(r, DT_ERECURSION);
 		return;
 	}
 	if (root_unasked(r) &&
@@ -657,14 +753,20 @@ static void step(struct it_req *r)
 		end(r, no_server(r));
 		return;
 	}
-	if ((i = choose(r)) < 0 && !r->sub && !r->lk && lookup_ns(r))
+	/* The addresses of NS names without glue before a lame server:
+	 * a server that sent bogus data or refused is asked again only
+	 * when the zone has no other. */
+	i = choose(r, false);
+	if (i < 0 && !r->sub && !r->lk && lookup_ns(r))
 		return;
+	if (i < 0)
+		i = choose(r, true);
 	if (i < 0 && r->z.naddr && !r->z_answered &&
 	    r->rounds < DT_IT_ROUNDS_MAX) {
 		/* Another round: a datagram lost, a server that stalled. */
 		r->rounds++;
 		r->tried = 0;
-		i = choose(r);
+		i = choose(r, true);
 	}
 	if (i < 0) {
 		end(r, no_server(r));
@@ -685,7 +787,11 @@ static void step(struct it_req *r)
 	r->sent_ms = it->now;
 	r->top->queries++;
 	STAT(it, queries);
-	struct it_send q = {.name = r->ask, .type = r->ask_type, .conf = &conf};
+	srv_sent(it, s);
+	struct it_send q = {.name = r->ask,
+			    .type = r->ask_type,
+			    .conf = &conf,
+			    .case_strict = s->echoes_case};
 	r->io.fn = on_answer;
 	r->io.arg = r;
 	r->up = it->env.send(it->env.arg, &q, &r->io);
@@ -698,7 +804,7 @@ static int keep_step(struct it_req *r, const struct up_answer *ans)
 	uint8_t *copy;
 
 	if (r->nsteps == MAX_STEPS || !(copy = malloc(ans->len)))
-		return r->nsteps == MAX_STEPS ? DT_EUPSTREAM : -ENOMEM;
+		return r->nsteps == MAX_STEPS ? DT_ERECURSION : -ENOMEM;
 	memcpy(copy, ans->msg, ans->len);
 	wire_dname_copy(r->stepzone[r->nsteps], r->z.name);
 	r->step[r->nsteps] = copy;
@@ -720,8 +826,9 @@ static void follow_referral(struct it_req *r, const struct it_referral *ref)
 		wire_dname_tolower(z->ns[i]);
 	}
 	z->nns = ref->nns;
-	memcpy(z->addr, ref->addr, ref->naddr * sizeof(ref->addr[0]));
-	z->naddr = ref->naddr;
+	for (size_t i = 0; i < ref->naddr; i++)
+		if (addr_usable(r->it, &ref->addr[i]))
+			z->addr[z->naddr++] = ref->addr[i];
 	zone_store(r->it, z, ref->ttl);
 	zone_reset(r);
 }
@@ -816,7 +923,7 @@ static void on_kind(struct it_req *r, struct srv_ent *s, enum it_kind kind,
 	case IT_CNAME:
 		if ((err = keep_step(r, ans)) < 0 ||
 		    ++r->links > DT_IT_CNAME_MAX) {
-			end(r, err < 0 ? err : DT_EUPSTREAM);
+			end(r, err < 0 ? err : DT_ERECURSION);
 			break;
 		}
 		wire_dname_copy(r->cur, next);
@@ -825,9 +932,11 @@ static void on_kind(struct it_req *r, struct srv_ent *s, enum it_kind kind,
 		break;
 	case IT_REFERRAL:
 		if (++r->referrals > DT_IT_REFERRALS_MAX) {
-			end(r, DT_EUPSTREAM);
+			end(r, DT_ERECURSION);
 			break;
 		}
+		if (r->top->cuts < DT_IT_REFERRALS_MAX)
+			r->top->cuts++;
 		follow_referral(r, ref);
 		step(r);
 		break;
@@ -925,11 +1034,15 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 	if (err && last_rcode < 0) { /* no answer: timeout, unreachable */
 		STAT(it, timeouts);
 		r->z_timeouts++;
-		srv_timeout(s);
+		srv_timeout(it, s, r->sent_ms);
+		/* Perhaps it stopped echoing the case (another instance
+		 * of an anycast address): the next query takes any. */
+		s->echoes_case = false;
 		step(r);
 		return;
 	}
 	/* Any answer, even a refusal: the network lets queries through. */
+	srv_alive(s);
 	r->z_answered = true;
 	__atomic_store_n(&it->root_ok, true, __ATOMIC_RELAXED);
 	if (err) {
@@ -941,6 +1054,7 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 		return;
 	}
 	srv_rtt(s, it->now - r->sent_ms);
+	s->echoes_case = ans->case_echoed;
 	on_response(r, s, ans);
 }
 
@@ -991,6 +1105,7 @@ struct iterator *it_new(const struct it_env *env, const struct it_hints *hints,
 	}
 	it->rnd = seed ? seed : 0x9E3779B97F4A7C15ULL;
 	it->hints = *hints;
+	it->loopback_ok = hints_loopback(hints);
 	it->root_ok = true;
 	return it;
 }
@@ -1035,6 +1150,7 @@ void it_set_hints(struct iterator *it, const struct it_hints *hints,
 {
 	it->now = now;
 	it->hints = *hints;
+	it->loopback_ok = hints_loopback(hints);
 	memset(it->zones, 0, DT_IT_ZONES_MAX * sizeof(*it->zones));
 	for (size_t i = 0; i < DT_IT_DS_MAX; i++) {
 		free(it->ds[i].msg);

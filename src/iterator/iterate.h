@@ -88,6 +88,10 @@ struct it_send {
 	const uint8_t *name;
 	uint16_t type;
 	const struct up_conf *conf;
+	/* The server echoed the random case of its last question (0x20,
+	 * up_answer.case_echoed): a response whose question's case differs
+	 * is taken as forged (transport.h, UP_Q_CASE_STRICT). */
+	bool case_strict;
 };
 
 struct it_env {
@@ -152,8 +156,10 @@ void it_set_port(struct iterator *it, uint16_t port);
  * up_query()'s arguments: err 0 with the assembled response
  * (ans->server: the server of the last step), or DT_ENETBLOCKED (no root
  * server answered at all: the network blocks queries to authoritative
- * servers), DT_ETIMEOUT (the zone's servers did not answer), DT_EUPSTREAM
- * (they answered unusably or a limit was reached) or -ENOMEM. Returns the
+ * servers), DT_ETIMEOUT (the zone's servers did not answer, or are all
+ * dead), DT_ENOAUTH (they answered, none usably), DT_ERECURSION (a limit
+ * was reached: referrals, CNAME links, queries), DT_EUPSTREAM (the
+ * responses could not be put together) or -ENOMEM. Returns the
  * request (for it_cancel) or NULL when out of memory (cb does not run).
  */
 struct it_req *it_query(struct iterator *it, int64_t now, const uint8_t *qname,

@@ -562,9 +562,7 @@ static void finish_failed(struct rsv_task *t, int err, const char *tag,
 	a->ttl = DT_DMN_FAIL_TTL;
 	if (strncmp(tag, "upstream-", 9) == 0) {
 		a->upstream_fail = true;
-		a->ede = err == DT_ETIMEOUT || err == DT_ENOSERVER
-				 ? WIRE_EDE_NO_REACHABLE_AUTHORITY
-				 : WIRE_EDE_NETWORK_ERROR;
+		a->ede = (uint16_t)walk_fetch_ede(err);
 	} else {
 		a->ede = WIRE_EDE_OTHER;
 		if (err == -ENOMEM)
@@ -584,9 +582,12 @@ static void finish_fetch_failed(struct rsv_task *t, int err)
 			      "question may hold");
 	else if (err == -ENOMEM)
 		finish_failed(t, err, "internal-nomem", "out of memory");
-	else if (err == DT_ETIMEOUT || err == DT_ENOSERVER)
+	else if (err == DT_ETIMEOUT || err == DT_ENOSERVER || err == DT_ENOAUTH)
 		finish_failed(t, err, "upstream-unreachable",
 			      "no usable upstream answer");
+	else if (err == DT_ERECURSION)
+		finish_failed(t, err, "upstream-limit",
+			      "recursion stopped at a limit");
 	else if (err == DT_ENETBLOCKED) /* EDE 23, Network Error */
 		finish_failed(t, err, "upstream-blocked",
 			      "no root server answered");
@@ -1179,13 +1180,14 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 	if (!m && !err && !t->synth_tried)
 		m = try_synthesize(t);
 	if (!m && err) {
-		/* Malformed, or no server to be had (refused, unreachable):
-		 * asked again over TCP, but not a last time from the root
-		 * (DT_RSV_RETRY_MAX): a network that answers nothing is not
-		 * a network that lies, and auto mode does not recurse for
-		 * it (capab.h: unreachable is never "no"). */
-		if (err == DT_EUPSTREAM && t->attempt + 1 < DT_RSV_RETRY_MAX &&
-		    retry(t, false)) {
+		/* Malformed, or no server to be had (refused, unreachable;
+		 * authorities that answer nothing usable): asked again over
+		 * TCP, but not a last time from the root (DT_RSV_RETRY_MAX):
+		 * a network that answers nothing is not a network that lies,
+		 * and auto mode does not recurse for it (capab.h:
+		 * unreachable is never "no"). */
+		if ((err == DT_EUPSTREAM || err == DT_ENOAUTH) &&
+		    t->attempt + 1 < DT_RSV_RETRY_MAX && retry(t, false)) {
 			fetch_wanted(t, NULL);
 			return;
 		}

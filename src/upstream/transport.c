@@ -55,6 +55,20 @@ struct penalty {
 	int64_t until; /* loop_now_ms() when it ends */
 };
 
+/* The cookies of one server (RFC 7873). */
+#define COOKIE_OPT	  10
+#define COOKIE_CLIENT	  8
+#define COOKIE_SERVER_MIN 8
+#define COOKIE_SERVER_MAX 32
+
+struct cookie {
+	struct up_server server;
+	uint8_t client[COOKIE_CLIENT];
+	uint8_t srv[COOKIE_SERVER_MAX];
+	uint8_t srvlen; /* 0: none learnt yet */
+	int64_t used;	/* ms; 0: slot free */
+};
+
 /* One server's counters; used is set (release) once server is written. */
 struct srv_slot {
 	bool used;
@@ -73,6 +87,7 @@ struct up_client {
 	struct capab *capab; /* fed with what the servers do, or NULL */
 	bool capab_apply;    /* and its remembered behaviour followed */
 	struct srv_slot srv[UP_STATS_SERVERS];
+	struct cookie *cookies;	      /* DT_UP_COOKIES_MAX, or NULL */
 	struct up_req *tcpq;	      /* waiting for a TCP connection */
 	struct loop_timer tcpq_timer; /* looks at them again */
 	uint8_t rnd[64]; /* getrandom() output not used yet */
@@ -89,8 +104,12 @@ struct up_req {
 	up_done_fn *cb;
 	void *arg;
 	wire_dname_storage_t qname;
+	wire_dname_storage_t sent; /* qname as sent (UP_Q_CASE) */
 	uint16_t qtype, qclass;
 	unsigned qflags;		   /* UP_Q_* */
+	bool case_echoed;		   /* the response checked echoed it */
+	uint8_t cookie[COOKIE_CLIENT];	   /* the client cookie sent */
+	bool cookie_sent;
 	struct up_server ns[DT_UP_MAXNS]; /* in the order tried */
 	char tls_name[DT_UP_MAXNS][DT_UP_TLS_NAME_MAX]; /* of ns[i]; "":
 							   plain DNS */
@@ -316,6 +335,127 @@ static int rand16(struct up_client *c, uint16_t *ret)
 	return 0;
 }
 
+/* --- DNS cookies --- */
+
+static const struct up_server *cur_server(const struct up_req *r);
+
+/* The cookies of server s: found, else a slot (free or the least
+ * recently used) with a new random client cookie; NULL when out of
+ * memory or randomness. */
+static struct cookie *cookie_get(struct up_client *c, const struct up_server *s)
+{
+	struct cookie *e;
+	uint16_t v;
+
+	if (!c->cookies &&
+	    !(c->cookies = calloc(DT_UP_COOKIES_MAX, sizeof(*c->cookies))))
+		return NULL;
+	e = &c->cookies[0];
+	for (size_t i = 0; i < DT_UP_COOKIES_MAX; i++) {
+		struct cookie *x = &c->cookies[i];
+
+		if (x->used && up_server_equal(&x->server, s)) {
+			x->used = loop_now_ms(c->loop) | 1;
+			return x;
+		}
+		if (x->used < e->used)
+			e = x;
+	}
+	memset(e, 0, sizeof(*e));
+	for (size_t i = 0; i < COOKIE_CLIENT; i += 2) {
+		if (rand16(c, &v) < 0)
+			return NULL;
+		wire_put16(e->client + i, v);
+	}
+	e->server = *s;
+	e->used = loop_now_ms(c->loop) | 1;
+	return e;
+}
+
+/* The COOKIE option for r's server into opt (4 + 8 + 32 octets at
+ * most); its length, 0 when none goes. */
+static size_t cookie_opt(struct up_req *r, uint8_t *opt)
+{
+	struct cookie *e;
+	size_t len;
+
+	r->cookie_sent = false;
+	if (!(r->qflags & UP_Q_COOKIE) || r->no_edns ||
+	    !(e = cookie_get(r->c, cur_server(r))))
+		return 0;
+	len = COOKIE_CLIENT + e->srvlen;
+	wire_put16(opt, COOKIE_OPT);
+	wire_put16(opt + 2, (uint16_t)len);
+	memcpy(opt + 4, e->client, COOKIE_CLIENT);
+	memcpy(opt + 4 + COOKIE_CLIENT, e->srv, e->srvlen);
+	memcpy(r->cookie, e->client, COOKIE_CLIENT);
+	r->cookie_sent = true;
+	return 4 + len;
+}
+
+/* A response's COOKIE option: false when its client cookie is not the
+ * one r sent (a forgery); a server cookie in it is kept for the next
+ * query. */
+static bool cookie_check(struct up_req *r, const struct wire_msg *m)
+{
+	const uint8_t *data;
+	uint16_t code, len;
+	size_t pos = 0;
+	struct cookie *e;
+
+	if (!r->cookie_sent)
+		return true;
+	while (wire_edns_opt_next(&m->edns, &pos, &code, &data, &len) == 1) {
+		if (code != COOKIE_OPT)
+			continue;
+		if (len < COOKIE_CLIENT ||
+		    memcmp(data, r->cookie, COOKIE_CLIENT) != 0)
+			return false;
+		len -= COOKIE_CLIENT;
+		if (len >= COOKIE_SERVER_MIN && len <= COOKIE_SERVER_MAX &&
+		    (e = cookie_get(r->c, cur_server(r))) &&
+		    memcmp(e->client, r->cookie, COOKIE_CLIENT) == 0) {
+			memcpy(e->srv, data + COOKIE_CLIENT, len);
+			e->srvlen = (uint8_t)len;
+		}
+		return true;
+	}
+	return true;
+}
+
+/* r->sent: r->qname with each letter's case random (UP_Q_CASE), else
+ * as given. */
+static int case_randomise(struct up_req *r)
+{
+	uint8_t *p = r->sent;
+	uint16_t bits = 0;
+	unsigned nbits = 0;
+	int err;
+
+	memcpy(r->sent, r->qname, sizeof(r->sent));
+	if (!(r->qflags & UP_Q_CASE))
+		return 0;
+	while (*p) {
+		uint8_t len = *p++;
+
+		for (uint8_t i = 0; i < len; i++, p++) {
+			uint8_t lower = (uint8_t)(*p | 0x20);
+
+			if (lower < 'a' || lower > 'z')
+				continue;
+			if (nbits == 0) {
+				if ((err = rand16(r->c, &bits)) < 0)
+					return err;
+				nbits = 16;
+			}
+			*p = (bits & 1) ? (uint8_t)(lower & ~0x20) : lower;
+			bits >>= 1;
+			nbits--;
+		}
+	}
+	return 0;
+}
+
 /* A new ID and the query with it: RD (unless UP_Q_NORD), CD, and unless the server refused
  * it, EDNS with DO and our buffer size. */
 static int build_query(struct up_req *r)
@@ -323,6 +463,13 @@ static int build_query(struct up_req *r)
 	struct wire_builder b;
 	int err = rand16(r->c, &r->id);
 	uint16_t flags = WIRE_FLAG_CD;
+	uint8_t opt[4 + COOKIE_CLIENT + COOKIE_SERVER_MAX];
+	size_t optlen = 0;
+
+	if (err == 0)
+		err = case_randomise(r);
+	if (err == 0)
+		optlen = cookie_opt(r, opt);
 
 	if (!(r->qflags & UP_Q_NORD))
 		flags |= WIRE_FLAG_RD;
@@ -330,10 +477,10 @@ static int build_query(struct up_req *r)
 		err = wire_build_init(&b, r->query + 2, sizeof(r->query) - 2,
 				      r->id, flags);
 	if (err == 0)
-		err = wire_build_question(&b, r->qname, r->qtype, r->qclass);
+		err = wire_build_question(&b, r->sent, r->qtype, r->qclass);
 	if (err == 0 && !r->no_edns)
 		err = wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, WIRE_EDNS_DO,
-				     NULL, 0);
+				     optlen ? opt : NULL, optlen);
 	if (err < 0)
 		return err;
 	r->qlen = wire_build_finish(&b);
@@ -371,17 +518,32 @@ enum verdict {
 		      server sends the whole answer over TCP) */
 };
 
-static bool question_matches(const struct up_req *r, const uint8_t *pkt,
-			     size_t len)
+/* Whether the response's question is the query's: the name equal
+ * ignoring case, and with UP_Q_CASE_STRICT in the case sent too
+ * (*echoed: whether it came back in the case sent). */
+static bool question_matches(const struct up_req *r, uint8_t *pkt, size_t len,
+			     bool *echoed)
 {
 	wire_dname_storage_t name;
 	size_t pos = DT_MSG_HDRLEN;
+	int nlen;
 
 	if (wire_dname_unpack(pkt, len, &pos, name) < 0 || len - pos < 4)
 		return false;
-	return wire_dname_equal(name, r->qname) &&
-	       wire_get16(pkt + pos) == r->qtype &&
-	       wire_get16(pkt + pos + 2) == r->qclass;
+	nlen = wire_dname_check(name, name + sizeof(name));
+	*echoed = nlen > 0 && memcmp(name, r->sent, (size_t)nlen) == 0;
+	if ((r->qflags & UP_Q_CASE_STRICT) && !*echoed)
+		return false;
+	if (!wire_dname_equal(name, r->qname) ||
+	    wire_get16(pkt + pos) != r->qtype ||
+	    wire_get16(pkt + pos + 2) != r->qclass)
+		return false;
+	/* 0x20 leaves no trace: the question, and the owner names that
+	 * point to it, in the case of the name asked (when the question's
+	 * name is written out, as it always is). */
+	if ((r->qflags & UP_Q_CASE) && pos - DT_MSG_HDRLEN == (size_t)nlen)
+		memcpy(pkt + DT_MSG_HDRLEN, r->qname, (size_t)nlen);
+	return true;
 }
 
 /* Servers that do not know EDNS (or another part of the query) may
@@ -395,8 +557,8 @@ static bool bare_refusal(uint16_t flags, uint16_t qdcount)
 	       (rcode == WIRE_RCODE_FORMERR || rcode == WIRE_RCODE_NOTIMP);
 }
 
-static enum verdict check(const struct up_req *r, const uint8_t *pkt,
-			  size_t len, int *ret_rcode)
+static enum verdict check(struct up_req *r, uint8_t *pkt, size_t len,
+			  int *ret_rcode)
 {
 	uint16_t flags, qd;
 	struct wire_msg *msg;
@@ -412,13 +574,17 @@ static enum verdict check(const struct up_req *r, const uint8_t *pkt,
 		*ret_rcode = WIRE_RCODE(flags);
 		return V_REFUSAL;
 	}
-	if (qd != 1 || !question_matches(r, pkt, len))
+	if (qd != 1 || !question_matches(r, pkt, len, &r->case_echoed))
 		return V_DROP;
 	if (flags & WIRE_FLAG_TC)
 		return r->tcp ? V_TC_TCP : V_TC;
 	msg = wire_msg_parse(pkt, len, WIRE_PARSE_TRUNC_OK, &err);
 	if (!msg)
 		return V_DROP;
+	if (!cookie_check(r, msg)) {
+		wire_msg_free(msg);
+		return V_DROP;
+	}
 	*ret_rcode = msg->rcode;
 	wire_msg_free(msg);
 	return V_ANSWER;
@@ -809,6 +975,7 @@ static void deliver(struct up_req *r, const uint8_t *msg, size_t len)
 		.server = cur_server(r),
 		.tcp = r->tcp,
 		.no_edns = r->no_edns,
+		.case_echoed = (r->qflags & UP_Q_CASE) && r->case_echoed,
 	};
 
 	penalty_clear(r->c, ans.server);
@@ -1120,6 +1287,7 @@ void up_client_free(struct up_client *c)
 	up_tls_free(c->tls);
 	free(c->tls_ca);
 	free(c->pen);
+	free(c->cookies);
 	free(c);
 }
 

@@ -39,6 +39,8 @@ struct up_answer {
 	bool tcp;			/* came over TCP (after TC=1) */
 	bool no_edns;			/* the server refused EDNS: asked again
 					   without it (so without DNSSEC) */
+	bool case_echoed;		/* UP_Q_CASE: the response's question
+					   has the letters' case as sent */
 };
 
 /*
@@ -117,6 +119,21 @@ enum {
 	 * came over UDP was bogus or malformed (resolver.h,
 	 * rsv_fetch_attempt), which an off-path forger cannot reach. */
 	UP_Q_TCP = 1 << 1,
+	/* 0x20 (draft-vixie-dnsext-dns0x20): the letters of the question
+	 * go out in random case; ans->case_echoed says whether the
+	 * response's question came back with the same case. */
+	UP_Q_CASE = 1 << 2,
+	/* With UP_Q_CASE, for a server known to echo the case: a response
+	 * whose question's case differs is taken as forged (an off-path
+	 * forger must guess one bit per letter besides the ID and port)
+	 * and dropped like one with a wrong ID. */
+	UP_Q_CASE_STRICT = 1 << 3,
+	/* DNS cookies (RFC 7873, RFC 9018): a client cookie of 8 random
+	 * octets per server (with the server cookie it last sent); a
+	 * response carrying a COOKIE option whose client cookie is not
+	 * ours is dropped as forged; one without the option is taken (a
+	 * server without cookies). */
+	UP_Q_COOKIE = 1 << 4,
 };
 
 /* A server that sent what made an answer bogus (its "[addr]:port" as

@@ -93,11 +93,11 @@ static const struct val_keyset *verdict_keys(struct walk *w,
  * that could not be had (23). */
 static uint16_t fetch_ede(uint16_t type, int err)
 {
-	if (err == DT_ETIMEOUT || err == DT_ENOSERVER)
-		return WIRE_EDE_NO_REACHABLE_AUTHORITY;
+	if (err == DT_ETIMEOUT || err == DT_ENOSERVER || err == DT_ERECURSION)
+		return (uint16_t)walk_fetch_ede(err);
 	if (type == WIRE_TYPE_DNSKEY)
-		return WIRE_EDE_DNSKEY_MISSING;
-	return WIRE_EDE_NETWORK_ERROR;
+		return WIRE_EDE_DNSKEY_MISSING; /* failed with an answer */
+	return (uint16_t)walk_fetch_ede(err);
 }
 
 /* The response to (name, type) cannot be had: the zone's keys cannot be
@@ -625,4 +625,15 @@ static const struct val_keyset *name_keys(void *arg, const uint8_t *name)
 		cur = step(w, a, cur, &stop);
 	}
 	return cur;
+}
+
+int walk_fetch_ede(int err)
+{
+	switch (err) {
+	case DT_ETIMEOUT:
+	case DT_ENOSERVER:
+	case DT_ENOAUTH: return WIRE_EDE_NO_REACHABLE_AUTHORITY;
+	case DT_ERECURSION: return WIRE_EDE_OTHER;
+	default: return WIRE_EDE_NETWORK_ERROR;
+	}
 }

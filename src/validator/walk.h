@@ -102,4 +102,14 @@ void walk_init(struct walk *w, const struct walk_source *src,
 /* The walk as the validator's key source. */
 void walk_keysource(struct walk *w, struct val_keysource *ks);
 
+/*
+ * The Extended DNS Error (RFC 8914) of a fetch that failed with err:
+ * 22 No Reachable Authority when the servers did not answer, or answered
+ * none usably (DT_ETIMEOUT, DT_ENOSERVER, DT_ENOAUTH); 0 Other when a
+ * recursion limit was reached (DT_ERECURSION: a loop or a chain too
+ * long, no fault of the network); 23 Network Error otherwise (no root
+ * server answered at all, or the upstream resolver failed).
+ */
+int walk_fetch_ede(int err);
+
 #endif

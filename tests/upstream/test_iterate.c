@@ -488,9 +488,46 @@ static void test_prime_read(void)
 	}
 }
 
+/* --- do-not-query --- */
+
+static void test_addr_kind(void)
+{
+	static const struct {
+		const char *a;
+		enum it_addr_kind want;
+	} cases[] = {
+		{"192.0.2.1", IT_ADDR_SERVER},
+		{"2001:db8::1", IT_ADDR_SERVER},
+		{"127.0.0.1", IT_ADDR_LOOPBACK},
+		{"127.6.53.4", IT_ADDR_LOOPBACK},
+		{"::1", IT_ADDR_LOOPBACK},
+		{"::ffff:127.0.0.1", IT_ADDR_LOOPBACK},
+		{"0.0.0.0", IT_ADDR_NEVER},
+		{"0.1.2.3", IT_ADDR_NEVER},
+		{"::", IT_ADDR_NEVER},
+		{"::ffff:0.0.0.0", IT_ADDR_NEVER},
+		{"224.0.0.1", IT_ADDR_NEVER},
+		{"255.255.255.255", IT_ADDR_NEVER},
+		{"ff02::1", IT_ADDR_NEVER},
+		{"::ffff:192.0.2.1", IT_ADDR_SERVER},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct up_server s;
+
+		if (up_server_parse(cases[i].a, &s) < 0) {
+			ok(0, "%s parses", cases[i].a);
+			continue;
+		}
+		is_int(it_addr_kind(&s), cases[i].want, "%s: kind %d",
+		       cases[i].a, cases[i].want);
+	}
+}
+
 int main(void)
 {
 	test_hints();
+	test_addr_kind();
 	test_referrals();
 	test_answers();
 	test_child_apex();

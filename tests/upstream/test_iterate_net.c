@@ -16,7 +16,11 @@
  * priming (127.6.53.1) or does not answer (127.6.53.8 drops everything) leaves
  * the hints in use, priming not asked again within its back-off, one
  * notice for the failure; the verdict that no root server answers
- * still comes within DT_IT_ZONE_WAIT_MS.
+ * still comes within DT_IT_ZONE_WAIT_MS. Dead-server memory: a zone
+ * whose only server (127.6.53.10) reads nothing costs a few datagrams,
+ * then none until one probe after the back-off. 0x20: every server is
+ * asked in random case, and 127.6.53.3, which answers in lower case,
+ * still serves.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -104,6 +108,9 @@ static const struct rule rules[] = {
 	 "www.retry. A 192.0.2.5\n", NULL, NULL, true},
 	{6, "www.lame.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
 	 "www.lame. A 192.0.2.3\n", NULL, NULL},
+	/* dead.: its only server, 127.6.53.10, reads nothing */
+	{1, "dead.", true, 0, 0, 0, NULL, "dead. NS ns.dead.\n",
+	 "ns.dead. A 127.6.53.10\n"},
 	/* 7: a hint that answers priming only: the root is 127.6.53.1 */
 	{7, ".", false, WIRE_TYPE_NS, WIRE_FLAG_AA, 0,
 	 ". NS a.root.\n. NS b.root.\n", NULL,
@@ -113,8 +120,10 @@ static const struct rule rules[] = {
 struct fake {
 	int fd;
 	pthread_mutex_t mu;
-	char log[64][DT_NAME_TEXT_MAXLEN + 20]; /* "name TYPE" asked */
+	char log[64][DT_NAME_TEXT_MAXLEN + 20]; /* "name TYPE" asked,
+						   lower case */
 	int nlog;
+	int mixed; /* questions with a letter in upper case (0x20) */
 };
 
 static struct fake fakes[NFAKE + 1];
@@ -166,11 +175,16 @@ static void answer(int srv, const uint8_t *pkt, size_t len,
 		wire_msg_free(q);
 		return;
 	}
-	wire_dname_to_str(q->qname, name, sizeof(name));
+	wire_dname_storage_t lower;
+	wire_dname_copy(lower, q->qname);
+	wire_dname_tolower(lower);
+	wire_dname_to_str(lower, name, sizeof(name));
 	pthread_mutex_lock(&f->mu);
 	if (f->nlog < 64)
 		snprintf(f->log[f->nlog++], sizeof(f->log[0]), "%s %s", name,
 			 wire_type_to_str(q->qtype, tb));
+	int llen = wire_dname_check(lower, lower + sizeof(lower));
+	f->mixed += memcmp(lower, q->qname, (size_t)llen) != 0;
 	pthread_mutex_unlock(&f->mu);
 	r = match(srv, q);
 	if (r && r->drop_first && !dropped[r - rules]) {
@@ -181,7 +195,9 @@ static void answer(int srv, const uint8_t *pkt, size_t len,
 	wire_build_init(&b, out, sizeof(out), q->hdr.id,
 			(uint16_t)(WIRE_FLAG_QR | (r ? r->flags | r->rcode
 						     : WIRE_RCODE_REFUSED)));
-	wire_build_question(&b, q->qname, q->qtype, q->qclass);
+	/* 127.6.53.3 does not echo the case of the question (0x20) */
+	wire_build_question(&b, srv == 3 ? lower : q->qname, q->qtype,
+			    q->qclass);
 	if (r) {
 		add(&b, WIRE_SEC_ANSWER, r->an);
 		add(&b, WIRE_SEC_AUTHORITY, r->ns);
@@ -440,9 +456,9 @@ static void test_walks(struct iterator *it)
 	ok(st.timeouts == timeouts + 1, "one timeout counted");
 
 	bool asked_ok = ask(it, "nowhere.", WIRE_TYPE_A);
-	ok(asked_ok && got_err == DT_EUPSTREAM,
-	   "a name the root refuses: DT_EUPSTREAM, not the network's fault "
-	   "(%s)",
+	ok(asked_ok && got_err == DT_ENOAUTH,
+	   "a name the root refuses: DT_ENOAUTH (EDE 22), not the "
+	   "network's fault (%s)",
 	   errcode_str(got_err));
 	ok(count(1, ". NS") == 1 && notices == 1,
 	   "priming not asked again within its back-off, nor told again");
@@ -560,6 +576,98 @@ static void test_unreachable(struct up_client *up)
 		   took < DT_IT_ZONE_WAIT_MS + DT_IT_PRIME_TIMEOUT_MS,
 	   "within the root's wait, priming included (%lld ms)",
 	   (long long)took);
+	net_free(it);
+	close(fd);
+}
+
+static void stop_loop(struct loop_timer *t);
+
+/* Datagrams waiting on fd (never read), taken off. */
+static int drain_count(int fd)
+{
+	uint8_t pkt[4096];
+	int n = 0;
+
+	while (recv(fd, pkt, sizeof(pkt), MSG_DONTWAIT) > 0)
+		n++;
+	return n;
+}
+
+static int ndone, nwant;
+
+static void dead_done(void *arg, int err, const struct up_answer *ans,
+		      int last_rcode)
+{
+	int *ret = arg;
+
+	(void)ans;
+	(void)last_rcode;
+	*ret = err;
+	if (++ndone == nwant)
+		loop_stop(L);
+}
+
+/* Asks n names under dead. at once; their errors in derr. Returns the
+ * ms it took. */
+static int64_t ask_dead(struct iterator *it, int first, int n, int *derr)
+{
+	int64_t t0 = loop_now_ms(L);
+	char q[64];
+
+	ndone = 0;
+	nwant = n;
+	for (int i = 0; i < n; i++) {
+		snprintf(q, sizeof(q), "r%d.dead.", first + i);
+		derr[i] = 1;
+		it_query(it, loop_now_ms(L), name(q), WIRE_TYPE_A, dead_done,
+			 &derr[i]);
+	}
+	loop_run(L);
+	return loop_now_ms(L) - t0;
+}
+
+/* Dead-server memory: a zone whose only server never answers costs a
+ * few datagrams, then none until its probe is due. */
+static void test_dead(struct up_client *up, const struct it_hints *h)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
+	struct iterator *it = net_new(up, h);
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	int derr[8], sent;
+	int64_t took;
+
+	inet_pton(AF_INET, "127.6.53.10", &a.sin_addr);
+	if (!it || fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+		abort();
+	it_set_port(it, port);
+	ask_dead(it, 0, 2, derr);
+	sent = drain_count(fd);
+	ok(derr[0] == DT_ETIMEOUT && derr[1] == DT_ETIMEOUT,
+	   "two names of a silent zone at once: timed out (%s)",
+	   errcode_str(derr[0]));
+	ok(sent >= 2 && sent <= 2 * DT_IT_ROUNDS_MAX,
+	   "%d datagrams to its server, at most %d", sent,
+	   2 * DT_IT_ROUNDS_MAX);
+	took = ask_dead(it, 2, 8, derr);
+	sent = drain_count(fd);
+	bool all = true;
+	for (int i = 0; i < 8; i++)
+		all = all && derr[i] == DT_ETIMEOUT;
+	ok(all && took < 100, "eight more names: failed at once (%lld ms)",
+	   (long long)took);
+	is_int(sent, 0, "without a datagram: the server is dead");
+
+	/* The probe: after the back-off, one question asks it once. */
+	struct loop_timer wait = {.cb = stop_loop};
+	loop_timer_start(L, &wait, DT_IT_DEAD_MIN_MS + 50);
+	loop_run(L);
+	ask_dead(it, 10, 4, derr);
+	sent = drain_count(fd);
+	ok(derr[0] == DT_ETIMEOUT && derr[3] == DT_ETIMEOUT,
+	   "after the back-off: still no answer");
+	is_int(sent, 1, "one probe for four names");
+	ask_dead(it, 14, 4, derr);
+	is_int(drain_count(fd), 0, "then none again (the back-off doubled)");
 	net_free(it);
 	close(fd);
 }
@@ -729,10 +837,18 @@ int main(void)
 	it_set_port(it, port);
 	it_set_notice(it, on_notice, NULL);
 	test_walks(it);
+	/* 0x20: every server is asked with letters in random case; other.'s
+	 * (127.6.53.3) answers with the question in lower case, and its
+	 * answers were taken in the walks above (it never echoed, so the
+	 * case is not required of it). */
+	ok(fakes[1].mixed > 0 && fakes[2].mixed > 0 && fakes[3].mixed > 0,
+	   "0x20: questions in random case (%d, %d, %d)", fakes[1].mixed,
+	   fakes[2].mixed, fakes[3].mixed);
 	test_cancel(it);
 	net_free(it); /* two questions still under way */
 	ok(1, "freed with questions under way");
 	test_lookup_hook(up, &h);
+	test_dead(up, &h);
 	test_unreachable(up);
 	test_prime(up);
 	wire_msg_free(got);

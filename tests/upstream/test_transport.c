@@ -7,7 +7,9 @@
  * A 192.0.2.N over UDP and A 198.51.100.N over TCP, N being its number,
  * so the test sees who answered and how. Also: the source ports the
  * client draws, and its cap on TCP connections against a server that
- * truncates over UDP and never answers over TCP.
+ * truncates over UDP and never answers over TCP. 0x20: whether the case
+ * was echoed, strict mode dropping a response in another case, and the
+ * question handed back in the case asked.
  */
 #include <errno.h>
 #include <dirent.h>
@@ -49,6 +51,8 @@ enum behave {
 	B_TC_HANG,	/* TC=1 over UDP; TCP connections accepted, held
 			   open, never read */
 	B_TC_TCP,	/* TC=1 over UDP and over TCP */
+	B_COOKIE,	/* answers with the client cookie and a server one */
+	B_COOKIE_BAD,	/* answers with a client cookie not the query's */
 };
 
 enum { NFAKE = 4 };
@@ -60,6 +64,8 @@ struct fake {
 	_Atomic int mode;
 	_Atomic int udp_queries, tcp_queries, edns_queries;
 	_Atomic int last_flags, last_do, last_bufsize, last_port;
+	_Atomic int last_cookie;  /* the query's COOKIE length, -1: none */
+	uint8_t client_cookie[8]; /* the last query's */
 };
 
 static struct fake fakes[NFAKE];
@@ -82,6 +88,8 @@ struct reply {
 	bool question;
 	const uint8_t *qname; /* the question's name; NULL: the query's */
 	uint8_t addr[4];      /* the A record; addr[0] == 0: none */
+	const uint8_t *opt;   /* EDNS options of the reply */
+	size_t optlen;
 };
 
 static size_t build_reply(const struct wire_msg *q, const struct reply *r,
@@ -107,7 +115,8 @@ static size_t build_reply(const struct wire_msg *q, const struct reply *r,
 	if (r->question && r->addr[0])
 		wire_build_rr(&b, WIRE_SEC_ANSWER, &rr);
 	if (r->question && q->edns.present)
-		wire_build_opt(&b, 1232, 0, 0, q->edns.flags, NULL, 0);
+		wire_build_opt(&b, 1232, 0, 0, q->edns.flags, r->opt,
+			       r->optlen);
 	return wire_build_finish(&b);
 }
 
@@ -143,6 +152,27 @@ static void udp_spoof(struct fake *f, const struct sockaddr_in *to,
 	send_reply(f->udp, to, q, &r); /* NOERROR, no question */
 }
 
+/* The query's COOKIE option: its length (client cookie to client),
+ * -1 without one. */
+static int query_cookie(const struct wire_msg *q, uint8_t *client)
+{
+	const uint8_t *data;
+	uint16_t code, len;
+	size_t pos = 0;
+
+	while (wire_edns_opt_next(&q->edns, &pos, &code, &data, &len) == 1) {
+		if (code != 10)
+			continue;
+		if (len >= 8)
+			memcpy(client, data, 8);
+		return len;
+	}
+	return -1;
+}
+
+/* The reply's COOKIE option: the client cookie, then the server's. */
+static uint8_t cookie_reply[4 + 16];
+
 static void udp_query(struct fake *f)
 {
 	uint8_t buf[4096];
@@ -166,8 +196,21 @@ static void udp_query(struct fake *f)
 	if (nports < MAXPORTS)
 		seen_ports[nports++] = ntohs(from.sin_port);
 	r.id = q->hdr.id;
+	f->last_cookie = query_cookie(q, f->client_cookie);
 	switch (mode) {
 	case B_SILENT: break;
+	case B_COOKIE:
+	case B_COOKIE_BAD:
+		r.opt = cookie_reply;
+		r.optlen = sizeof(cookie_reply);
+		wire_put16(cookie_reply, 10);
+		wire_put16(cookie_reply + 2, 16);
+		memcpy(cookie_reply + 4, f->client_cookie, 8);
+		memcpy(cookie_reply + 12, "servcook", 8);
+		if (mode == B_COOKIE_BAD)
+			cookie_reply[4] ^= 0xff;
+		send_reply(f->udp, &from, q, &r);
+		break;
 	case B_UPPER:
 		wire_dname_copy(upper, q->qname);
 		for (size_t i = 0; i < wire_dname_len(upper); i++)
@@ -338,7 +381,8 @@ struct result {
 	int err;
 	int last_rcode;
 	uint8_t a[4];
-	bool tcp, no_edns;
+	bool tcp, no_edns, case_echoed;
+	bool as_asked; /* the question's name byte for byte as asked */
 	int server; /* the fake that answered, 0 if none */
 	bool question_ok;
 	int64_t end_ms;
@@ -372,11 +416,17 @@ static void record(struct result *res, int err, const struct up_answer *ans,
 		return;
 	res->tcp = ans->tcp;
 	res->no_edns = ans->no_edns;
+	res->case_echoed = ans->case_echoed;
 	res->server = fake_of(ans->server);
 	m = wire_msg_parse(ans->msg, ans->len, 0, &perr);
 	if (!m)
 		return;
 	res->question_ok = m->has_question;
+	res->as_asked = m->has_question &&
+			memcmp(m->qname, QNAME, sizeof(QNAME)) == 0 &&
+			m->count[WIRE_SEC_ANSWER] == 1 &&
+			memcmp(m->sec[WIRE_SEC_ANSWER]->owner, QNAME,
+			       sizeof(QNAME)) == 0;
 	if (m->count[WIRE_SEC_ANSWER] == 1 &&
 	    m->sec[WIRE_SEC_ANSWER]->rdlen == 4)
 		memcpy(res->a, m->sec[WIRE_SEC_ANSWER]->rdata, 4);
@@ -464,6 +514,19 @@ static struct result ask(const struct up_conf *conf, int64_t *elapsed,
 	return res;
 }
 
+/* ask() with up_query_ex()'s flags. */
+static struct result ask_flags(const struct up_conf *conf, unsigned flags)
+{
+	struct up_client *c = up_client_new(L);
+	struct result res = {0};
+
+	if (up_query_ex(c, QNAME, WIRE_TYPE_A, WIRE_CLASS_IN, conf, flags,
+			done_stop, &res))
+		run_for(5000);
+	up_client_free(c);
+	return res;
+}
+
 static bool is_a(const struct result *r, int a, int b, int c, int d)
 {
 	return r->a[0] == a && r->a[1] == b && r->a[2] == c && r->a[3] == d;
@@ -517,6 +580,61 @@ static void test_answer(void)
 	r = ask(&conf, NULL, NULL);
 	ok(r.err == 0 && is_a(&r, 192, 0, 2, 1),
 	   "question in another case: accepted");
+
+	/* 0x20: the question's letters in random case (13 letters: all
+	 * upper by chance once in 8192 runs). */
+	r = ask_flags(&conf, UP_Q_CASE);
+	ok(r.err == 0 && !r.case_echoed,
+	   "0x20, a server that does not echo the case: answered, "
+	   "case_echoed false");
+	r = ask_flags(&conf, UP_Q_CASE | UP_Q_CASE_STRICT);
+	ok(r.err == DT_ETIMEOUT && !r.server,
+	   "0x20 strict: its response is dropped as forged (%s)",
+	   errcode_str(r.err));
+	fakes[0].mode = B_ANSWER;
+	r = ask_flags(&conf, UP_Q_CASE);
+	ok(r.err == 0 && r.case_echoed,
+	   "0x20, a server that echoes: case_echoed true");
+	r = ask_flags(&conf, UP_Q_CASE | UP_Q_CASE_STRICT);
+	ok(r.err == 0 && r.case_echoed && is_a(&r, 192, 0, 2, 1),
+	   "0x20 strict, a server that echoes: answered");
+	ok(r.as_asked,
+	   "the question and the answer's owner handed back as asked");
+
+	/* DNS cookies (RFC 7873), one client: the first query carries the
+	 * client cookie alone, the next the server's too; a response with
+	 * another client cookie is dropped as forged. */
+	struct up_client *c = up_client_new(L);
+	struct result r2 = {0};
+	r = ask_flags(&conf, 0);
+	is_int(fakes[0].last_cookie, -1, "no cookie without UP_Q_COOKIE");
+	fakes[0].mode = B_COOKIE;
+	memset(&r, 0, sizeof(r));
+	if (up_query_ex(c, QNAME, WIRE_TYPE_A, WIRE_CLASS_IN, &conf,
+			UP_Q_COOKIE, done_stop, &r))
+		run_for(5000);
+	ok(r.err == 0 && fakes[0].last_cookie == 8,
+	   "cookie: 8 octets of client cookie first (%d)",
+	   fakes[0].last_cookie);
+	uint8_t first[8];
+	memcpy(first, fakes[0].client_cookie, 8);
+	if (up_query_ex(c, QNAME, WIRE_TYPE_A, WIRE_CLASS_IN, &conf,
+			UP_Q_COOKIE, done_stop, &r2))
+		run_for(5000);
+	ok(r2.err == 0 && fakes[0].last_cookie == 16 &&
+		   memcmp(first, fakes[0].client_cookie, 8) == 0,
+	   "then the same client cookie with the server's (%d octets)",
+	   fakes[0].last_cookie);
+	fakes[0].mode = B_COOKIE_BAD;
+	memset(&r2, 0, sizeof(r2));
+	if (up_query_ex(c, QNAME, WIRE_TYPE_A, WIRE_CLASS_IN, &conf,
+			UP_Q_COOKIE, done_stop, &r2))
+		run_for(5000);
+	ok(r2.err == DT_ETIMEOUT,
+	   "a response with another client cookie: dropped (%s)",
+	   errcode_str(r2.err));
+	up_client_free(c);
+	fakes[0].mode = B_ANSWER;
 }
 
 static void test_spoof(void)
