@@ -11,7 +11,7 @@ clang libclang-rt-14-dev
 ldnsutils bind9-utils bind9-dnsutils
 nsd unbound knot knot-dnsutils knot-resolver
 
-hyperfine openssl dnsperf faketime
+hyperfine openssl dnsperf faketime libunbound-dev
 python3 iproute2 util-linux
 debhelper dpkg-dev fakeroot lintian systemd
 "
