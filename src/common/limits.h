@@ -571,6 +571,12 @@
  * by one zone, a CNAME chain or a proof by a few more; past this, the
  * rest are fetched as validation asks, one after another. */
 #define DT_RSV_SPECULATE_SIGNERS 4
+/* Ancestors of a question below its trust anchor whose DS and DNSKEY are
+ * asked together with the question (resolver.c speculate_ahead()): 2 per
+ * ancestor plus the anchor's DNSKEY, 17 of DT_DMN_FETCHES_PER_TASK at
+ * most, so that a long name under an unsigned cut keeps the budget for
+ * the DS probe of each label it needs; real names have a few cuts. */
+#define DT_RSV_SPECULATE_AHEAD_LABELS 8
 /* Answers with a TTL below this are not prefetched: a few seconds' TTL
  * says the owner wants them asked again, and prefetching them would
  * double the upstream queries of a busy name. */

@@ -661,6 +661,14 @@ static uint32_t hotspot(void *arg)
 	return hotspot_left(arg);
 }
 
+/* Whether questions go to the resolv.conf servers now (iterated()). */
+static bool forwarding(void *arg)
+{
+	struct worker *w = arg;
+
+	return !w->it || !__atomic_load_n(&w->d->recursing, __ATOMIC_RELAXED);
+}
+
 int resolve_init(struct worker *w)
 {
 	struct rsv_env env = {
@@ -671,6 +679,7 @@ int resolve_init(struct worker *w)
 		.answered = answered,
 		.network = network,
 		.hotspot = hotspot,
+		.forwarding = forwarding,
 	};
 
 	w->rsv = rsv_new(w->d->cache, &env);

@@ -42,6 +42,7 @@ struct rsv_fetch {
 
 static void task_run(struct rsv_task *t, const struct rsv_clock *now);
 static void fetch_wanted(struct rsv_task *t, const struct wire_msg *m);
+static bool ask_network(struct rsv_task *t);
 static void finish_result(struct rsv_task *t, const struct val_result *res);
 static struct wire_msg *take_main(struct rsv_task *t);
 
@@ -306,9 +307,21 @@ static void speculate_one(struct rsv_task *t, const uint8_t *name,
 	fetch_start(t, name, type);
 }
 
+/* Whether t waits on the fetch of (name, type) now. */
+static bool fetch_pending(struct rsv_task *t, const uint8_t *name,
+			  uint16_t type)
+{
+	const struct rsv_fetch *f =
+		*fetch_slot(t->r, name, type, t->nest, t->attempt);
+
+	return f && waits_on(f, t);
+}
+
 /* The chain from the anchor above name down to name: the DS and DNSKEY
  * response of every label not known from the cache (dnskey false:
- * DS only, but the anchor's DNSKEY). */
+ * DS only, but the anchor's DNSKEY, and nothing below a label whose DS
+ * is still on its way: it may prove the cut there unsigned, and then
+ * the DS below it are not asked at all). */
 static void speculate_chain(struct rsv_task *t, const uint8_t *name,
 			    bool dnskey)
 {
@@ -324,11 +337,47 @@ static void speculate_chain(struct rsv_task *t, const uint8_t *name,
 			return;
 		if (known != SOURCE_CUT_UNKNOWN)
 			continue;
+		if (!dnskey && l > top && fetch_pending(t, a, WIRE_TYPE_DS))
+			return;
 		if (l > top)
 			speculate_one(t, a, WIRE_TYPE_DS);
 		if (dnskey || l == top)
 			speculate_one(t, a, WIRE_TYPE_DNSKEY);
 	}
+}
+
+/*
+ * Before the answer: the DS and DNSKEY of every ancestor of the name
+ * below the closest anchor (a zone cut guessed at each label; labels the
+ * cache knows are skipped, and nothing below a cut proven unsigned or a
+ * name proven absent), asked together with the name, so that a cold name
+ * whose zone cuts are at its labels takes one round trip. Only while
+ * forwarding (env.forwarding), for a client's question on its first
+ * attempt, and not for names asked of the network's resolver (private
+ * names, hotspot sign-on), under a domain rule or a negative trust
+ * anchor; at most DT_RSV_SPECULATE_AHEAD_LABELS ancestors. A name just
+ * below its anchor is asked alone: its chain is the anchor's DNSKEY,
+ * wasted when the question fails or is answered from the network.
+ */
+static void speculate_ahead(struct rsv_task *t)
+{
+	struct resolver *r = t->r;
+	const struct val_anchor_zone *az =
+		t->st->ta ? val_anchors_find(t->st->ta, t->qname) : NULL;
+	int labels = wire_dname_labels(t->qname);
+
+	if (!az || !r->env.forwarding || !r->env.forwarding(r->env.arg) ||
+	    t->nest || t->attempt || t->synth ||
+	    labels <= wire_dname_labels(az->zone) + 1 ||
+	    policy_domain(&t->st->cfg, t->qname, false) ||
+	    policy_nta(&t->st->cfg, t->st->nta, t->qname, t->now) ||
+	    ask_network(t))
+		return;
+	int deepest = wire_dname_labels(az->zone) +
+		      DT_RSV_SPECULATE_AHEAD_LABELS;
+	if (deepest > labels - 1)
+		deepest = labels - 1;
+	speculate_chain(t, wire_dname_ancestor(t->qname, deepest), true);
 }
 
 /*
@@ -1277,6 +1326,9 @@ static void fetch_wanted(struct rsv_task *t, const struct wire_msg *m)
 	}
 	if (m)
 		speculate(t, m);
+	else if (wire_dname_equal(t->want_name, t->qname) &&
+		 t->want_type == t->qtype)
+		speculate_ahead(t);
 }
 
 static struct rsv_task *task_new(struct resolver *r, const struct qinfo *q,

@@ -117,6 +117,13 @@ struct rsv_env {
 	 * may try that server last for a while (bounded, expiring).
 	 */
 	void (*distrust)(void *arg, const char *from);
+	/*
+	 * Optional (NULL: never). Whether questions go to forwarding
+	 * resolvers now (not to the iterator): the chain of trust of a
+	 * client's question is then asked together with the question
+	 * (resolver.c speculate_ahead()), not once its answer is in.
+	 */
+	bool (*forwarding)(void *arg);
 };
 
 /* Counters, added with relaxed atomics (read from other threads). */

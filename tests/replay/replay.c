@@ -1176,6 +1176,14 @@ static void run_free(struct run *run)
 	val_anchors_free(run->base);
 }
 
+/* A forwarder's scenario (no iterator core) forwards. */
+static bool env_forwarding(void *arg)
+{
+	const struct run *run = arg;
+
+	return !run->it;
+}
+
 /* Runs the steps; returns 0 or -1 with "step N: why". */
 static int run_scenario(struct rpl_scenario *sc, char *why, size_t whylen)
 {
@@ -1184,6 +1192,7 @@ static int run_scenario(struct rpl_scenario *sc, char *why, size_t whylen)
 		.distrust = env_distrust,
 		.fetch_cancel = env_cancel,
 		.answered = env_answered,
+		.forwarding = env_forwarding,
 	};
 	struct rsv_env env = env_tmpl;
 	struct run *run = calloc(1, sizeof(*run));
