@@ -14,7 +14,9 @@
  * One engine is one event loop (common/loop.h), one upstream client over
  * the servers of the process's own resolv.conf (the resolv-conf key of
  * dnstrust.conf; with `resolution recursive`, the iterator from the root
- * hints over a second client, as a daemon worker has it), a bounded
+ * hints over a second client, as a daemon worker has it; with `auto`,
+ * the same iterator and the daemon's probe of the resolv.conf servers,
+ * recursing when none can do DNSSEC), a bounded
  * cache, one resolver core and one state
  * (dnstrust.conf when readable, else the defaults; the anchors of
  * auto-trust-anchor-file when readable, else trust-anchor-file, else the

@@ -8,7 +8,9 @@
 # DNSTRUST_CONF naming a dnstrust.conf whose resolv-conf is the lab's
 # resolver and whose trust-anchor-file is the lab's anchor; the lab's
 # attacker upstream (no forged answer secure or returned); the same run
-# with resolution recursive from the lab's root hints; resolv.conf
+# with resolution recursive from the lab's root hints; resolution auto
+# behind a resolver that strips DNSSEC (tests/load/faultproxy.py strip:
+# the probe judges it, answers validate from the root); resolv.conf
 # rewritten under a running process; a nameserver
 # that does not answer (lab_check nouplink, in-process); DT_MODE_AUTO
 # with the socket path pointing at nothing; `dnstrust query --in-process`
@@ -18,10 +20,11 @@
 # AUTO answers through it, and both paths give the same status, RCODE,
 # EDE and reason text for the same names.
 #
-# usage: lab_inproc.sh DNSTRUSTD LAB_CHECK DNSTRUST LAB_SH   (TAP on stdout)
+# usage: lab_inproc.sh DNSTRUSTD LAB_CHECK DNSTRUST LAB_SH FAULTPROXY
+#        (TAP on stdout)
 set -u
 
-DNSTRUSTD=$1 LAB_CHECK=$2 DNSTRUST=$3 LAB_SH=$4
+DNSTRUSTD=$1 LAB_CHECK=$2 DNSTRUST=$3 LAB_SH=$4 PROXY=$5
 # shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
@@ -114,6 +117,35 @@ sed -e "s|^resolv-conf .*|resolv-conf $work/dead.resolv|" "$conf" \
 echo "resolution recursive" >>"$work/recursive.conf"
 DNSTRUST_CONF=$work/recursive.conf numbered "$LAB_CHECK" inproc "$nosock" \
 	"$LAB_EXPECT"
+
+# --- resolution auto behind a resolver that strips DNSSEC (the DO bit
+# cleared): forwarding through it cannot validate; the engine's probe
+# judges it "no" and AUTO recurses from the lab's root hints ---
+
+strip=$LAB_NET.95
+echo strip >"$work/strip.mode"
+python3 "$PROXY" "$strip" "$LAB_RESOLVER" "$work/strip.mode" \
+	>"$work/strip.log" 2>&1 &
+extra_pids="${extra_pids:-} $!"
+check "a stripping resolver in front of the lab's" \
+	wait_for 50 grep -q ready "$work/strip.log"
+printf 'nameserver %s\n' "$strip" >"$work/strip.resolv"
+sed -e "s|^resolv-conf .*|resolv-conf $work/strip.resolv|" "$conf" \
+	>"$work/strip.conf"
+cp "$work/strip.conf" "$work/strip-forward.conf"
+echo "resolution forward" >>"$work/strip-forward.conf"
+out=$(DNSTRUST_CONF=$work/strip-forward.conf "$DNSTRUST" query \
+	--in-process www.secure.lab A 2>&1)
+code=$?
+check "stripping resolver, resolution forward: www.secure.lab bogus (exit $code)" \
+	eval '[ $code = 2 ] && has "$out" "bogus"'
+DNSTRUST_CONF=$work/strip.conf numbered "$LAB_CHECK" auto "$nosock" \
+	inprocess
+out=$(DNSTRUST_CONF=$work/strip.conf "$DNSTRUST" query --in-process \
+	www.tampered.lab A 2>&1)
+code=$?
+check "stripping resolver, resolution auto: www.tampered.lab bogus (exit $code)" \
+	eval '[ $code = 2 ] && has "$out" "bogus"'
 
 # --- no nameserver answers: indeterminate at query-timeout, as the daemon
 # says it ---
