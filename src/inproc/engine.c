@@ -25,6 +25,7 @@
 #include "resolver/state.h"
 #include "iterator/iter_msg.h"
 #include "iterator/iterate.h"
+#include "policy/nta.h"
 #include "upstream/capab.h"
 #include "upstream/probe.h"
 #include "upstream/transport.h"
@@ -49,6 +50,12 @@ struct inproc {
 	int64_t judge_until;		/* servers set: questions wait for
 					   the judgement until then */
 	bool judging;			/* inside judge_wait()'s loop */
+	/* negative trust anchors of `dnstrust nta add`, from the daemon's
+	 * file, read again when it changes */
+	struct nta_rt *nta;
+	ino_t nta_ino;
+	off_t nta_size;
+	struct timespec nta_mtime;
 	struct up_conf uc;
 	ino_t rc_ino;		/* resolv.conf as it was read */
 	off_t rc_size;
@@ -366,6 +373,47 @@ static void read_resolv_conf(struct inproc *e)
 	}
 }
 
+/* The cache's entries for a name at or below arg (a key: four octets
+ * of type and class, one of flags, then the name; as `dnstrust nta
+ * add` drops them in the daemon, daemon/admin_ops.c). */
+static bool key_below(const uint8_t *key, size_t klen, void *arg)
+{
+	return klen > 5 && wire_dname_is_subdomain(key + 5, arg);
+}
+
+static void nta_drop(const struct cfg_nta *n, void *arg)
+{
+	struct inproc *e = arg;
+
+	cache_remove_if(e->cache, key_below, (void *)n->name);
+}
+
+/*
+ * At each call: the daemon's file of runtime negative trust anchors
+ * (`dnstrust nta add`) read again when it was replaced or changed, as
+ * resolv.conf is; what the cache holds below an anchor that came or
+ * went is dropped, as the daemon drops it. A file that cannot be read
+ * leaves the set as it was; a file that is gone empties it.
+ */
+static void nta_check(struct inproc *e)
+{
+	struct stat st;
+	int64_t now = loop_wallclock(e->loop);
+
+	if (stat(nta_rt_path(e->nta), &st) < 0)
+		memset(&st, 0, sizeof(st));
+	if (st.st_ino == e->nta_ino && st.st_size == e->nta_size &&
+	    st.st_mtim.tv_sec == e->nta_mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == e->nta_mtime.tv_nsec)
+		return;
+	e->nta_ino = st.st_ino;
+	e->nta_size = st.st_size;
+	e->nta_mtime = st.st_mtim;
+	nta_rt_foreach(e->nta, now, nta_drop, e);
+	nta_rt_reload(e->nta, now);
+	nta_rt_foreach(e->nta, now, nta_drop, e);
+}
+
 /* resolution auto: resolv.conf's servers are (newly) the ones to judge:
  * what was learnt is forgotten, each is probed at once, and questions
  * wait for the judgement for at most DT_UP_JUDGE_WAIT_MS (judge_wait). */
@@ -490,6 +538,24 @@ static int judge_start(struct inproc *e)
 	return 0;
 }
 
+/* The runtime negative trust anchors: the file NTA_STATE_FILE of the
+ * daemon's state directory (dir, or NTA_STATE_DIR), read now and at
+ * every call that finds it changed. Returns 0 or -1 (out of memory, a
+ * name too long). */
+static int nta_start(struct inproc *e, const char *dir)
+{
+	char path[PATH_MAX];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s",
+			     dir && *dir ? dir : NTA_STATE_DIR,
+			     NTA_STATE_FILE) >= sizeof(path) ||
+	    !(e->nta = nta_rt_new(path)))
+		return -1;
+	e->st->nta = e->nta;
+	nta_check(e);
+	return 0;
+}
+
 struct inproc *inproc_new(const struct inproc_opts *o, char *err,
 			  size_t errlen)
 {
@@ -520,6 +586,8 @@ struct inproc *inproc_new(const struct inproc_opts *o, char *err,
 	    !(e->rsv = rsv_new(e->cache, &env)))
 		goto fail;
 	up_client_set_conf(e->up, &e->uc);
+	if (nta_start(e, o->state_dir) < 0)
+		goto fail;
 	rsv_set_state(e->rsv, e->st);
 	if (e->st->cfg.resolution != CFG_RES_FORWARD &&
 	    recursion_start(e, err, errlen) < 0)
@@ -564,6 +632,7 @@ void inproc_free(struct inproc *e)
 	cache_free(e->cache);
 	if (e->st)
 		dstate_put(e->st);
+	nta_rt_free(e->nta);
 	free(e);
 	log_thread_quiet(quiet);
 }
@@ -677,6 +746,7 @@ int inproc_ask(struct inproc *e, struct inproc_q *qs, size_t n,
 	quiet = log_thread_quiet(true);
 	loop_update(e->loop);
 	resolv_conf_check(e);
+	nta_check(e);
 	timeout_ms -= judge_wait(e, timeout_ms);
 	if (timeout_ms < 0)
 		timeout_ms = 0;

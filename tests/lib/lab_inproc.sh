@@ -18,7 +18,9 @@
 # (no /run/dnstrust, its own resolv.conf and /etc/dnstrust) where AUTO
 # answers in-process without DNSTRUST_CONF; then the daemon started:
 # AUTO answers through it, and both paths give the same status, RCODE,
-# EDE and reason text for the same names.
+# EDE and reason text for the same names; a negative trust anchor added
+# with `dnstrust nta add` (the daemon's file) applies in-process, and
+# goes with `dnstrust nta remove`.
 #
 # usage: lab_inproc.sh DNSTRUSTD LAB_CHECK DNSTRUST LAB_SH FAULTPROXY
 #        (TAP on stdout)
@@ -46,6 +48,15 @@ numbered() {
 has() { printf '%s\n' "$1" | grep -qE -- "$2"; } # TEXT, extended regex
 
 lab_start lab-inproc
+# The daemon's state directory, for both paths (never the host's): the
+# daemon saves `dnstrust nta add` there (STATE_DIRECTORY; it runs as
+# _dnstrust, nobody where that does not exist), the in-process engine
+# reads it (DNSTRUST_STATE_DIRECTORY).
+mkdir -p "$work/state"
+duser=nobody
+getent passwd _dnstrust >/dev/null && duser=_dnstrust
+chown "$duser" "$work/state"
+export STATE_DIRECTORY=$work/state DNSTRUST_STATE_DIRECTORY=$work/state
 
 cat >"$conf" <<EOF
 # written by lab_inproc.sh
@@ -197,6 +208,33 @@ for q in "www.secure.lab A" "www.insecure.lab A" "www.tampered.lab A" \
 done
 check "8 names: the daemon and in-process give the same status, RCODE, EDE and reason" \
 	eval '[ $same = 8 ]' || echo "# $differ"
+
+# --- runtime negative trust anchors: the daemon's file, in-process ---
+
+inq() { DNSTRUST_CONF=$conf "$DNSTRUST" query --in-process "$@" 2>&1; }
+out=$(inq www.tampered.lab A)
+code=$?
+check "before nta add: in-process www.tampered.lab bogus (exit $code)" \
+	eval '[ $code = 2 ]'
+out=$("$DNSTRUST" nta add tampered.lab --until 1d --socket "$sock" 2>&1)
+code=$?
+check "dnstrust nta add tampered.lab: the daemon's file has it" \
+	eval '[ $code = 0 ] &&
+		grep -q "^tampered\.lab\. " "$work/state/negative-trust-anchors"'
+out=$(inq www.tampered.lab A)
+code=$?
+check "under the runtime NTA: in-process www.tampered.lab insecure (exit $code)" \
+	eval '[ $code = 1 ] && has "$out" "insecure"'
+out=$(DNSTRUST_STATE_DIRECTORY=$work/no-state inq www.tampered.lab A)
+code=$?
+check "another state directory: no NTA, bogus (exit $code)" \
+	eval '[ $code = 2 ]'
+out=$("$DNSTRUST" nta remove tampered.lab --socket "$sock" 2>&1)
+code=$?
+out=$(inq www.tampered.lab A)
+code2=$?
+check "after nta remove: in-process www.tampered.lab bogus again (exit $code2)" \
+	eval '[ $code = 0 ] && [ $code2 = 2 ]'
 
 plan
 exit 0
