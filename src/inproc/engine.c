@@ -50,6 +50,8 @@ struct inproc {
 	int64_t judge_until;		/* servers set: questions wait for
 					   the judgement until then */
 	bool judging;			/* inside judge_wait()'s loop */
+	bool it_failed;			/* auto: the iterator could not be
+					   built (root-hints): forward */
 	/* negative trust anchors of `dnstrust nta add`, from the daemon's
 	 * file, read again when it changes */
 	struct nta_rt *nta;
@@ -110,12 +112,24 @@ static void clock_of(const struct inproc *e, struct rsv_clock *c)
 	c->wall = loop_wallclock(e->loop);
 }
 
+static int recursion_start(struct inproc *e, char *err, size_t errlen);
+
 /* Whether public names go to the iterator: resolution recursive, or
- * auto with every judged resolv.conf server unable to do DNSSEC. */
+ * auto with every judged resolv.conf server unable to do DNSSEC (the
+ * iterator then built, once: a process on a network that can do DNSSEC
+ * never pays for it). */
 static bool recursing(struct inproc *e)
 {
-	return e->it && (!e->capab || capab_mode(e->capab, NULL) ==
-						    CAPAB_MODE_RECURSIVE);
+	char err[256];
+
+	if (!e->capab)
+		return e->it != NULL;
+	if (capab_mode(e->capab, NULL) != CAPAB_MODE_RECURSIVE)
+		return false;
+	if (!e->it && !e->it_failed &&
+	    recursion_start(e, err, sizeof(err)) < 0)
+		e->it_failed = true; /* root-hints unusable: forward */
+	return e->it != NULL;
 }
 
 static void fetch_done(void *arg, int err, const struct up_answer *ans,
@@ -187,7 +201,8 @@ static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 	xf->f = f;
 	xf->type = type;
 	wire_dname_copy(xf->name, name);
-	bool public = e->it && !to_network(e, name, type, servers);
+	bool public = (e->it || e->capab) &&
+		      !to_network(e, name, type, servers);
 
 	xf->network = public && !recursing(e);
 	if (public && !xf->network)
@@ -589,7 +604,7 @@ struct inproc *inproc_new(const struct inproc_opts *o, char *err,
 	if (nta_start(e, o->state_dir) < 0)
 		goto fail;
 	rsv_set_state(e->rsv, e->st);
-	if (e->st->cfg.resolution != CFG_RES_FORWARD &&
+	if (e->st->cfg.resolution == CFG_RES_RECURSIVE &&
 	    recursion_start(e, err, errlen) < 0)
 		goto fail;
 	snprintf(err, errlen, "%s", errcode_str(-ENOMEM));
