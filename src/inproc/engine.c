@@ -450,23 +450,36 @@ static void capab_event(void *arg, unsigned events)
 	loop_timer_start(e->loop, &e->kick, 0);
 }
 
+/* Whether a call may go on: some server has a verdict (the probe's
+ * first step, the root's DNSKEY with DO=1, gives one), or the judgement
+ * is settled. */
+static bool judged(struct inproc *e)
+{
+	return capab_settled(e->capab) ||
+	       capab_mode(e->capab, NULL) != CAPAB_MODE_UNDECIDED;
+}
+
 static void kick_probe(struct loop_timer *t)
 {
 	struct inproc *e = t->arg;
 
 	up_probe_kick(e->probe);
-	if (e->judging && capab_settled(e->capab))
+	if (e->judging && judged(e))
 		loop_stop(e->loop);
 }
 
 /*
  * With resolution auto, the first call after the servers were set waits
- * (within its own time) until the probe's judgement is settled
- * (capab_settled: recursive, or a "yes" whose DS step passed) or
- * DT_UP_JUDGE_WAIT_MS passed, as a daemon worker's fetches wait
- * (daemon/resolve.c, must_wait): on a network whose resolver strips
- * what validation needs, the first answers are then validated from the
- * root, not cached as bogus. Returns the milliseconds spent.
+ * (within its own time) until a server has a verdict (judged()) or
+ * DT_UP_JUDGE_WAIT_MS passed: on a network whose resolver strips what
+ * validation needs, the probe's first step says "no" and the first
+ * answers are validated from the root, not cached as bogus. A reduced
+ * form of the daemon's wait (daemon/resolve.c, must_wait, which also
+ * waits for the DS step after a "yes"): one round trip, not three, for
+ * a cold first answer; a "yes" that the DS step or the traffic later
+ * takes back turns the fetches under way to the root
+ * (refetch_iterated), and an answer found bogus meanwhile is asked again
+ * by the core, then of the iterator. Returns the milliseconds spent.
  */
 static int64_t judge_wait(struct inproc *e, int64_t timeout_ms)
 {
@@ -475,7 +488,7 @@ static int64_t judge_wait(struct inproc *e, int64_t timeout_ms)
 	if (!e->capab || !e->judge_until)
 		return 0;
 	wait = e->judge_until - start;
-	if (wait > 0 && !capab_settled(e->capab)) {
+	if (wait > 0 && !judged(e)) {
 		loop_timer_start(e->loop, &e->deadline,
 				 wait < timeout_ms ? wait : timeout_ms);
 		e->judging = true;
@@ -483,8 +496,7 @@ static int64_t judge_wait(struct inproc *e, int64_t timeout_ms)
 		e->judging = false;
 		loop_timer_stop(e->loop, &e->deadline);
 	}
-	if (capab_settled(e->capab) ||
-	    loop_now_ms(e->loop) >= e->judge_until)
+	if (judged(e) || loop_now_ms(e->loop) >= e->judge_until)
 		e->judge_until = 0;
 	return loop_now_ms(e->loop) - start;
 }
