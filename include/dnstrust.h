@@ -153,8 +153,9 @@ int dt_ctx_set_fallback(dt_ctx_t *ctx, bool on);
  *                    else its trust-anchor-file, else the built-in root
  *                    KSKs. The same statuses, EDE and reasons as the
  *                    daemon's. `resolution recursive` is followed (from
- *                    the root hints); `auto` forwards to resolv.conf's
- *                    servers, without the daemon's probe;
+ *                    the root hints); `auto` probes resolv.conf's
+ *                    servers as the daemon does and recurses from the
+ *                    root hints when none can do DNSSEC;
  * DT_MODE_AUTO       the daemon when its socket answers and its peer is
  *                    trusted, in-process otherwise (no socket, as in a
  *                    container without /run/dnstrust).

@@ -13,11 +13,10 @@
 #include "validator/anchor.h"
 #include "wire/dname.h"
 
-/* The state directory when $STATE_DIRECTORY is not set (the package's
- * tmpfiles.d creates it), and the file of the runtime negative trust
- * anchors in it. */
-#define STATE_DIR      "/var/lib/dnstrust"
-#define STATE_NTA_FILE "negative-trust-anchors"
+/* The state directory when $STATE_DIRECTORY is not set, and the file of
+ * the runtime negative trust anchors in it (policy/nta.h). */
+#define STATE_DIR      NTA_STATE_DIR
+#define STATE_NTA_FILE NTA_STATE_FILE
 
 /* Negative trust anchors already expired: logged, ignored by policy. */
 static void log_expired(const struct cfg *cfg, int64_t offset)

@@ -25,6 +25,9 @@
 #include "resolver/state.h"
 #include "iterator/iter_msg.h"
 #include "iterator/iterate.h"
+#include "policy/nta.h"
+#include "upstream/capab.h"
+#include "upstream/probe.h"
 #include "upstream/transport.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
@@ -39,6 +42,22 @@ struct inproc {
 	struct up_client *itup;
 	struct it_net *itnet;
 	struct iterator *it;
+	/* resolution auto: what resolv.conf's servers can do (capab.h),
+	 * learnt by the probe and by the forwarded traffic */
+	struct capab *capab;
+	struct up_probe *probe;
+	struct loop_timer kick;		/* a verdict changed (0 ms) */
+	int64_t judge_until;		/* servers set: questions wait for
+					   the judgement until then */
+	bool judging;			/* inside judge_wait()'s loop */
+	bool it_failed;			/* auto: the iterator could not be
+					   built (root-hints): forward */
+	/* negative trust anchors of `dnstrust nta add`, from the daemon's
+	 * file, read again when it changes */
+	struct nta_rt *nta;
+	ino_t nta_ino;
+	off_t nta_size;
+	struct timespec nta_mtime;
 	struct up_conf uc;
 	ino_t rc_ino;		/* resolv.conf as it was read */
 	off_t rc_size;
@@ -65,6 +84,11 @@ struct ifetch {
 	struct rsv_fetch *f;
 	struct up_req *req;
 	struct it_req *ireq;
+	bool network;		/* a public name asked of resolv.conf's
+				   servers: asked again from the root when
+				   the judgement turns recursive */
+	uint16_t type;
+	uint8_t name[DT_NAME_MAXLEN];
 };
 
 /* The address of a name server without glue, asked of the core itself
@@ -88,6 +112,50 @@ static void clock_of(const struct inproc *e, struct rsv_clock *c)
 	c->wall = loop_wallclock(e->loop);
 }
 
+static int recursion_start(struct inproc *e, char *err, size_t errlen);
+
+/* Whether public names go to the iterator: resolution recursive, or
+ * auto with every judged resolv.conf server unable to do DNSSEC (the
+ * iterator then built, once: a process on a network that can do DNSSEC
+ * never pays for it). */
+static bool recursing(struct inproc *e)
+{
+	char err[256];
+
+	if (!e->capab)
+		return e->it != NULL;
+	if (capab_mode(e->capab, NULL) != CAPAB_MODE_RECURSIVE)
+		return false;
+	if (!e->it && !e->it_failed &&
+	    recursion_start(e, err, sizeof(err)) < 0)
+		e->it_failed = true; /* root-hints unusable: forward */
+	return e->it != NULL;
+}
+
+static void fetch_done(void *arg, int err, const struct up_answer *ans,
+		       int last_rcode);
+
+/*
+ * resolution auto: a forwarded answer that arrives when the judgement
+ * has turned recursive (maybe this very response showed the server
+ * strips what validation needs: transport.c feeds the table first) is
+ * asked again from the root rather than validated into a bogus, as
+ * daemon/resolve.c does. True when it was.
+ */
+static bool refetch_iterated(struct ifetch *xf)
+{
+	struct inproc *e = xf->e;
+
+	if (!xf->network || !recursing(e))
+		return false;
+	xf->network = false;
+	xf->req = NULL;
+	xf->ireq = it_query_nest(e->it, loop_now_ms(e->loop), xf->name,
+				 xf->type, rsv_fetch_nest(xf->f), fetch_done,
+				 xf);
+	return xf->ireq != NULL;
+}
+
 static void fetch_done(void *arg, int err, const struct up_answer *ans,
 		       int last_rcode)
 {
@@ -97,6 +165,8 @@ static void fetch_done(void *arg, int err, const struct up_answer *ans,
 	char from[DT_FETCH_FROM_LEN] = "upstream";
 
 	(void)last_rcode;
+	if (refetch_iterated(xf))
+		return;
 	clock_of(xf->e, &now);
 	if (!err && ans && ans->server)
 		up_server_str(ans->server, from, sizeof(from));
@@ -129,7 +199,13 @@ static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 		return -ENOMEM;
 	xf->e = e;
 	xf->f = f;
-	if (e->it && !to_network(e, name, type, servers))
+	xf->type = type;
+	wire_dname_copy(xf->name, name);
+	bool public = (e->it || e->capab) &&
+		      !to_network(e, name, type, servers);
+
+	xf->network = public && !recursing(e);
+	if (public && !xf->network)
 		xf->ireq = it_query_nest(e->it, loop_now_ms(e->loop), name,
 					 type, rsv_fetch_nest(f), fetch_done,
 					 xf);
@@ -312,6 +388,119 @@ static void read_resolv_conf(struct inproc *e)
 	}
 }
 
+/* The cache's entries for a name at or below arg (a key: four octets
+ * of type and class, one of flags, then the name; as `dnstrust nta
+ * add` drops them in the daemon, daemon/admin_ops.c). */
+static bool key_below(const uint8_t *key, size_t klen, void *arg)
+{
+	return klen > 5 && wire_dname_is_subdomain(key + 5, arg);
+}
+
+static void nta_drop(const struct cfg_nta *n, void *arg)
+{
+	struct inproc *e = arg;
+
+	cache_remove_if(e->cache, key_below, (void *)n->name);
+}
+
+/*
+ * At each call: the daemon's file of runtime negative trust anchors
+ * (`dnstrust nta add`) read again when it was replaced or changed, as
+ * resolv.conf is; what the cache holds below an anchor that came or
+ * went is dropped, as the daemon drops it. A file that cannot be read
+ * leaves the set as it was; a file that is gone empties it.
+ */
+static void nta_check(struct inproc *e)
+{
+	struct stat st;
+	int64_t now = loop_wallclock(e->loop);
+
+	if (stat(nta_rt_path(e->nta), &st) < 0)
+		memset(&st, 0, sizeof(st));
+	if (st.st_ino == e->nta_ino && st.st_size == e->nta_size &&
+	    st.st_mtim.tv_sec == e->nta_mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == e->nta_mtime.tv_nsec)
+		return;
+	e->nta_ino = st.st_ino;
+	e->nta_size = st.st_size;
+	e->nta_mtime = st.st_mtim;
+	nta_rt_foreach(e->nta, now, nta_drop, e);
+	nta_rt_reload(e->nta, now);
+	nta_rt_foreach(e->nta, now, nta_drop, e);
+}
+
+/* resolution auto: resolv.conf's servers are (newly) the ones to judge:
+ * what was learnt is forgotten, each is probed at once, and questions
+ * wait for the judgement for at most DT_UP_JUDGE_WAIT_MS (judge_wait). */
+static void judge_servers(struct inproc *e)
+{
+	capab_set_servers(e->capab, &e->uc);
+	up_probe_set_conf(e->probe, &e->uc);
+	e->judge_until = loop_now_ms(e->loop) + DT_UP_JUDGE_WAIT_MS;
+}
+
+/* A verdict changed (on this thread, from inside the loop): a server
+ * that is not "yes" is probed again after its back-off, and a call
+ * waiting for the judgement goes on once it is settled. */
+static void capab_event(void *arg, unsigned events)
+{
+	struct inproc *e = arg;
+
+	(void)events;
+	loop_timer_start(e->loop, &e->kick, 0);
+}
+
+/* Whether a call may go on: some server has a verdict (the probe's
+ * first step, the root's DNSKEY with DO=1, gives one), or the judgement
+ * is settled. */
+static bool judged(struct inproc *e)
+{
+	return capab_settled(e->capab) ||
+	       capab_mode(e->capab, NULL) != CAPAB_MODE_UNDECIDED;
+}
+
+static void kick_probe(struct loop_timer *t)
+{
+	struct inproc *e = t->arg;
+
+	up_probe_kick(e->probe);
+	if (e->judging && judged(e))
+		loop_stop(e->loop);
+}
+
+/*
+ * With resolution auto, the first call after the servers were set waits
+ * (within its own time) until a server has a verdict (judged()) or
+ * DT_UP_JUDGE_WAIT_MS passed: on a network whose resolver strips what
+ * validation needs, the probe's first step says "no" and the first
+ * answers are validated from the root, not cached as bogus. A reduced
+ * form of the daemon's wait (daemon/resolve.c, must_wait, which also
+ * waits for the DS step after a "yes"): one round trip, not three, for
+ * a cold first answer; a "yes" that the DS step or the traffic later
+ * takes back turns the fetches under way to the root
+ * (refetch_iterated), and an answer found bogus meanwhile is asked again
+ * by the core, then of the iterator. Returns the milliseconds spent.
+ */
+static int64_t judge_wait(struct inproc *e, int64_t timeout_ms)
+{
+	int64_t start = loop_now_ms(e->loop), wait;
+
+	if (!e->capab || !e->judge_until)
+		return 0;
+	wait = e->judge_until - start;
+	if (wait > 0 && !judged(e)) {
+		loop_timer_start(e->loop, &e->deadline,
+				 wait < timeout_ms ? wait : timeout_ms);
+		e->judging = true;
+		(void)loop_run(e->loop);
+		e->judging = false;
+		loop_timer_stop(e->loop, &e->deadline);
+	}
+	if (judged(e) || loop_now_ms(e->loop) >= e->judge_until)
+		e->judge_until = 0;
+	return loop_now_ms(e->loop) - start;
+}
+
 /* At each call: resolv.conf replaced or changed since it was read (a new
  * network, a container's file rewritten) is read again, as the daemon's
  * watch does; when its servers changed, what was not validated as secure
@@ -332,6 +521,8 @@ static void resolv_conf_check(struct inproc *e)
 		return;
 	up_client_set_conf(e->up, &e->uc);
 	source_drop_unproven(e->cache);
+	if (e->capab)
+		judge_servers(e);
 }
 
 /* resolution recursive: the iterator from the configured root hints
@@ -354,6 +545,41 @@ static int recursion_start(struct inproc *e, char *err, size_t errlen)
 		return -1;
 	e->it = it_net_core(e->itnet);
 	it_set_lookup(e->it, &lk);
+	return 0;
+}
+
+/* resolution auto: the probe of resolv.conf's servers and the table it
+ * feeds, as dnstrustd's (daemon/upstreams.c), run by the engine's loop
+ * during calls; the engine's client feeds the table too and follows
+ * what it remembers (no EDNS, TCP at once). */
+static int judge_start(struct inproc *e)
+{
+	e->kick.cb = kick_probe;
+	e->kick.arg = e;
+	if (!(e->capab = capab_new(capab_event, e)) ||
+	    !(e->probe = up_probe_new(e->loop, e->capab)) ||
+	    up_probe_set_tls_ca(e->probe, e->st->cfg.tls_ca) < 0)
+		return -1;
+	up_client_set_capab(e->up, e->capab, true);
+	judge_servers(e);
+	return 0;
+}
+
+/* The runtime negative trust anchors: the file NTA_STATE_FILE of the
+ * daemon's state directory (dir, or NTA_STATE_DIR), read now and at
+ * every call that finds it changed. Returns 0 or -1 (out of memory, a
+ * name too long). */
+static int nta_start(struct inproc *e, const char *dir)
+{
+	char path[PATH_MAX];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s",
+			     dir && *dir ? dir : NTA_STATE_DIR,
+			     NTA_STATE_FILE) >= sizeof(path) ||
+	    !(e->nta = nta_rt_new(path)))
+		return -1;
+	e->st->nta = e->nta;
+	nta_check(e);
 	return 0;
 }
 
@@ -387,9 +613,14 @@ struct inproc *inproc_new(const struct inproc_opts *o, char *err,
 	    !(e->rsv = rsv_new(e->cache, &env)))
 		goto fail;
 	up_client_set_conf(e->up, &e->uc);
+	if (nta_start(e, o->state_dir) < 0)
+		goto fail;
 	rsv_set_state(e->rsv, e->st);
 	if (e->st->cfg.resolution == CFG_RES_RECURSIVE &&
 	    recursion_start(e, err, errlen) < 0)
+		goto fail;
+	snprintf(err, errlen, "%s", errcode_str(-ENOMEM));
+	if (e->st->cfg.resolution == CFG_RES_AUTO && judge_start(e) < 0)
 		goto fail;
 	e->deadline.cb = deadline_passed;
 	e->deadline.arg = e;
@@ -416,8 +647,11 @@ void inproc_free(struct inproc *e)
 	if (e->itnet)
 		it_net_free(e->itnet);
 	up_client_free(e->itup);
+	up_probe_free(e->probe);
 	up_client_free(e->up);
+	capab_free(e->capab);
 	if (e->loop) {
+		loop_timer_stop(e->loop, &e->kick);
 		loop_timer_stop(e->loop, &e->deadline);
 		loop_timer_stop(e->loop, &e->qtimeout);
 		loop_free(e->loop);
@@ -425,6 +659,7 @@ void inproc_free(struct inproc *e)
 	cache_free(e->cache);
 	if (e->st)
 		dstate_put(e->st);
+	nta_rt_free(e->nta);
 	free(e);
 	log_thread_quiet(quiet);
 }
@@ -538,6 +773,10 @@ int inproc_ask(struct inproc *e, struct inproc_q *qs, size_t n,
 	quiet = log_thread_quiet(true);
 	loop_update(e->loop);
 	resolv_conf_check(e);
+	nta_check(e);
+	timeout_ms -= judge_wait(e, timeout_ms);
+	if (timeout_ms < 0)
+		timeout_ms = 0;
 	e->waiting = 0;
 	for (size_t i = 0; i < n && !err; i++) {
 		ws[i].q = &qs[i];

@@ -14,11 +14,14 @@
  * One engine is one event loop (common/loop.h), one upstream client over
  * the servers of the process's own resolv.conf (the resolv-conf key of
  * dnstrust.conf; with `resolution recursive`, the iterator from the root
- * hints over a second client, as a daemon worker has it), a bounded
+ * hints over a second client, as a daemon worker has it; with `auto`,
+ * the same iterator and the daemon's probe of the resolv.conf servers,
+ * recursing when none can do DNSSEC), a bounded
  * cache, one resolver core and one state
  * (dnstrust.conf when readable, else the defaults; the anchors of
  * auto-trust-anchor-file when readable, else trust-anchor-file, else the
- * built-in root KSKs; the negative trust anchors of dnstrust.conf). It
+ * built-in root KSKs; the negative trust anchors of dnstrust.conf and,
+ * when readable, those of the daemon's runtime file). It
  * starts no thread and touches no signal: inproc_ask() runs the loop on
  * the caller's thread until its answers are rendered or the time is up.
  * An engine is not thread-safe: its owner serialises the calls.
@@ -37,6 +40,10 @@ struct inproc_opts {
 	const char *conf;	/* dnstrust.conf; NULL: the default path,
 				   whose absence means the defaults */
 	size_t cache_size;	/* octets (at least DT_CACHE_MINSIZE) */
+	const char *state_dir;	/* the daemon's state directory, whose
+				   negative-trust-anchors file (`dnstrust
+				   nta add`) applies when readable; NULL:
+				   /var/lib/dnstrust */
 };
 
 /*

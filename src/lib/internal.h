@@ -72,6 +72,9 @@ struct wire_msg;
  * engine (when dt_ctx_set_config named none); ignored in a setuid or
  * setgid program (secure_getenv). */
 #define DTLIB_ENV_CONF "DNSTRUST_CONF"
+/* The daemon's state directory as the in-process engine reads it (its
+ * runtime negative trust anchors), when not /var/lib/dnstrust. */
+#define DTLIB_ENV_STATE "DNSTRUST_STATE_DIRECTORY"
 
 #define DTLIB_HOSTS_PATH "/etc/hosts"
 

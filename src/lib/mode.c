@@ -66,6 +66,7 @@ static struct inproc *engine_ready(struct dtlib_engine *eng,
 	struct inproc_opts o = {
 		.conf = s->conf[0] ? s->conf : secure_getenv(DTLIB_ENV_CONF),
 		.cache_size = s->cache_size,
+		.state_dir = secure_getenv(DTLIB_ENV_STATE),
 	};
 
 	if (o.conf && !*o.conf)

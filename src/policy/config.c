@@ -1715,43 +1715,66 @@ void cfg_default(struct cfg *c)
 	c->auto_trust_remove_holddown = DT_AT_HOLDDOWN;
 }
 
+/* The parse of cfg_parse into c (ret is written only on success). */
+static int parse_into(struct cfg *c, const char *text, size_t len,
+		      struct cfg_ctx *x)
+{
+	unsigned seen[ARRAY_SIZE(cfg_keys)] = {0};
+	const char *p = text, *end = text + len;
+	struct cfg_line l;
+	int r;
+
+	cfg_default(c);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		x->line++;
+		r = line_parse(p, nl ? nl : end, c, seen, &l, x);
+		if (r < 0)
+			return r;
+		p = nl ? nl + 1 : end;
+	}
+	if (x->remote_line && !c->nallow) {
+		x->line = x->remote_line;
+		return cfg_fail(x, "listen: not a loopback address: anyone "
+				   "who reaches it could use the daemon; "
+				   "write allow-remote with the client "
+				   "networks to serve");
+	}
+	x->line = 0;
+	return check_stub(c, x);
+}
+
+/*
+ * The configuration being parsed is on the heap, not the stack: struct
+ * cfg is some 200 KiB (room for DT_CFG_MAX_POLICY rules of each kind),
+ * more than a small thread stack holds, and libdnstrust's in-process
+ * engine parses on its caller's thread; a stack that grew by it would
+ * also stay resident.
+ */
 int cfg_parse(const char *text, size_t len, const char *name, struct cfg *ret,
 	      char *err, size_t errlen)
 {
 	struct cfg_ctx x = {
 		.name = name ? name : "(config)", .err = err, .errlen = errlen};
-	unsigned seen[ARRAY_SIZE(cfg_keys)] = {0};
-	const char *p = text, *end = text + len;
-	struct cfg_line l;
-	struct cfg c;
+	struct cfg *c;
 	int r;
 
 	if (len > DT_CFG_MAXSIZE)
 		return cfg_fail(&x, "larger than %d octets", DT_CFG_MAXSIZE);
-	cfg_default(&c);
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-		x.line++;
-		r = line_parse(p, nl ? nl : end, &c, seen, &l, &x);
-		if (r < 0)
-			return r;
-		p = nl ? nl + 1 : end;
+	c = malloc(sizeof(*c));
+	if (!c) {
+		cfg_fail(&x, "%s", strerror(ENOMEM));
+		return -ENOMEM;
 	}
-	if (x.remote_line && !c.nallow) {
-		x.line = x.remote_line;
-		return cfg_fail(&x, "listen: not a loopback address: anyone "
-				    "who reaches it could use the daemon; "
-				    "write allow-remote with the client "
-				    "networks to serve");
+	r = parse_into(c, text, len, &x);
+	if (r == 0) {
+		*ret = *c;
+		if (err && errlen)
+			err[0] = '\0';
 	}
-	x.line = 0;
-	if ((r = check_stub(&c, &x)) < 0)
-		return r;
-	*ret = c;
-	if (err && errlen)
-		err[0] = '\0';
-	return 0;
+	free(c);
+	return r;
 }
 
 /* Reads the open file fd whole into a new buffer (*ret_buf, freed by the

@@ -139,10 +139,25 @@ static int parse_line(const char *line, struct cfg_nta *ret)
 	return 0;
 }
 
+static void load(struct nta_rt *rt, int64_t now, bool again);
+
 void nta_rt_load(struct nta_rt *rt)
+{
+	load(rt, 0, false);
+}
+
+void nta_rt_reload(struct nta_rt *rt, int64_t now)
+{
+	load(rt, now, true);
+}
+
+/* Reads the file and publishes what it holds (again: a missing file is
+ * an empty set, published). */
+static void load(struct nta_rt *rt, int64_t now, bool again)
 {
 	const char *path = rt->path;
 	FILE *f = path[0] ? fopen(path, "r") : NULL;
+	bool missing = !f && errno == ENOENT;
 	char line[NTA_LINE_MAXLEN];
 	struct nta_set *s;
 	unsigned lineno = 0;
@@ -150,8 +165,14 @@ void nta_rt_load(struct nta_rt *rt)
 	if (!path[0])
 		return;
 	s = set_new();
+	if (missing && s && again) {
+		pthread_mutex_lock(&rt->lock);
+		publish(rt, s, now);
+		pthread_mutex_unlock(&rt->lock);
+		return;
+	}
 	if (!f || !s) {
-		if (f || errno != ENOENT)
+		if (f || !missing)
 			log_warn("%s: %s: runtime negative trust anchors not "
 				 "restored",
 				 path, strerror(errno));
@@ -191,7 +212,7 @@ void nta_rt_load(struct nta_rt *rt)
 		log_notice("%s: %zu runtime negative trust anchor%s restored",
 			   path, s->n, s->n == 1 ? "" : "s");
 	pthread_mutex_lock(&rt->lock);
-	publish(rt, s, 0);
+	publish(rt, s, now);
 	pthread_mutex_unlock(&rt->lock);
 }
 

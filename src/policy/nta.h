@@ -25,6 +25,11 @@
  * chose to stop validating, by hand; more is a mistake or a script run
  * amok. */
 #define NTA_RUNTIME_MAX 64
+/* Where dnstrustd keeps the set when $STATE_DIRECTORY is not set (the
+ * package's tmpfiles.d creates the directory), and the file's name in
+ * it; libdnstrust's in-process engine reads the same file. */
+#define NTA_STATE_DIR  "/var/lib/dnstrust"
+#define NTA_STATE_FILE "negative-trust-anchors"
 /* How long a replaced set is kept: far longer than any question lives
  * (query-timeout is seconds). */
 #define NTA_RETIRE_SECONDS 3600
@@ -52,6 +57,12 @@ void nta_rt_free(struct nta_rt *rt);
  * file). A missing file is an empty set; malformed lines are skipped,
  * and a file that cannot be read restores nothing, with a warning. */
 void nta_rt_load(struct nta_rt *rt);
+
+/* Reads the file again into rt, readers running (a reader of the file,
+ * not its writer: libdnstrust's in-process engine): a set read replaces
+ * the current one, a missing file empties it, a file that cannot be
+ * read changes nothing. now: the wall clock, for retiring old sets. */
+void nta_rt_reload(struct nta_rt *rt, int64_t now);
 
 /* The most specific runtime NTA at or above name still in force at now
  * (wall clock), or NULL (also when rt is NULL). */

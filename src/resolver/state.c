@@ -11,6 +11,27 @@
 #include "resolver/state.h"
 #include "validator/anchor.h"
 
+/* The chunk copy_sparse() looks at: a page. */
+#define STATE_COPY_CHUNK 4096
+
+/*
+ * Copies len octets of src into dst, which is zero (calloc), leaving out
+ * the chunks that are zero in src: a struct cfg is mostly room for rules
+ * not written, and pages never written stay out of the resident set (a
+ * process that validates in-process keeps one state per context).
+ */
+static void copy_sparse(void *dst, const void *src, size_t len)
+{
+	const uint8_t *s = src;
+	uint8_t *d = dst;
+
+	for (size_t off = 0, n; off < len; off += n) {
+		n = len - off < STATE_COPY_CHUNK ? len - off : STATE_COPY_CHUNK;
+		if (s[off] || memcmp(s + off, s + off + 1, n - 1))
+			memcpy(d + off, s + off, n);
+	}
+}
+
 struct dstate *dstate_new(const struct cfg *cfg, struct val_anchors *ta,
 			  const char *desc)
 {
@@ -21,7 +42,7 @@ struct dstate *dstate_new(const struct cfg *cfg, struct val_anchors *ta,
 		return NULL;
 	}
 	st->refs = 1;
-	st->cfg = *cfg;
+	copy_sparse(&st->cfg, cfg, sizeof(*cfg));
 	st->ta = ta;
 	val_limits_default(&st->lim);
 	st->lim.nsec3_iterations = cfg->nsec3_max_iterations;

@@ -3,7 +3,9 @@
  * Runtime negative trust anchors (src/policy/nta.c): the file read by
  * nta_rt_load (malformed lines skipped), the deepest anchor found, ends
  * in the past ignored, add and remove saved to the file, the limit; a set
- * without a file reads and writes none.
+ * without a file reads and writes none; nta_rt_reload (a reader of the
+ * daemon's file: libdnstrust in-process) follows the file, a file gone
+ * empties the set.
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -129,6 +131,26 @@ int main(void)
 	       "up to NTA_RUNTIME_MAX in force (with the two before)");
 
 	nta_rt_free(rt);
+
+	/* A reader: another writer (the daemon) changes the file. */
+	struct nta_rt *rd = nta_rt_new(path);
+	rt = rd;
+	nta_rt_reload(rd, now);
+	is_str(found("a.z3.example.", now), "z3.example.",
+	       "reload: what the file holds");
+	f = fopen(path, "w");
+	fprintf(f, "other.example. 0\n");
+	fclose(f);
+	nta_rt_reload(rd, now);
+	is_str(found("a.z3.example.", now), "none",
+	       "reload: an anchor gone from the file is gone");
+	is_str(found("a.other.example.", now), "other.example.",
+	       "reload: a new one applies");
+	unlink(path);
+	nta_rt_reload(rd, now);
+	is_str(found("a.other.example.", now), "none",
+	       "reload: the file removed, no anchor");
+	nta_rt_free(rd);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		diag("could not remove %s", dir);

@@ -8,7 +8,9 @@
 # DNSTRUST_CONF naming a dnstrust.conf whose resolv-conf is the lab's
 # resolver and whose trust-anchor-file is the lab's anchor; the lab's
 # attacker upstream (no forged answer secure or returned); the same run
-# with resolution recursive from the lab's root hints; resolv.conf
+# with resolution recursive from the lab's root hints; resolution auto
+# behind a resolver that strips DNSSEC (tests/load/faultproxy.py strip:
+# the probe judges it, answers validate from the root); resolv.conf
 # rewritten under a running process; a nameserver
 # that does not answer (lab_check nouplink, in-process); DT_MODE_AUTO
 # with the socket path pointing at nothing; `dnstrust query --in-process`
@@ -16,12 +18,15 @@
 # (no /run/dnstrust, its own resolv.conf and /etc/dnstrust) where AUTO
 # answers in-process without DNSTRUST_CONF; then the daemon started:
 # AUTO answers through it, and both paths give the same status, RCODE,
-# EDE and reason text for the same names.
+# EDE and reason text for the same names; a negative trust anchor added
+# with `dnstrust nta add` (the daemon's file) applies in-process, and
+# goes with `dnstrust nta remove`.
 #
-# usage: lab_inproc.sh DNSTRUSTD LAB_CHECK DNSTRUST LAB_SH   (TAP on stdout)
+# usage: lab_inproc.sh DNSTRUSTD LAB_CHECK DNSTRUST LAB_SH FAULTPROXY
+#        (TAP on stdout)
 set -u
 
-DNSTRUSTD=$1 LAB_CHECK=$2 DNSTRUST=$3 LAB_SH=$4
+DNSTRUSTD=$1 LAB_CHECK=$2 DNSTRUST=$3 LAB_SH=$4 PROXY=$5
 # shellcheck source=tests/harness.sh
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 
@@ -43,6 +48,15 @@ numbered() {
 has() { printf '%s\n' "$1" | grep -qE -- "$2"; } # TEXT, extended regex
 
 lab_start lab-inproc
+# The daemon's state directory, for both paths (never the host's): the
+# daemon saves `dnstrust nta add` there (STATE_DIRECTORY; it runs as
+# _dnstrust, nobody where that does not exist), the in-process engine
+# reads it (DNSTRUST_STATE_DIRECTORY).
+mkdir -p "$work/state"
+duser=nobody
+getent passwd _dnstrust >/dev/null && duser=_dnstrust
+chown "$duser" "$work/state"
+export STATE_DIRECTORY=$work/state DNSTRUST_STATE_DIRECTORY=$work/state
 
 cat >"$conf" <<EOF
 # written by lab_inproc.sh
@@ -115,6 +129,35 @@ echo "resolution recursive" >>"$work/recursive.conf"
 DNSTRUST_CONF=$work/recursive.conf numbered "$LAB_CHECK" inproc "$nosock" \
 	"$LAB_EXPECT"
 
+# --- resolution auto behind a resolver that strips DNSSEC (the DO bit
+# cleared): forwarding through it cannot validate; the engine's probe
+# judges it "no" and AUTO recurses from the lab's root hints ---
+
+strip=$LAB_NET.95
+echo strip >"$work/strip.mode"
+python3 "$PROXY" "$strip" "$LAB_RESOLVER" "$work/strip.mode" \
+	>"$work/strip.log" 2>&1 &
+extra_pids="${extra_pids:-} $!"
+check "a stripping resolver in front of the lab's" \
+	wait_for 50 grep -q ready "$work/strip.log"
+printf 'nameserver %s\n' "$strip" >"$work/strip.resolv"
+sed -e "s|^resolv-conf .*|resolv-conf $work/strip.resolv|" "$conf" \
+	>"$work/strip.conf"
+cp "$work/strip.conf" "$work/strip-forward.conf"
+echo "resolution forward" >>"$work/strip-forward.conf"
+out=$(DNSTRUST_CONF=$work/strip-forward.conf "$DNSTRUST" query \
+	--in-process www.secure.lab A 2>&1)
+code=$?
+check "stripping resolver, resolution forward: www.secure.lab bogus (exit $code)" \
+	eval '[ $code = 2 ] && has "$out" "bogus"'
+DNSTRUST_CONF=$work/strip.conf numbered "$LAB_CHECK" auto "$nosock" \
+	inprocess
+out=$(DNSTRUST_CONF=$work/strip.conf "$DNSTRUST" query --in-process \
+	www.tampered.lab A 2>&1)
+code=$?
+check "stripping resolver, resolution auto: www.tampered.lab bogus (exit $code)" \
+	eval '[ $code = 2 ] && has "$out" "bogus"'
+
 # --- no nameserver answers: indeterminate at query-timeout, as the daemon
 # says it ---
 
@@ -165,6 +208,33 @@ for q in "www.secure.lab A" "www.insecure.lab A" "www.tampered.lab A" \
 done
 check "8 names: the daemon and in-process give the same status, RCODE, EDE and reason" \
 	eval '[ $same = 8 ]' || echo "# $differ"
+
+# --- runtime negative trust anchors: the daemon's file, in-process ---
+
+inq() { DNSTRUST_CONF=$conf "$DNSTRUST" query --in-process "$@" 2>&1; }
+out=$(inq www.tampered.lab A)
+code=$?
+check "before nta add: in-process www.tampered.lab bogus (exit $code)" \
+	eval '[ $code = 2 ]'
+out=$("$DNSTRUST" nta add tampered.lab --until 1d --socket "$sock" 2>&1)
+code=$?
+check "dnstrust nta add tampered.lab: the daemon's file has it" \
+	eval '[ $code = 0 ] &&
+		grep -q "^tampered\.lab\. " "$work/state/negative-trust-anchors"'
+out=$(inq www.tampered.lab A)
+code=$?
+check "under the runtime NTA: in-process www.tampered.lab insecure (exit $code)" \
+	eval '[ $code = 1 ] && has "$out" "insecure"'
+out=$(DNSTRUST_STATE_DIRECTORY=$work/no-state inq www.tampered.lab A)
+code=$?
+check "another state directory: no NTA, bogus (exit $code)" \
+	eval '[ $code = 2 ]'
+out=$("$DNSTRUST" nta remove tampered.lab --socket "$sock" 2>&1)
+code=$?
+out=$(inq www.tampered.lab A)
+code2=$?
+check "after nta remove: in-process www.tampered.lab bogus again (exit $code2)" \
+	eval '[ $code = 0 ] && [ $code2 = 2 ]'
 
 plan
 exit 0
