@@ -583,6 +583,13 @@ static int nta_start(struct inproc *e, const char *dir)
 	return 0;
 }
 
+/* Whether questions go to resolv.conf's servers now: the chain of trust
+ * is then asked with the question (rsv_env.forwarding, one round trip). */
+static bool forwarding(void *arg)
+{
+	return !recursing(arg);
+}
+
 struct inproc *inproc_new(const struct inproc_opts *o, char *err,
 			  size_t errlen)
 {
@@ -594,6 +601,7 @@ struct inproc *inproc_new(const struct inproc_opts *o, char *err,
 		.answered = answered,
 		.network = network,
 		.distrust = distrust,
+		.forwarding = forwarding,
 	};
 
 	bool quiet = log_thread_quiet(true);
