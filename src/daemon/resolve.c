@@ -11,6 +11,7 @@
 #include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
 #include "daemon/hotspot.h"
+#include "daemon/ns_lookup.h"
 #include "daemon/resolve.h"
 #include "daemon/share.h"
 #include "daemon/upstreams.h"
@@ -527,99 +528,23 @@ void resolve_set_mode(struct daemon *d, int resolution)
 			   cfg_resolution_name(resolution));
 }
 
-/* --- the addresses of name servers without glue, validated --- */
-
-/*
- * While recursing, the address of an NS name without glue is a question
- * of its own to the worker's core (it_set_lookup): answered, validated
- * and cached like a client's, so that a forged address for a name in a
- * signed zone is bogus and never asked. Only the addresses of a secure
- * or insecure answer are used. The answer is handed to the iterator from
- * a 0 ms timer: never from inside the core, which may be answering it
- * from inside rsv_submit().
- */
-struct nslookup {
-	struct rsv_waiter rw;		/* nest > 0: how answered() knows it */
-	struct worker *w;
-	it_addrs_fn *cb;
-	void *cbarg;
-	struct loop_timer deliver;
-	struct up_server addr[DT_IT_ADDRS_MAX];
-	size_t naddr;
-};
-
-static void ns_deliver(struct loop_timer *t)
-{
-	struct nslookup *nl = t->arg;
-
-	nl->cb(nl->cbarg, nl->addr, nl->naddr, loop_now_ms(nl->w->loop));
-	free(nl);
-}
-
-/* The addresses of a, when it is proven (secure) or proven unsigned. */
-static void ns_answered(struct worker *w, struct nslookup *nl,
-			const struct answer *a)
-{
-	struct wire_msg *m;
-	size_t len;
-	int e;
-
-	if ((a->status == VAL_SECURE || a->status == VAL_INSECURE) &&
-	    !a->unvalidated && !a->permissive &&
-	    (len = answer_render(a, &nl->rw.q, 0, w->render_buf,
-				 sizeof(w->render_buf))) &&
-	    (m = wire_msg_parse(w->render_buf, len, 0, &e))) {
-		for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER] &&
-				   nl->naddr < DT_IT_ADDRS_MAX;
-		     i++)
-			if (it_addr_from_rr(&m->sec[WIRE_SEC_ANSWER][i],
-					    &nl->addr[nl->naddr]))
-				nl->naddr++;
-		wire_msg_free(m);
-	} else if (a->status == VAL_BOGUS && log_enabled(LOG_INFO)) {
-		char txt[DT_NAME_TEXT_MAXLEN];
-		wire_dname_to_str(nl->rw.q.qname, txt, sizeof(txt));
-		log_info("name server %s: address bogus, not asked (%s)", txt,
-			 a->reason);
-	}
-	loop_timer_start(w->loop, &nl->deliver, 0);
-}
+/* --- the addresses of name servers without glue (ns_lookup.h) --- */
 
 static void *ns_start(void *arg, const uint8_t *name, uint16_t type,
 		      unsigned nest, it_addrs_fn *cb, void *cbarg)
 {
 	struct worker *w = arg;
-	struct nslookup *nl = calloc(1, sizeof(*nl));
 	struct rsv_clock now;
 
-	if (!nl)
-		return NULL;
-	nl->w = w;
-	nl->cb = cb;
-	nl->cbarg = cbarg;
-	nl->deliver.cb = ns_deliver;
-	nl->deliver.arg = nl;
-	nl->rw.nest = nest;
-	nl->rw.q.edns = true;
-	nl->rw.q.qtype = type;
-	nl->rw.q.qclass = WIRE_CLASS_IN;
-	wire_dname_copy(nl->rw.q.qname, name);
 	clock_of(w, &now);
-	if (!w->rsv || rsv_submit(w->rsv, &nl->rw, &now) != 0) {
-		free(nl);
-		return NULL;
-	}
-	return nl;
+	return ns_lookup_start(w->loop, w->rsv, &now, name, type, nest, cb,
+			       cbarg);
 }
 
 static void ns_cancel(void *arg, void *handle)
 {
-	struct worker *w = arg;
-	struct nslookup *nl = handle;
-
-	rsv_detach(&nl->rw);
-	loop_timer_stop(w->loop, &nl->deliver);
-	free(nl);
+	(void)arg;
+	ns_lookup_cancel(handle);
 }
 
 /* --- the core's answers, to the waiting clients --- */
@@ -637,7 +562,8 @@ static void answered(void *arg, struct rsv_waiter *list,
 
 		list = list->next;
 		if (rw->nest) {
-			ns_answered(w, (struct nslookup *)rw, d->a);
+			ns_lookup_answered(rw, d->a, w->render_buf,
+					   sizeof(w->render_buf));
 			continue;
 		}
 		struct waiter *wt = (struct waiter *)((char *)rw -

@@ -18,6 +18,7 @@
 #include "common/loop.h"
 #include "common/protocol.h"
 #include "daemon/iter_net.h"
+#include "daemon/ns_lookup.h"
 #include "inproc/inproc.h"
 #include "inproc/state.h"
 #include "resolver/render.h"
@@ -89,21 +90,6 @@ struct ifetch {
 				   the judgement turns recursive */
 	uint16_t type;
 	uint8_t name[DT_NAME_MAXLEN];
-};
-
-/* The address of a name server without glue, asked of the core itself
- * while recursing (as a daemon worker asks it, daemon/resolve.c): only
- * the addresses of a secure or insecure answer are used, handed to the
- * iterator from a 0 ms timer, never from inside the core. */
-struct nslookup {
-	struct rsv_waiter rw;	/* nest > 0: how answered() knows it */
-	struct inproc *e;
-	it_addrs_fn *cb;
-	void *cbarg;
-	struct loop_timer deliver;
-	struct up_server addr[DT_IT_ADDRS_MAX];
-	size_t naddr;
-	uint8_t buf[DT_MSG_MAXLEN];
 };
 
 static void clock_of(const struct inproc *e, struct rsv_clock *c)
@@ -251,71 +237,23 @@ static const struct up_conf *network(void *arg)
 	return up_client_conf(e->up);
 }
 
-static void ns_deliver(struct loop_timer *t)
-{
-	struct nslookup *nl = t->arg;
-
-	nl->cb(nl->cbarg, nl->addr, nl->naddr, loop_now_ms(nl->e->loop));
-	free(nl);
-}
-
-/* The addresses of a, when it is proven (secure) or proven unsigned. */
-static void ns_answered(struct nslookup *nl, const struct answer *a)
-{
-	struct wire_msg *m;
-	size_t len;
-	int err;
-
-	if ((a->status == VAL_SECURE || a->status == VAL_INSECURE) &&
-	    !a->unvalidated && !a->permissive &&
-	    (len = answer_render(a, &nl->rw.q, 0, nl->buf, sizeof(nl->buf))) &&
-	    (m = wire_msg_parse(nl->buf, len, 0, &err))) {
-		for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER] &&
-				   nl->naddr < DT_IT_ADDRS_MAX;
-		     i++)
-			if (it_addr_from_rr(&m->sec[WIRE_SEC_ANSWER][i],
-					    &nl->addr[nl->naddr]))
-				nl->naddr++;
-		wire_msg_free(m);
-	}
-	loop_timer_start(nl->e->loop, &nl->deliver, 0);
-}
-
+/* The address of a name server without glue, asked of the core itself
+ * while recursing, as a daemon worker asks it (daemon/ns_lookup.h). */
 static void *ns_start(void *arg, const uint8_t *name, uint16_t type,
 		      unsigned nest, it_addrs_fn *cb, void *cbarg)
 {
 	struct inproc *e = arg;
-	struct nslookup *nl = calloc(1, sizeof(*nl));
 	struct rsv_clock now;
 
-	if (!nl)
-		return NULL;
-	nl->e = e;
-	nl->cb = cb;
-	nl->cbarg = cbarg;
-	nl->deliver.cb = ns_deliver;
-	nl->deliver.arg = nl;
-	nl->rw.nest = nest;
-	nl->rw.q.edns = true;
-	nl->rw.q.qtype = type;
-	nl->rw.q.qclass = WIRE_CLASS_IN;
-	wire_dname_copy(nl->rw.q.qname, name);
 	clock_of(e, &now);
-	if (rsv_submit(e->rsv, &nl->rw, &now) != 0) {
-		free(nl);
-		return NULL;
-	}
-	return nl;
+	return ns_lookup_start(e->loop, e->rsv, &now, name, type, nest, cb,
+			       cbarg);
 }
 
 static void ns_cancel(void *arg, void *handle)
 {
-	struct inproc *e = arg;
-	struct nslookup *nl = handle;
-
-	rsv_detach(&nl->rw);
-	loop_timer_stop(e->loop, &nl->deliver);
-	free(nl);
+	(void)arg;
+	ns_lookup_cancel(handle);
 }
 
 static void answered(void *arg, struct rsv_waiter *list,
@@ -328,7 +266,11 @@ static void answered(void *arg, struct rsv_waiter *list,
 
 		list = list->next;
 		if (w->rw.nest) {
-			ns_answered((struct nslookup *)w, d->a);
+			/* Scratch for the rendering, only while it lasts
+			 * (none: the lookup gets no address). */
+			uint8_t *buf = malloc(DT_MSG_MAXLEN);
+			ns_lookup_answered(&w->rw, d->a, buf, DT_MSG_MAXLEN);
+			free(buf);
 			continue;
 		}
 		w->q->rlen = answer_render(d->a, &w->rw.q, 0, w->q->reply,
