@@ -402,16 +402,6 @@ static void anchors(struct txt *t, const struct dstate *st)
 	}
 }
 
-/* For flush: the name in a cache key (after kind, type and class). */
-static bool key_below(const uint8_t *key, size_t klen, void *arg)
-{
-	const uint8_t *top = arg;
-
-	if (klen < 6)
-		return false;
-	return wire_dname_is_subdomain(key + 5, top);
-}
-
 static void flush(struct txt *t, struct worker *w)
 {
 	uint8_t top[DT_NAME_MAXLEN];
@@ -433,7 +423,7 @@ static void flush(struct txt *t, struct worker *w)
 		wire_dname_copy(top, tmp);
 	}
 	wire_dname_tolower(top);
-	n = cache_remove_if(w->d->cache, key_below, top);
+	n = answer_drop_below(w->d->cache, top);
 	char txt[DT_NAME_TEXT_MAXLEN];
 	wire_dname_to_str(top, txt, sizeof(txt));
 	line(t, "flushed=%zu below=%s", n, txt);

@@ -513,12 +513,6 @@ static void operand(const struct qinfo *q, const char *op,
 	wire_dname_tolower(out);
 }
 
-/* A cache key's name (after kind, type and class) at or below arg. */
-static bool key_below(const uint8_t *key, size_t klen, void *arg)
-{
-	return klen > 5 && wire_dname_is_subdomain(key + 5, arg);
-}
-
 struct nta_list {
 	struct wire_builder *b;
 	const struct qinfo *q;
@@ -591,7 +585,7 @@ static void nta_add(struct worker *w, const struct qinfo *q,
 						: "out of memory");
 		return;
 	}
-	cache_remove_if(w->d->cache, key_below, (void *)domain);
+	answer_drop_below(w->d->cache, domain);
 	log_notice("negative trust anchor %s added by dnstrust nta add, "
 		   "until %lld%s",
 		   name, until, save_err ? " (not saved)" : "");
@@ -617,7 +611,7 @@ static void nta_remove(struct worker *w, const struct qinfo *q,
 		return;
 	}
 	if (r > 0) {
-		cache_remove_if(w->d->cache, key_below, domain);
+		answer_drop_below(w->d->cache, domain);
 		log_notice("negative trust anchor %s removed by dnstrust nta "
 			   "remove",
 			   name);

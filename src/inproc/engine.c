@@ -330,19 +330,11 @@ static void read_resolv_conf(struct inproc *e)
 	}
 }
 
-/* The cache's entries for a name at or below arg (a key: four octets
- * of type and class, one of flags, then the name; as `dnstrust nta
- * add` drops them in the daemon, daemon/admin_ops.c). */
-static bool key_below(const uint8_t *key, size_t klen, void *arg)
-{
-	return klen > 5 && wire_dname_is_subdomain(key + 5, arg);
-}
-
 static void nta_drop(const struct cfg_nta *n, void *arg)
 {
 	struct inproc *e = arg;
 
-	cache_remove_if(e->cache, key_below, (void *)n->name);
+	answer_drop_below(e->cache, n->name);
 }
 
 /*

@@ -41,6 +41,17 @@ size_t answer_key(uint8_t kind, const uint8_t *name, uint16_t type,
 	return 5 + len;
 }
 
+/* A key's name (after kind, type and class) at or below arg. */
+static bool key_below(const uint8_t *key, size_t klen, void *arg)
+{
+	return klen > 5 && wire_dname_is_subdomain(key + 5, arg);
+}
+
+size_t answer_drop_below(struct cache *c, const uint8_t *top)
+{
+	return cache_remove_if(c, key_below, (void *)top);
+}
+
 void answer_free(void *p)
 {
 	struct answer *a = p;

@@ -13,6 +13,7 @@
 #include "common/limits.h"
 #include "validator/val.h"
 
+struct cache;
 struct val_used;
 struct wire_msg;
 
@@ -76,5 +77,10 @@ bool qinfo_type_unsupported(uint16_t t);
  * key), type and class. Returns the key length. */
 size_t answer_key(uint8_t kind, const uint8_t *name, uint16_t type,
 		  uint16_t qclass, uint8_t *key);
+
+/* Drops every cache entry, of every kind, for a name at or below top
+ * (lower case): a flush below a name, a negative trust anchor added or
+ * removed. Returns how many went. */
+size_t answer_drop_below(struct cache *c, const uint8_t *top);
 
 #endif
