@@ -1110,26 +1110,41 @@ static void drop_synthesized(struct rsv_task *t)
 	t->want_type = t->qtype;
 }
 
-/* Whether t's responses came from the network, and tells the caller
- * which servers sent them (env.distrust). */
-static bool distrust_senders(struct rsv_task *t)
+/* Whether f was sent by a server (not taken from a cache or kept). */
+static bool from_server(const struct rsv_fetched *f)
+{
+	return !f->kept && strcmp(f->from, "cache") != 0 &&
+	       strcmp(f->from, "aggressive-nsec") != 0;
+}
+
+/* Tells the caller which servers sent t's responses (env.distrust),
+ * each once. */
+static void distrust_senders(struct rsv_task *t)
 {
 	struct resolver *r = t->r;
-	bool any = false;
 
 	for (size_t i = 0; i < t->nf; i++) {
 		const struct rsv_fetched *f = &t->f[i];
-		if (f->kept || strcmp(f->from, "cache") == 0 ||
-		    strcmp(f->from, "aggressive-nsec") == 0)
+		if (!from_server(f))
 			continue;
-		any = true;
 		bool seen = false;
 		for (size_t k = 0; k < i && !seen; k++)
 			seen = strcmp(t->f[k].from, f->from) == 0;
 		if (!seen && r->env.distrust)
 			r->env.distrust(r->env.arg, f->from);
 	}
-	return any;
+}
+
+/* Whether retry() may ask t again: bounds, and a server to blame. */
+static bool may_retry(const struct rsv_task *t, bool budget)
+{
+	if (t->attempt >= DT_RSV_RETRY_MAX || budget || t->synth || t->nta ||
+	    t->unvalidated)
+		return false;
+	for (size_t i = 0; i < t->nf; i++)
+		if (from_server(&t->f[i]))
+			return true;
+	return false;
 }
 
 /*
@@ -1143,24 +1158,11 @@ static bool distrust_senders(struct rsv_task *t)
  * negative trust anchors or spent budgets. Returns true when the retry
  * is under way (t->want set to the question).
  */
-static bool may_retry(const struct rsv_task *t, bool budget)
-{
-	if (t->attempt >= DT_RSV_RETRY_MAX || budget || t->synth || t->nta ||
-	    t->unvalidated)
-		return false;
-	for (size_t i = 0; i < t->nf; i++) {
-		const struct rsv_fetched *f = &t->f[i];
-		if (!f->kept && strcmp(f->from, "cache") != 0 &&
-		    strcmp(f->from, "aggressive-nsec") != 0)
-			return true;
-	}
-	return false;
-}
-
 static bool retry(struct rsv_task *t, bool budget)
 {
-	if (!may_retry(t, budget) || !distrust_senders(t))
+	if (!may_retry(t, budget))
 		return false;
+	distrust_senders(t);
 	fetch_leave(t); /* what is still on its way is of the old attempt */
 	for (size_t i = 0; i < t->nf; i++)
 		wire_msg_free(t->f[i].msg);
