@@ -372,21 +372,21 @@ static void test_status(void)
 		"trust-anchor=. DS:20326/8",
 		"negative-trust-anchor=broken.example. until=no end active",
 		"negative-trust-anchor=old.example. until=2020-01-01 expired",
-		"negative-trust-anchor=rt.example. until=2026-12-07T10:00:00Z "
-		"runtime active",
+		("negative-trust-anchor=rt.example. until=2026-12-07T10:00:00Z "
+		 "runtime active"),
 	};
 	static const char *const noup[] = {"trust-anchor=. DS:20326/8"};
 	static const char *const failing[] = {
 		"upstream=192.0.2.1",
 		"trust-anchor=. DS:20326/8",
-		"validation=failing: every answer of the last 5 minutes was "
-		"bogus (12), none secure or insecure",
+		("validation=failing: every answer of the last 5 minutes was "
+		 "bogus (12), none secure or insecure"),
 	};
 	static const char *const warned[] = {
 		"upstream=192.0.2.1",
 		"trust-anchor=. DS:20326/8",
-		"warning=trust-anchor-file /k is ignored: the RFC 5011 state /s "
-		"exists",
+		("warning=trust-anchor-file /k is ignored: the RFC 5011 state /s "
+		 "exists"),
 	};
 	const struct audit_finding *f;
 
