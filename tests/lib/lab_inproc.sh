@@ -12,7 +12,11 @@
 # behind a resolver that strips DNSSEC (tests/load/faultproxy.py strip:
 # the probe judges it, answers validate from the root); resolv.conf
 # rewritten under a running process; a nameserver
-# that does not answer (lab_check nouplink, in-process); DT_MODE_AUTO
+# that does not answer (lab_check nouplink, in-process); resolution auto
+# behind the attacker: the genuine answers from the root; a
+# fallback-upstream over DNS over TLS (tests/lab/dot.sh, as lab-dot)
+# answering when resolv.conf's server is a black hole, never for a
+# private name; DT_MODE_AUTO
 # with the socket path pointing at nothing; `dnstrust query --in-process`
 # and `dnstrust tlsa --in-process`; a container-like mount namespace
 # (no /run/dnstrust, its own resolv.conf and /etc/dnstrust) where AUTO
@@ -107,15 +111,23 @@ unset DNSTRUST_CONF
 # --- the attacker upstream: forged answers, in-process ---
 
 sed "s|^resolv-conf .*|resolv-conf $LAB_ATTACKER_RESOLV_CONF|" "$conf" \
-	>"$work/attacker.conf"
+	>"$work/attacker-auto.conf"
+cp "$work/attacker-auto.conf" "$work/attacker.conf"
+echo "resolution forward" >>"$work/attacker.conf"
 DNSTRUST_CONF=$work/attacker.conf numbered "$LAB_CHECK" forged "$nosock" \
 	"$LAB_FORGED"
+# resolution auto (the default): asked again twice, then from the lab's
+# root, as dnstrustd asks it (lab-daemon): the genuine answer, secure.
+DNSTRUST_CONF=$work/attacker-auto.conf numbered "$LAB_CHECK" forged-auto \
+	"$nosock" "$LAB_FORGED"
 
 # --- resolv.conf changes under a running process: read again ---
 
 cp "$LAB_RESOLV_CONF" "$work/switch.resolv"
 sed "s|^resolv-conf .*|resolv-conf $work/switch.resolv|" "$conf" \
 	>"$work/switch.conf"
+# (forward: with auto, the forgery would be asked again from the root)
+echo "resolution forward" >>"$work/switch.conf"
 DNSTRUST_CONF=$work/switch.conf numbered "$LAB_CHECK" switch "$nosock" \
 	"$work/switch.resolv" "$LAB_ATTACKER_RESOLV_CONF"
 
@@ -165,6 +177,48 @@ sed -e "s|^resolv-conf .*|resolv-conf $work/dead.resolv|" \
 	-e "s|^query-timeout .*|query-timeout 2|" "$conf" >"$work/dead.conf"
 DNSTRUST_CONF=$work/dead.conf LAB_CHECK_MODE=inproc numbered \
 	"$LAB_CHECK" nouplink "$nosock"
+
+# --- fallback-upstream (DNS over TLS, the lab-dot setup): resolv.conf's
+# server a black hole, the fallback answers public names, validated, and
+# never hears of a private one ---
+
+# shellcheck source=tests/lab/dot.sh
+. "$(dirname "$0")/../lab/dot.sh"
+dot=$LAB_NET.96 hole=$LAB_NET.98
+dot_pki
+dot_unbound dot "$dot" good
+printf 'nameserver %s\noptions timeout:1 attempts:1\n' "$hole" \
+	>"$work/hole.resolv"
+sed -e "s|^resolv-conf .*|resolv-conf $work/hole.resolv|" \
+	-e "s|^query-timeout .*|query-timeout 8|" "$conf" >"$work/fallback.conf"
+cat >>"$work/fallback.conf" <<EOF
+resolution forward
+tls-ca $pki/ca.pem
+fallback-upstream $dot#dot.lab
+private-domain corp.example.
+EOF
+before=$(dot_asked dot)
+out=$(DNSTRUST_CONF=$work/fallback.conf "$DNSTRUST" query --in-process \
+	www.secure.lab A 2>&1)
+code=$?
+check "network silent: the fallback answers in-process, secure (exit $code)" \
+	eval '[ $code = 0 ] && has "$out" "secure" && has "$out" "192\.0\.2\.1"'
+out=$(DNSTRUST_CONF=$work/fallback.conf "$DNSTRUST" query --in-process \
+	www.tampered.lab A 2>&1)
+code=$?
+check "network silent: the fallback's answer for a tampered name is bogus (exit $code)" \
+	eval '[ $code = 2 ] && has "$out" "bogus"'
+mid=$(dot_asked dot)
+check "the fallback was asked over TLS ($before, then $mid)" \
+	[ "$mid" -gt "$before" ]
+out=$(DNSTRUST_CONF=$work/fallback.conf "$DNSTRUST" query --in-process \
+	host.corp.example A 2>&1)
+code=$?
+check "a private name: no answer in-process (exit $code), never sent to the fallback" \
+	eval '[ $code != 0 ] &&
+		[ "$(grep -c "corp\.example" "$work/dot/unbound.log")" = 0 ]'
+DNSTRUST_CONF=$work/fallback.conf numbered "$LAB_CHECK" auto "$nosock" \
+	inprocess
 
 # --- a container: no /run/dnstrust, its own resolv.conf, /etc/dnstrust ---
 
