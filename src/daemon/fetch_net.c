@@ -42,6 +42,8 @@ struct fnreq {
 	struct fnreq *hnext;		/* on n->held while waiting for the
 					   upstream judgement */
 	bool held;
+	bool failed_held;		/* held once after a failure */
+	int err;			/* that failure */
 };
 
 static bool auto_mode(const struct fetch_net *n)
@@ -113,6 +115,43 @@ static bool refetch_fallback(struct fnreq *fr)
 	return fr->req != NULL;
 }
 
+/* Puts fr on n->held until until (loop milliseconds), the timer set. */
+static void hold(struct fnreq *fr, int64_t until)
+{
+	struct fetch_net *n = fr->n;
+
+	fr->held = true;
+	fr->hnext = n->held;
+	n->held = fr;
+	if (!n->held_timer.heap_index)
+		loop_timer_start(n->loop, &n->held_timer,
+				 until - loop_now_ms(n->loop));
+}
+
+/*
+ * failed_hold_until: a forwarded public fetch that failed before the
+ * judgement of resolv.conf's servers settled waits for it, once (the
+ * in-process engine's first call waits only for the probe's first
+ * verdict). True when it was held.
+ */
+static bool hold_failed(struct fnreq *fr, int err)
+{
+	struct fetch_net *n = fr->n;
+	int64_t until;
+
+	if (!fr->req || !fr->network || fr->failed_held ||
+	    !n->env.failed_hold_until)
+		return false;
+	until = n->env.failed_hold_until(n->env.arg);
+	if (!until || loop_now_ms(n->loop) >= until)
+		return false;
+	fr->req = NULL;
+	fr->failed_held = true;
+	fr->err = err;
+	hold(fr, until);
+	return true;
+}
+
 static void fetch_done(void *arg, int err, const struct up_answer *ans,
 		       int last_rcode)
 {
@@ -124,6 +163,8 @@ static void fetch_done(void *arg, int err, const struct up_answer *ans,
 
 	(void)last_rcode;
 	if (refetch_iterated(fr))
+		return;
+	if (err && hold_failed(fr, err))
 		return;
 	if (err && refetch_fallback(fr))
 		return;
@@ -193,7 +234,11 @@ void fn_release(struct fetch_net *n)
 		list = fr->hnext;
 		fr->held = false;
 		fr->hnext = NULL;
-		if (!send_fetch(n, fr, NULL))
+		/* A failure held for the judgement is asked from the root
+		 * when it turned recursive, else it stands. */
+		if (fr->failed_held && !iterated(n, fr))
+			fetch_done(fr, fr->err, NULL, -1);
+		else if (!send_fetch(n, fr, NULL))
 			fetch_done(fr, -ENOMEM, NULL, -1);
 	}
 }
@@ -219,14 +264,9 @@ int fn_fetch(struct fetch_net *n, struct rsv_fetch *f, const uint8_t *name,
 	fr->type = type;
 	fr->network = !servers && !n->env.to_network(n->env.arg, name, type);
 	fr->public = fr->network;
-	if (must_wait(n, fr, &until)) {
-		fr->held = true;
-		fr->hnext = n->held;
-		n->held = fr;
-		if (!n->held_timer.heap_index)
-			loop_timer_start(n->loop, &n->held_timer,
-					 until - loop_now_ms(n->loop));
-	} else if (!send_fetch(n, fr, servers)) {
+	if (must_wait(n, fr, &until))
+		hold(fr, until);
+	else if (!send_fetch(n, fr, servers)) {
 		free(fr);
 		return -ENOMEM;
 	}

@@ -49,6 +49,13 @@ struct fn_env {
 	 * milliseconds; 0: it does not wait) for the judgement of
 	 * resolv.conf's servers; fn_release() sends what waits. */
 	int64_t (*hold_until)(void *arg);
+	/* Optional. A public fetch forwarded to resolv.conf's servers that
+	 * failed waits, once, until the returned time (0: it does not
+	 * wait) for the judgement of those servers, which may turn
+	 * recursive (a server that passed the probe's first step and
+	 * fails DS questions): fn_release() then sends it again, from the
+	 * root when the judgement turned recursive. */
+	int64_t (*failed_hold_until)(void *arg);
 	/* Optional. The fetch's end, for the share given to fn_fetch():
 	 * posting false when it was cancelled. */
 	void (*shared_end)(void *arg, void *share, bool posting, int err,
@@ -75,7 +82,7 @@ int fn_fetch(struct fetch_net *n, struct rsv_fetch *f, const uint8_t *name,
 /* rsv_env.fetch_cancel for a handle of fn_fetch(). */
 void fn_cancel(struct fetch_net *n, void *handle);
 
-/* The judgement is in, or the wait is over: what waits is sent. */
+/* The judgement is in, or the wait is over: what waits is sent (again). */
 void fn_release(struct fetch_net *n);
 
 #endif

@@ -53,6 +53,9 @@ struct inproc {
 	struct loop_timer kick;		/* a verdict changed (0 ms) */
 	int64_t judge_until;		/* servers set: questions wait for
 					   the judgement until then */
+	int64_t settle_until;		/* servers set: a forwarded fetch that
+					   failed waits for the judgement to
+					   settle until then (fetch_net.h) */
 	bool judging;			/* inside judge_wait()'s loop */
 	bool it_failed;			/* auto: the iterator could not be
 					   built (root-hints): forward */
@@ -151,6 +154,21 @@ static bool to_network(void *arg, const uint8_t *name, uint16_t type)
 		name += 1 + name[0];
 	return rsv_private_domain(e->cache, e->st, &e->uc, name,
 				  loop_now_ms(e->loop) / 1000, NULL) != NULL;
+}
+
+/* resolution auto: the first call waits only for the probe's first
+ * verdict (judge_wait); a forwarded fetch that failed before the
+ * judgement settled (a server that answers the root's DNSKEY with its
+ * RRSIG and SERVFAIL to DS: "yes", then "no" after the DS step) waits for
+ * it, within DT_UP_JUDGE_WAIT_MS of the servers being set, and is asked
+ * from the root if it turned recursive. */
+static int64_t failed_hold_until(void *arg)
+{
+	struct inproc *e = arg;
+
+	if (!e->capab || capab_settled(e->capab))
+		return 0;
+	return e->settle_until;
 }
 
 static const struct up_conf *fallback(void *arg)
@@ -325,6 +343,7 @@ static void judge_servers(struct inproc *e)
 	capab_set_servers(e->capab, &e->uc);
 	up_probe_set_conf(e->probe, &e->uc);
 	e->judge_until = loop_now_ms(e->loop) + DT_UP_JUDGE_WAIT_MS;
+	e->settle_until = e->judge_until;
 }
 
 /* A verdict changed (on this thread, from inside the loop): a server
@@ -352,6 +371,8 @@ static void kick_probe(struct loop_timer *t)
 	struct inproc *e = t->arg;
 
 	up_probe_kick(e->probe);
+	if (e->fn && capab_settled(e->capab))
+		fn_release(e->fn); /* failures that waited for it */
 	if (e->judging && judged(e))
 		loop_stop(e->loop);
 }
@@ -366,8 +387,10 @@ static void kick_probe(struct loop_timer *t)
  * waits for the DS step after a "yes"): one round trip, not three, for
  * a cold first answer; a "yes" that the DS step or the traffic later
  * takes back turns the fetches under way to the root
- * (refetch_iterated), and an answer found bogus meanwhile is asked again
- * by the core, then of the iterator. Returns the milliseconds spent.
+ * (refetch_iterated), a fetch that failed before the judgement settled
+ * waits for it (failed_hold_until), and an answer found bogus meanwhile
+ * is asked again by the core, then of the iterator. Returns the
+ * milliseconds spent.
  */
 static int64_t judge_wait(struct inproc *e, int64_t timeout_ms)
 {
@@ -499,6 +522,7 @@ struct inproc *inproc_new(const struct inproc_opts *o, char *err,
 		.iterator = iterator,
 		.to_network = to_network,
 		.fallback = fallback,
+		.failed_hold_until = failed_hold_until,
 	};
 
 	bool quiet = log_thread_quiet(true);

@@ -10,7 +10,9 @@
 # attacker upstream (no forged answer secure or returned); the same run
 # with resolution recursive from the lab's root hints; resolution auto
 # behind a resolver that strips DNSSEC (tests/load/faultproxy.py strip:
-# the probe judges it, answers validate from the root); resolv.conf
+# the probe judges it, answers validate from the root) and behind one
+# that fails only DS questions (servfail-ds: the probe's first step
+# passes, its DS step fails; cold calls are never insecure); resolv.conf
 # rewritten under a running process; a nameserver
 # that does not answer (lab_check nouplink, in-process); resolution auto
 # behind the attacker: the genuine answers from the root; a
@@ -169,6 +171,38 @@ out=$(DNSTRUST_CONF=$work/strip.conf "$DNSTRUST" query --in-process \
 code=$?
 check "stripping resolver, resolution auto: www.tampered.lab bogus (exit $code)" \
 	eval '[ $code = 2 ] && has "$out" "bogus"'
+
+# --- resolution auto behind a resolver that passes the probe's first
+# step (the root's DNSKEY with its RRSIG) and fails its DS step (SERVFAIL
+# to every DS question): a cold first call waits only for the first
+# verdict ("yes"), so it forwards through that resolver before the DS
+# step takes the "yes" back. Each question in a fresh process (a cold
+# call): a signed name must come out secure (asked again, then from the
+# root) or bogus, never insecure; an unsigned one insecure ---
+
+nods=$LAB_NET.94
+echo servfail-ds >"$work/nods.mode"
+python3 "$PROXY" "$nods" "$LAB_RESOLVER" "$work/nods.mode" \
+	>"$work/nods.log" 2>&1 &
+extra_pids="${extra_pids:-} $!"
+check "a resolver that answers SERVFAIL to DS in front of the lab's" \
+	wait_for 50 grep -q ready "$work/nods.log"
+printf 'nameserver %s\n' "$nods" >"$work/nods.resolv"
+sed -e "s|^resolv-conf .*|resolv-conf $work/nods.resolv|" "$conf" \
+	>"$work/nods.conf"
+for name in www.secure.lab www.sub.secure.lab www.rsa.lab www.nsec3.lab \
+	mail.secure.lab www.ed.lab; do
+	out=$(DNSTRUST_CONF=$work/nods.conf "$DNSTRUST" query --in-process \
+		"$name" A 2>&1)
+	code=$?
+	check "no DS from the resolver, cold call: $name A secure, never insecure (exit $code)" \
+		eval '[ $code = 0 ] && has "$out" "secure"'
+done
+out=$(DNSTRUST_CONF=$work/nods.conf "$DNSTRUST" query --in-process \
+	www.insecure.lab A 2>&1)
+code=$?
+check "no DS from the resolver, cold call: www.insecure.lab A insecure (exit $code)" \
+	eval '[ $code = 1 ] && has "$out" "insecure"'
 
 # --- no nameserver answers: indeterminate at query-timeout, as the daemon
 # says it ---
