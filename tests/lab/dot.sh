@@ -13,6 +13,10 @@
 #                    an Unbound answering on ADDR@853 over TLS with
 #                    $work/pki/CERT.pem; its log is $work/NAME/unbound.log
 #   dot_asked NAME   how many questions that Unbound has logged
+#
+# (work, LAB_DIR, extra_pids, bail and wait_for are the harness's and
+# lab_start's.)
+# shellcheck disable=SC2154
 
 dot_gen() { # NAME DAYS: a P-256 key and a certificate for dot.lab
 	openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
@@ -31,8 +35,9 @@ dot_pki() {
 		-keyout "$pki/ca.key" -out "$pki/ca.pem" -days 30 \
 		-subj "/CN=dnstrust lab CA" 2>>"$pki/log" ||
 		bail "test CA made" "$(cat "$pki/log")"
-	dot_gen good 30 && dot_gen expired -1 ||
+	if ! dot_gen good 30 || ! dot_gen expired -1; then
 		bail "certificates made" "$(cat "$pki/log")"
+	fi
 	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
 		-keyout "$pki/other.key" -out "$pki/other.pem" -days 30 \
 		-subj "/CN=another CA" 2>>"$pki/log"
