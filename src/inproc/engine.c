@@ -383,10 +383,11 @@ static void kick_probe(struct loop_timer *t)
  * DT_UP_JUDGE_WAIT_MS passed: on a network whose resolver strips what
  * validation needs, the probe's first step says "no" and the first
  * answers are validated from the root, not cached as bogus. A reduced
- * form of the daemon's wait (daemon/resolve.c, must_wait, which also
- * waits for the DS step after a "yes"): one round trip, not three, for
- * a cold first answer; a "yes" that the DS step or the traffic later
- * takes back turns the fetches under way to the root
+ * form of the daemon's wait (fetch_net.c's must_wait with resolve.c's
+ * hold_until, which also waits for the DS step after a "yes"): one
+ * round trip, not three, for a cold first answer; a "yes" that the DS
+ * step or the traffic later takes back turns the fetches under way to
+ * the root
  * (refetch_iterated), a fetch that failed before the judgement settled
  * waits for it (failed_hold_until), and an answer found bogus meanwhile
  * is asked again by the core, then of the iterator. Returns the
