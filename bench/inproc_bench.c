@@ -21,7 +21,10 @@
  * (libunbound: secure and havedata). Prints one line:
  *     PATH cold_us=N warm_us=N rss_kib=N
  * and exits 1 when an answer was not secure. Nothing here asserts a
- * figure: it is a benchmark.
+ * figure: it is a benchmark. With BENCH_SMAPS=PREFIX in the
+ * environment, /proc/self/smaps is copied to PREFIX.before (before the
+ * library is first called) and PREFIX.after (after the lookups), for
+ * bench/smaps_diff.py: where the pages are.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +51,28 @@ static long peak_kib(void)
 	if (f)
 		fclose(f);
 	return v;
+}
+
+/* /proc/self/smaps to $BENCH_SMAPS.suffix, when set. */
+static void smaps_copy(const char *suffix)
+{
+	const char *prefix = getenv("BENCH_SMAPS");
+	char path[4096], buf[8192];
+	FILE *in, *out;
+	size_t n;
+
+	if (!prefix || !*prefix ||
+	    (size_t)snprintf(path, sizeof(path), "%s.%s", prefix, suffix) >=
+		    sizeof(path))
+		return;
+	in = fopen("/proc/self/smaps", "r");
+	out = in ? fopen(path, "w") : NULL;
+	while (out && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, out);
+	if (out)
+		fclose(out);
+	if (in)
+		fclose(in);
 }
 
 static dt_ctx_t *ctx;
@@ -82,7 +107,10 @@ int main(int argc, char **argv)
 	const char *name;
 	int reps, bad = 0;
 	double t0, cold, warm[REPS_MAX];
-	long base = peak_kib();
+	long base;
+
+	smaps_copy("before");
+	base = peak_kib();
 
 	if (argc >= 4 && !strcmp(argv[1], "inproc")) {
 		if (dt_ctx_new(&ctx) || dt_ctx_set_config(ctx, argv[2]) ||
@@ -125,6 +153,7 @@ int main(int argc, char **argv)
 		warm[i] = now_us() - t0;
 	}
 	qsort(warm, (size_t)reps, sizeof(warm[0]), cmp_double);
+	smaps_copy("after");
 	printf("%s cold_us=%.0f warm_us=%.1f rss_kib=%ld\n", argv[1], cold,
 	       warm[reps / 2], peak_kib() - base);
 #ifdef HAVE_LIBUNBOUND

@@ -98,9 +98,7 @@ struct worker {
 	struct loop_io tcp_io[DT_CFG_MAX_LISTEN];
 	struct loop_io udp_io[DT_CFG_MAX_LISTEN];
 	struct resolver *rsv;		/* questions under way (resolve.h) */
-	struct wfetch *held;		/* fetches waiting for the upstream
-					   judgement (resolve.c) */
-	struct loop_timer held_timer;	/* its wait's end */
+	struct fetch_net *fn;		/* its fetches' driver (resolve.c) */
 	/* answers a waiting client (server.c's waiter_reply) */
 	void (*reply)(struct waiter *wt, const uint8_t *msg, size_t len);
 	size_t nwaiters;		/* client questions waiting (server.c) */

@@ -10,6 +10,7 @@
 #include "common/log.h"
 #include "daemon/admin_ops.h"
 #include "daemon/daemon.h"
+#include "daemon/fetch_net.h"
 #include "daemon/hotspot.h"
 #include "daemon/ns_lookup.h"
 #include "daemon/resolve.h"
@@ -63,24 +64,6 @@ struct xjoin {
 	int state;
 	int err; /* the delivery, with j.msg */
 	char from[DT_FETCH_FROM_LEN];
-};
-
-struct wfetch {
-	struct worker *w;
-	struct rsv_fetch *f;
-	struct up_req *req;
-	struct it_req *ireq;		/* iterated instead */
-	struct xw_entry *x;		/* on the table, when shared */
-	uint8_t name[DT_NAME_MAXLEN];
-	uint16_t type;
-	bool network;			/* to resolv.conf's servers, and not
-					   a private name: may be iterated */
-	bool public;			/* network was set at the start: a
-					   failure may go to the
-					   fallback-upstream servers */
-	struct wfetch *hnext;		/* on w->held while waiting for the
-					   upstream judgement */
-	bool held;
 };
 
 /* The table's slot for (name, type) IN: name in lower case. */
@@ -139,80 +122,12 @@ static void end_shared(struct worker *w, struct xw_entry *x, bool posting,
 	}
 }
 
-/*
- * With resolution auto, a forwarded response may be the one that shows
- * every resolv.conf server unable to do DNSSEC (transport.c feeds capab
- * before this callback; the main loop hands the judgement to
- * set_recursing a moment later). Validated, it would make good data
- * bogus (stripped RRSIGs, an answer asked without EDNS): it is asked
- * again from the root instead, so that the first questions on such a
- * network get the same verdicts as the later ones. True when it was.
- */
-static void fetch_done(void *arg, int err, const struct up_answer *ans,
-		       int last_rcode);
-
-static bool refetch_iterated(struct wfetch *wf)
+/* fetch_net's shared_end: the fetch this worker owns on the table
+ * ended (posting) or was cancelled. */
+static void shared_end(void *arg, void *share, bool posting, int err,
+		       const uint8_t *msg, size_t len, const char *from)
 {
-	struct worker *w = wf->w;
-
-	if (!wf->network || !w->it || !w->d->ups ||
-	    __atomic_load_n(&w->d->resolution, __ATOMIC_RELAXED) !=
-		    CFG_RES_AUTO ||
-	    capab_mode(upstreams_capab(w->d), NULL) != CAPAB_MODE_RECURSIVE)
-		return false;
-	wf->network = false;
-	wf->req = NULL;
-	wf->ireq =
-		it_query_nest(w->it, loop_now_ms(w->loop), wf->name, wf->type,
-			      rsv_fetch_nest(wf->f), fetch_done, wf);
-	return wf->ireq != NULL;
-}
-
-/*
- * A public name's fetch that neither the network's servers nor recursion
- * answered goes, once, to the fallback-upstream servers (DNS over TLS,
- * chosen by the administrator). Their answer is validated as any other.
- * Private names never leave the network. True when it was sent.
- */
-static bool refetch_fallback(struct wfetch *wf)
-{
-	struct worker *w = wf->w;
-	const struct up_conf *fb = &w->st->cfg.fallback;
-
-	if (!wf->public || !fb->nns)
-		return false;
-	wf->public = false;
-	wf->network = false; /* its answer is not asked again from the root */
-	wf->ireq = NULL;
-	wf->req = up_query_ex(w->up, wf->name, wf->type, WIRE_CLASS_IN, fb,
-			      UP_Q_TCP, fetch_done, wf);
-	if (wf->req)
-		STAT_INC(w, fallback);
-	return wf->req != NULL;
-}
-
-static void fetch_done(void *arg, int err, const struct up_answer *ans,
-		       int last_rcode)
-{
-	struct wfetch *wf = arg;
-	struct rsv_clock now;
-	char from[DT_FETCH_FROM_LEN] = "upstream";
-
-	(void)last_rcode;
-	if (wf->req && refetch_iterated(wf))
-		return;
-	if (err && refetch_fallback(wf))
-		return;
-	clock_of(wf->w, &now);
-	if (!err && ans && ans->server)
-		up_server_str(ans->server, from, sizeof(from));
-	if (wf->x)
-		end_shared(wf->w, wf->x, true, err, err ? NULL : ans->msg,
-			   err ? 0 : ans->len, from);
-	struct rsv_fetch *f = wf->f;
-	free(wf);
-	rsv_fetch_done(f, err, err ? NULL : ans->msg, err ? 0 : ans->len, from,
-		       &now);
+	end_shared(arg, share, posting, err, msg, len, from);
 }
 
 /* Joins a fetch another worker has under way: returns the joiner, or
@@ -244,7 +159,7 @@ static struct xjoin *join_or_own(struct worker *w, struct rsv_fetch *f,
 	return j;
 }
 
-/* A handle is a wfetch (this worker sends) or, tagged by its low bit, a
+/* A handle is fetch_net's (this worker sends) or, tagged by its low bit, a
  * joiner of another worker's fetch. */
 #define JOIN_TAG 1u
 
@@ -275,23 +190,6 @@ static bool resolve_to_network(struct worker *w, const uint8_t *name,
 }
 
 /*
- * Whether wf goes to the iterator rather than upstream: while recursing,
- * and, with resolution auto, for the last attempt of a question asked
- * again (DT_RSV_RETRY_MAX): what the network's servers sent twice was
- * bogus, malformed or unusable, so the root is asked before failing.
- */
-static bool iterated(const struct worker *w, const struct wfetch *wf)
-{
-	if (!wf->network || !w->it)
-		return false;
-	if (__atomic_load_n(&w->d->recursing, __ATOMIC_RELAXED))
-		return true;
-	return rsv_fetch_attempt(wf->f) >= DT_RSV_RETRY_MAX &&
-	       __atomic_load_n(&w->d->resolution, __ATOMIC_RELAXED) ==
-		       CFG_RES_AUTO;
-}
-
-/*
  * With resolution auto, fetches for the resolv.conf servers wait, for at
  * most DT_UP_JUDGE_WAIT_MS after those servers were set, for the probe's
  * judgement to settle (capab_settled: recursive, or a "yes" the probe
@@ -300,64 +198,20 @@ static bool iterated(const struct worker *w, const struct wfetch *wf)
  * questions bogus answers, cached for bogus-ttl, before the judgement
  * sends them to the root; a "yes" that the DS step is about to take back
  * would let a fetch meet that failure first. Private names go to the
- * network at once.
+ * network at once (fetch_net.c only holds public ones). Returns the end
+ * of the wait, or 0.
  */
-static bool must_wait(struct worker *w, const struct wfetch *wf,
-		      int64_t *until)
+static int64_t hold_until(void *arg)
 {
-	if (!wf->network || !w->d->ups ||
+	struct worker *w = arg;
+
+	if (!w->d->ups ||
 	    __atomic_load_n(&w->d->resolution, __ATOMIC_RELAXED) !=
 		    CFG_RES_AUTO ||
-	    __atomic_load_n(&w->d->recursing, __ATOMIC_RELAXED))
-		return false;
-	*until = upstreams_judging_until(w->d);
-	return *until && loop_now_ms(w->loop) < *until &&
-	       !capab_settled(upstreams_capab(w->d));
-}
-
-/* Sends wf: to the iterator while recursing, else upstream (servers: a
- * domain rule's, NULL: resolv.conf's). False when out of memory. */
-static bool send_fetch(struct worker *w, struct wfetch *wf,
-		       const struct up_conf *servers)
-{
-	if (iterated(w, wf))
-		wf->ireq = it_query_nest(w->it, loop_now_ms(w->loop), wf->name,
-					 wf->type, rsv_fetch_nest(wf->f),
-					 fetch_done, wf);
-	else
-		wf->req = up_query_ex(w->up, wf->name, wf->type, WIRE_CLASS_IN,
-				      servers,
-				      rsv_fetch_attempt(wf->f) ? UP_Q_TCP : 0,
-				      fetch_done, wf);
-	return wf->req || wf->ireq;
-}
-
-/* Sends a fetch that waited for the judgement (never a domain rule's). */
-static void dispatch(struct worker *w, struct wfetch *wf)
-{
-	if (!send_fetch(w, wf, NULL))
-		fetch_done(wf, -ENOMEM, NULL, -1);
-}
-
-/* The judgement is in, or the wait is over: what waited is sent. */
-static void release(struct worker *w)
-{
-	struct wfetch *list = w->held;
-
-	w->held = NULL;
-	loop_timer_stop(w->loop, &w->held_timer);
-	while (list) {
-		struct wfetch *wf = list;
-		list = wf->hnext;
-		wf->held = false;
-		wf->hnext = NULL;
-		dispatch(w, wf);
-	}
-}
-
-static void held_expired(struct loop_timer *t)
-{
-	release(t->arg);
+	    __atomic_load_n(&w->d->recursing, __ATOMIC_RELAXED) ||
+	    capab_settled(upstreams_capab(w->d)))
+		return 0;
+	return upstreams_judging_until(w->d);
 }
 
 static void release_posted(void *arg)
@@ -365,7 +219,7 @@ static void release_posted(void *arg)
 	struct worker *w = arg;
 
 	if (w->rsv)
-		release(w);
+		fn_release(w->fn);
 }
 
 void resolve_judged(struct daemon *d)
@@ -373,6 +227,56 @@ void resolve_judged(struct daemon *d)
 	for (unsigned i = 0; d->workers && i < d->nworkers; i++)
 		(void)loop_post(d->workers[i].loop, release_posted,
 				&d->workers[i]);
+}
+
+static int resolution(void *arg)
+{
+	struct worker *w = arg;
+
+	return __atomic_load_n(&w->d->resolution, __ATOMIC_RELAXED);
+}
+
+static bool recursing(void *arg)
+{
+	struct worker *w = arg;
+
+	return __atomic_load_n(&w->d->recursing, __ATOMIC_RELAXED);
+}
+
+/* The judgement of resolv.conf's servers, which the main loop hands to
+ * resolve_set_recursing a moment later. */
+static bool judged_recursive(void *arg)
+{
+	struct worker *w = arg;
+
+	return w->d->ups &&
+	       capab_mode(upstreams_capab(w->d), NULL) == CAPAB_MODE_RECURSIVE;
+}
+
+static struct iterator *iterator(void *arg)
+{
+	struct worker *w = arg;
+
+	return w->it;
+}
+
+static bool to_network(void *arg, const uint8_t *name, uint16_t type)
+{
+	return resolve_to_network(arg, name, type);
+}
+
+static const struct up_conf *fallback(void *arg)
+{
+	struct worker *w = arg;
+
+	return &w->st->cfg.fallback;
+}
+
+static void fallback_sent(void *arg)
+{
+	struct worker *w = arg;
+
+	STAT_INC(w, fallback);
 }
 
 /* A server sent what made an answer bogus: tried last for a while. */
@@ -403,41 +307,12 @@ static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 			return 0;
 		}
 	}
-	struct wfetch *wf = malloc(sizeof(*wf));
-	if (wf) {
-		wf->w = w;
-		wf->f = f;
-		wf->x = x;
-		wf->req = NULL;
-		wf->ireq = NULL;
-		wire_dname_copy(wf->name, name);
-		wf->type = type;
-		wf->network = !servers && !resolve_to_network(w, name, type);
-		wf->public = wf->network;
-		wf->hnext = NULL;
-		wf->held = false;
-		int64_t until;
-		if (must_wait(w, wf, &until)) {
-			wf->held = true;
-			wf->hnext = w->held;
-			w->held = wf;
-			if (!w->held_timer.heap_index)
-				loop_timer_start(w->loop, &w->held_timer,
-						 until - loop_now_ms(w->loop));
-			STAT_INC(w, upstream);
-			*handle = wf;
-			return 0;
-		}
-		send_fetch(w, wf, servers);
-	}
-	if (!wf || (!wf->req && !wf->ireq)) {
+	if (fn_fetch(w->fn, f, name, type, servers, x, handle) < 0) {
 		if (x)
 			end_shared(w, x, true, -ENOMEM, NULL, 0, "");
-		free(wf);
 		return -ENOMEM;
 	}
 	STAT_INC(w, upstream); /* sent: shared fetches are not counted */
-	*handle = wf;
 	return 0;
 }
 
@@ -466,20 +341,7 @@ static void fetch_cancel(void *arg, void *handle)
 						  ~(uintptr_t)JOIN_TAG));
 		return;
 	}
-	struct wfetch *wf = handle;
-	if (wf->held) {
-		for (struct wfetch **p = &w->held; *p; p = &(*p)->hnext) {
-			if (*p == wf) {
-				*p = wf->hnext;
-				break;
-			}
-		}
-	}
-	up_cancel(wf->req);
-	it_cancel(wf->ireq);
-	if (wf->x) /* shutdown: its joiners are left to their own */
-		end_shared(w, wf->x, false, DT_ETIMEOUT, NULL, 0, "");
-	free(wf);
+	fn_cancel(w->fn, handle);
 }
 
 int resolve_daemon_init(struct daemon *d)
@@ -608,12 +470,28 @@ int resolve_init(struct worker *w)
 		.forwarding = forwarding,
 	};
 
-	w->rsv = rsv_new(w->d->cache, &env);
-	if (!w->rsv)
+	const struct fn_env fenv = {
+		.arg = w,
+		.resolution = resolution,
+		.recursing = recursing,
+		.judged_recursive = judged_recursive,
+		.iterator = iterator,
+		.to_network = to_network,
+		.fallback = fallback,
+		.hold_until = hold_until,
+		.shared_end = shared_end,
+		.fallback_sent = fallback_sent,
+	};
+
+	if (!(w->fn = fn_new(w->loop, w->up, &fenv)))
 		return -ENOMEM;
+	w->rsv = rsv_new(w->d->cache, &env);
+	if (!w->rsv) {
+		fn_free(w->fn);
+		w->fn = NULL;
+		return -ENOMEM;
+	}
 	rsv_set_state(w->rsv, w->st);
-	w->held_timer.cb = held_expired;
-	w->held_timer.arg = w;
 	if (w->it) {
 		struct it_lookup lk = {
 			.start = ns_start, .cancel = ns_cancel, .arg = w};
@@ -671,7 +549,8 @@ void resolve_shutdown(struct worker *w)
 		return;
 	rsv_free(w->rsv); /* cancels the held fetches too, and answers
 			     the questions w shares with other workers */
-	loop_timer_stop(w->loop, &w->held_timer);
+	fn_free(w->fn);
+	w->fn = NULL;
 	w->rsv = NULL;
 	share_shutdown(w);
 }

@@ -2,8 +2,9 @@
 /*
  * The in-process engine (inproc.h): a daemon worker's glue
  * (daemon/resolve.c) cut down to one loop run on the caller's thread.
- * The core's fetches go to the upstream client; its answers are rendered
- * for the waiting questions, which inproc_ask() waits for.
+ * The core's fetches go out through the workers' own fetch driver
+ * (daemon/fetch_net.h); its answers are rendered for the waiting
+ * questions, which inproc_ask() waits for.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "common/log.h"
 #include "common/loop.h"
 #include "common/protocol.h"
+#include "daemon/fetch_net.h"
 #include "daemon/iter_net.h"
 #include "daemon/ns_lookup.h"
 #include "inproc/inproc.h"
@@ -36,6 +38,7 @@
 struct inproc {
 	struct loop *loop;
 	struct up_client *up;
+	struct fetch_net *fn;		/* the core's fetches over up and it */
 	struct cache *cache;
 	struct resolver *rsv;
 	struct dstate *st;
@@ -50,6 +53,9 @@ struct inproc {
 	struct loop_timer kick;		/* a verdict changed (0 ms) */
 	int64_t judge_until;		/* servers set: questions wait for
 					   the judgement until then */
+	int64_t settle_until;		/* servers set: a forwarded fetch that
+					   failed waits for the judgement to
+					   settle until then (fetch_net.h) */
 	bool judging;			/* inside judge_wait()'s loop */
 	bool it_failed;			/* auto: the iterator could not be
 					   built (root-hints): forward */
@@ -79,19 +85,6 @@ struct iwaiter {
 	bool done;
 };
 
-/* A fetch of the core, sent upstream or to the iterator. */
-struct ifetch {
-	struct inproc *e;
-	struct rsv_fetch *f;
-	struct up_req *req;
-	struct it_req *ireq;
-	bool network;		/* a public name asked of resolv.conf's
-				   servers: asked again from the root when
-				   the judgement turns recursive */
-	uint16_t type;
-	uint8_t name[DT_NAME_MAXLEN];
-};
-
 static void clock_of(const struct inproc *e, struct rsv_clock *c)
 {
 	c->mono_ms = loop_now_ms(e->loop);
@@ -99,6 +92,7 @@ static void clock_of(const struct inproc *e, struct rsv_clock *c)
 }
 
 static int recursion_start(struct inproc *e, char *err, size_t errlen);
+static struct iterator *iterator(void *arg);
 
 /* Whether public names go to the iterator: resolution recursive, or
  * auto with every judged resolv.conf server unable to do DNSSEC (the
@@ -106,119 +100,97 @@ static int recursion_start(struct inproc *e, char *err, size_t errlen);
  * never pays for it). */
 static bool recursing(struct inproc *e)
 {
-	char err[256];
-
 	if (!e->capab)
 		return e->it != NULL;
 	if (capab_mode(e->capab, NULL) != CAPAB_MODE_RECURSIVE)
 		return false;
+	return iterator(e) != NULL;
+}
+
+/* --- the core's fetches, through the driver dnstrustd's workers use
+ * (daemon/fetch_net.h) --- */
+
+static int resolution(void *arg)
+{
+	const struct inproc *e = arg;
+
+	return e->st->cfg.resolution;
+}
+
+static bool recursing_hook(void *arg)
+{
+	return recursing(arg);
+}
+
+/* resolution auto: every judged resolv.conf server unable to do DNSSEC. */
+static bool judged_recursive(void *arg)
+{
+	const struct inproc *e = arg;
+
+	return e->capab &&
+	       capab_mode(e->capab, NULL) == CAPAB_MODE_RECURSIVE;
+}
+
+/* The iterator, built the first time a fetch goes to it (recursing, or
+ * auto's last attempt of a question from the root). */
+static struct iterator *iterator(void *arg)
+{
+	struct inproc *e = arg;
+	char err[256];
+
 	if (!e->it && !e->it_failed &&
 	    recursion_start(e, err, sizeof(err)) < 0)
 		e->it_failed = true; /* root-hints unusable: forward */
-	return e->it != NULL;
+	return e->it;
 }
 
-static void fetch_done(void *arg, int err, const struct up_answer *ans,
-		       int last_rcode);
-
-/*
- * resolution auto: a forwarded answer that arrives when the judgement
- * has turned recursive (maybe this very response showed the server
- * strips what validation needs: transport.c feeds the table first) is
- * asked again from the root rather than validated into a bogus, as
- * daemon/resolve.c does. True when it was.
- */
-static bool refetch_iterated(struct ifetch *xf)
+/* While recursing, private names (a DS: its parent's) still go to
+ * resolv.conf's servers, as daemon/resolve.c decides. */
+static bool to_network(void *arg, const uint8_t *name, uint16_t type)
 {
-	struct inproc *e = xf->e;
+	struct inproc *e = arg;
 
-	if (!xf->network || !recursing(e))
-		return false;
-	xf->network = false;
-	xf->req = NULL;
-	xf->ireq = it_query_nest(e->it, loop_now_ms(e->loop), xf->name,
-				 xf->type, rsv_fetch_nest(xf->f), fetch_done,
-				 xf);
-	return xf->ireq != NULL;
-}
-
-static void fetch_done(void *arg, int err, const struct up_answer *ans,
-		       int last_rcode)
-{
-	struct ifetch *xf = arg;
-	struct rsv_fetch *f = xf->f;
-	struct rsv_clock now;
-	char from[DT_FETCH_FROM_LEN] = "upstream";
-
-	(void)last_rcode;
-	if (refetch_iterated(xf))
-		return;
-	clock_of(xf->e, &now);
-	if (!err && ans && ans->server)
-		up_server_str(ans->server, from, sizeof(from));
-	free(xf);
-	rsv_fetch_done(f, err, err ? NULL : ans->msg, err ? 0 : ans->len, from,
-		       &now);
-}
-
-/* While recursing, whether a fetch still goes to resolv.conf's servers:
- * a domain rule's (servers set), and private names (a DS: its parent's),
- * as daemon/resolve.c decides. */
-static bool to_network(struct inproc *e, const uint8_t *name, uint16_t type,
-		       const struct up_conf *servers)
-{
-	if (servers)
-		return true;
 	if (type == WIRE_TYPE_DS && name[0])
 		name += 1 + name[0];
 	return rsv_private_domain(e->cache, e->st, &e->uc, name,
 				  loop_now_ms(e->loop) / 1000, NULL) != NULL;
 }
 
+/* resolution auto: the first call waits only for the probe's first
+ * verdict (judge_wait); a forwarded fetch that failed before the
+ * judgement settled (a server that answers the root's DNSKEY with its
+ * RRSIG and SERVFAIL to DS: "yes", then "no" after the DS step) waits for
+ * it, within DT_UP_JUDGE_WAIT_MS of the servers being set, and is asked
+ * from the root if it turned recursive. */
+static int64_t failed_hold_until(void *arg)
+{
+	struct inproc *e = arg;
+
+	if (!e->capab || capab_settled(e->capab))
+		return 0;
+	return e->settle_until;
+}
+
+static const struct up_conf *fallback(void *arg)
+{
+	const struct inproc *e = arg;
+
+	return &e->st->cfg.fallback;
+}
+
 static int fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
 		 uint16_t type, const struct up_conf *servers, void **handle)
 {
 	struct inproc *e = arg;
-	struct ifetch *xf = calloc(1, sizeof(*xf));
 
-	if (!xf)
-		return -ENOMEM;
-	xf->e = e;
-	xf->f = f;
-	xf->type = type;
-	wire_dname_copy(xf->name, name);
-	bool public = (e->it || e->capab) &&
-		      !to_network(e, name, type, servers);
-
-	xf->network = public && !recursing(e);
-	if (public && !xf->network)
-		xf->ireq = it_query_nest(e->it, loop_now_ms(e->loop), name,
-					 type, rsv_fetch_nest(f), fetch_done,
-					 xf);
-	else
-		/* A question asked again after a bogus or malformed answer
-		 * goes over TCP, where an off-path forger cannot reach
-		 * (resolver.h). */
-		xf->req = up_query_ex(e->up, name, type, WIRE_CLASS_IN,
-				      servers,
-				      rsv_fetch_attempt(f) ? UP_Q_TCP : 0,
-				      fetch_done, xf);
-	if (!xf->req && !xf->ireq) {
-		free(xf);
-		return -ENOMEM;
-	}
-	*handle = xf;
-	return 0;
+	return fn_fetch(e->fn, f, name, type, servers, NULL, handle);
 }
 
 static void fetch_cancel(void *arg, void *handle)
 {
-	struct ifetch *xf = handle;
+	struct inproc *e = arg;
 
-	(void)arg;
-	up_cancel(xf->req);
-	it_cancel(xf->ireq);
-	free(xf);
+	fn_cancel(e->fn, handle);
 }
 
 static void distrust(void *arg, const char *from)
@@ -371,6 +343,7 @@ static void judge_servers(struct inproc *e)
 	capab_set_servers(e->capab, &e->uc);
 	up_probe_set_conf(e->probe, &e->uc);
 	e->judge_until = loop_now_ms(e->loop) + DT_UP_JUDGE_WAIT_MS;
+	e->settle_until = e->judge_until;
 }
 
 /* A verdict changed (on this thread, from inside the loop): a server
@@ -398,6 +371,8 @@ static void kick_probe(struct loop_timer *t)
 	struct inproc *e = t->arg;
 
 	up_probe_kick(e->probe);
+	if (e->fn && capab_settled(e->capab))
+		fn_release(e->fn); /* failures that waited for it */
 	if (e->judging && judged(e))
 		loop_stop(e->loop);
 }
@@ -408,12 +383,15 @@ static void kick_probe(struct loop_timer *t)
  * DT_UP_JUDGE_WAIT_MS passed: on a network whose resolver strips what
  * validation needs, the probe's first step says "no" and the first
  * answers are validated from the root, not cached as bogus. A reduced
- * form of the daemon's wait (daemon/resolve.c, must_wait, which also
- * waits for the DS step after a "yes"): one round trip, not three, for
- * a cold first answer; a "yes" that the DS step or the traffic later
- * takes back turns the fetches under way to the root
- * (refetch_iterated), and an answer found bogus meanwhile is asked again
- * by the core, then of the iterator. Returns the milliseconds spent.
+ * form of the daemon's wait (fetch_net.c's must_wait with resolve.c's
+ * hold_until, which also waits for the DS step after a "yes"): one
+ * round trip, not three, for a cold first answer; a "yes" that the DS
+ * step or the traffic later takes back turns the fetches under way to
+ * the root
+ * (refetch_iterated), a fetch that failed before the judgement settled
+ * waits for it (failed_hold_until), and an answer found bogus meanwhile
+ * is asked again by the core, then of the iterator. Returns the
+ * milliseconds spent.
  */
 static int64_t judge_wait(struct inproc *e, int64_t timeout_ms)
 {
@@ -537,6 +515,16 @@ struct inproc *inproc_new(const struct inproc_opts *o, char *err,
 		.distrust = distrust,
 		.forwarding = forwarding,
 	};
+	const struct fn_env fenv = {
+		.arg = e,
+		.resolution = resolution,
+		.recursing = recursing_hook,
+		.judged_recursive = judged_recursive,
+		.iterator = iterator,
+		.to_network = to_network,
+		.fallback = fallback,
+		.failed_hold_until = failed_hold_until,
+	};
 
 	bool quiet = log_thread_quiet(true);
 
@@ -552,7 +540,9 @@ struct inproc *inproc_new(const struct inproc_opts *o, char *err,
 	read_resolv_conf(e);
 	if (!(e->cache = cache_new(o->cache_size)) ||
 	    !(e->loop = loop_new()) || !(e->up = up_client_new(e->loop)) ||
-	    !(e->rsv = rsv_new(e->cache, &env)))
+	    !(e->fn = fn_new(e->loop, e->up, &fenv)) ||
+	    !(e->rsv = rsv_new(e->cache, &env)) ||
+	    up_client_set_tls_ca(e->up, e->st->cfg.tls_ca) < 0)
 		goto fail;
 	up_client_set_conf(e->up, &e->uc);
 	if (nta_start(e, o->state_dir) < 0)
@@ -586,6 +576,7 @@ void inproc_free(struct inproc *e)
 	quiet = log_thread_quiet(true);
 	if (e->rsv)
 		rsv_free(e->rsv);
+	fn_free(e->fn);
 	if (e->itnet)
 		it_net_free(e->itnet);
 	up_client_free(e->itup);

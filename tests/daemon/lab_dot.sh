@@ -30,63 +30,10 @@ dot=$LAB_NET.96     # the certificate says dot.lab
 stale=$LAB_NET.97   # an expired certificate for dot.lab
 hole=$LAB_NET.98    # resolv.conf's server: nobody answers
 
-# --- a test CA and two server certificates ---
-pki=$work/pki
-mkdir -p "$pki"
-gen() { # gen NAME [DAYS]: a P-256 key and a certificate for dot.lab
-	openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-		-keyout "$pki/$1.key" -out "$pki/$1.csr" -subj "/CN=dot.lab" \
-		2>>"$pki/log" &&
-		openssl x509 -req -in "$pki/$1.csr" -CA "$pki/ca.pem" \
-			-CAkey "$pki/ca.key" -CAcreateserial -days "$2" \
-			-extfile "$pki/ext" -out "$pki/$1.pem" 2>>"$pki/log"
-}
-printf 'subjectAltName=DNS:dot.lab\n' >"$pki/ext"
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-	-keyout "$pki/ca.key" -out "$pki/ca.pem" -days 30 \
-	-subj "/CN=dnstrust lab CA" 2>>"$pki/log" ||
-	bail "test CA made" "$(cat "$pki/log")"
-gen good 30 && gen expired -1 || bail "certificates made" "$(cat "$pki/log")"
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-	-keyout "$pki/other.key" -out "$pki/other.pem" -days 30 \
-	-subj "/CN=another CA" 2>>"$pki/log"
-chmod 755 "$pki"
-chmod 644 "$pki"/*
-
-# --- Unbound over TLS only ---
-dot_unbound() { # NAME ADDR CERT: an Unbound answering on ADDR@853, TLS
-	local d=$work/$1
-	mkdir -p "$d"
-	cat >"$d/unbound.conf" <<-EOF
-		server:
-		    interface: $2@853
-		    tls-port: 853
-		    tls-service-key: "$pki/$3.key"
-		    tls-service-pem: "$pki/$3.pem"
-		    interface-automatic: no
-		    so-reuseport: no
-		    do-ip6: no
-		    do-daemonize: no
-		    num-threads: 1
-		    username: ""
-		    chroot: ""
-		    directory: "$d"
-		    pidfile: "$d/unbound.pid"
-		    logfile: "$d/unbound.log"
-		    use-syslog: no
-		    log-queries: yes
-		    verbosity: 1
-		    access-control: 127.0.0.0/8 allow
-		    do-not-query-localhost: no
-		    root-hints: "$LAB_DIR/root.hints"
-		    module-config: "iterator"
-		    prefetch: no
-	EOF
-	/usr/sbin/unbound -d -c "$d/unbound.conf" >>"$d/stderr" 2>&1 &
-	extra_pids="$extra_pids $!"
-	wait_for 50 grep -qs "start of service" "$d/unbound.log" ||
-		bail "Unbound over TLS on $2 starts" "$(cat "$d/unbound.log" "$d/stderr" 2>/dev/null | tail -5)"
-}
+# --- a test CA, server certificates, Unbound over TLS only ---
+# shellcheck source=tests/lab/dot.sh
+. "$(dirname "$0")/../lab/dot.sh"
+dot_pki
 dot_unbound dot "$dot" good
 dot_unbound stale "$stale" expired
 # Unbound's own TLS service works with this CA (openssl as a client).
@@ -115,9 +62,7 @@ write_conf() { # the upstream line ($1) and more lines on stdin
 		cat
 	} >"$conf"
 }
-asked() { # how many questions the DoT Unbound NAME has logged
-	grep -c " info: 127\.[0-9.]* .* IN" "$work/$1/unbound.log"
-}
+asked() { dot_asked "$1"; } # how many questions the DoT Unbound NAME has logged
 verdict() { # NAME TYPE: status/rcode as dnstrustd's socket says
 	local out
 	out=$(q "$1" "$2")

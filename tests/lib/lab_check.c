@@ -26,6 +26,11 @@
  *                                in-process over the attacker upstream:
  *                                no line of the lab's forged list is
  *                                secure or reaches the caller
+ *                                ($DNSTRUST_CONF: resolution forward)
+ *   lab_check forged-auto SOCKET FORGED
+ *                                the same with resolution auto: every
+ *                                line asked again from the root, secure,
+ *                                the forged address never returned
  *   lab_check switch SOCKET RESOLV ATTACKER_RESOLV
  *                                in-process, RESOLV (the resolv-conf of
  *                                $DNSTRUST_CONF) rewritten to the
@@ -517,6 +522,54 @@ static void phase_forged(const char *path)
 	check(lines >= 5, "%d forged answers tried", lines);
 }
 
+/* The attacker upstream with resolution auto and the lab's root hints
+ * ($LAB_FORGED as for phase_forged): each forged question is asked again,
+ * twice, then from the root (DT_RSV_RETRY_MAX), as dnstrustd asks it:
+ * the genuine records, secure; the forged address never reaches the
+ * caller, through dt_query or dt_getaddrinfo. */
+static void phase_forged_auto(const char *path)
+{
+	char name[300], type[16], addr[64], method[32], line[512];
+	FILE *f = fopen(path, "r");
+	int lines = 0;
+
+	check(set_mode(DT_MODE_INPROCESS), "DT_MODE_INPROCESS set");
+	if (!check(f != NULL, "the forged list %s", path))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%299s %15s %63s %31s", name, type, addr,
+			   method) != 4 || !type_num(type))
+			continue;
+		uint16_t t = type_num(type);
+		dt_result_t *r = NULL;
+		int err = dt_query(ctx, name, 1, t, 0, &r);
+		check(!err && dt_result_status(r) == DT_STATUS_SECURE,
+		      "attacker, auto (%s): %s %s asked again from the root: "
+		      "secure (%s)",
+		      method, name, type,
+		      err ? dt_error_str(err)
+			  : dt_status_str(dt_result_status(r)));
+		dt_result_free(r);
+		if (t == 1 || t == 28) {
+			struct addrinfo hints = {
+				.ai_family = t == 1 ? AF_INET : AF_INET6,
+				.ai_socktype = SOCK_STREAM};
+			struct addrinfo *res = NULL;
+			err = dt_getaddrinfo_ex(ctx, name, NULL, &hints, 0,
+						&res, NULL);
+			const char *a = err ? "" : addrs_of(res);
+			check(!err && *a && !strstr(a, addr),
+			      "attacker, auto (%s): dt_getaddrinfo %s gets the "
+			      "genuine address, never %s (%s)",
+			      method, name, addr, err ? "error" : a);
+			dt_freeaddrinfo(res);
+		}
+		lines++;
+	}
+	fclose(f);
+	check(lines >= 5, "%d forged answers tried", lines);
+}
+
 /* Copies the file from to the file to (rewritten in place). */
 static bool copy_file(const char *from, const char *to)
 {
@@ -729,6 +782,8 @@ int main(int argc, char **argv)
 		phase_auto(argv[3]);
 	} else if (!strcmp(argv[1], "forged") && argc == 4) {
 		phase_forged(argv[3]);
+	} else if (!strcmp(argv[1], "forged-auto") && argc == 4) {
+		phase_forged_auto(argv[3]);
 	} else if (!strcmp(argv[1], "switch") && argc == 5) {
 		phase_switch(argv[3], argv[4]);
 	} else {

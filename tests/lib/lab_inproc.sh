@@ -10,9 +10,15 @@
 # attacker upstream (no forged answer secure or returned); the same run
 # with resolution recursive from the lab's root hints; resolution auto
 # behind a resolver that strips DNSSEC (tests/load/faultproxy.py strip:
-# the probe judges it, answers validate from the root); resolv.conf
+# the probe judges it, answers validate from the root) and behind one
+# that fails only DS questions (servfail-ds: the probe's first step
+# passes, its DS step fails; cold calls are never insecure); resolv.conf
 # rewritten under a running process; a nameserver
-# that does not answer (lab_check nouplink, in-process); DT_MODE_AUTO
+# that does not answer (lab_check nouplink, in-process); resolution auto
+# behind the attacker: the genuine answers from the root; a
+# fallback-upstream over DNS over TLS (tests/lab/dot.sh, as lab-dot)
+# answering when resolv.conf's server is a black hole, never for a
+# private name; DT_MODE_AUTO
 # with the socket path pointing at nothing; `dnstrust query --in-process`
 # and `dnstrust tlsa --in-process`; a container-like mount namespace
 # (no /run/dnstrust, its own resolv.conf and /etc/dnstrust) where AUTO
@@ -107,15 +113,23 @@ unset DNSTRUST_CONF
 # --- the attacker upstream: forged answers, in-process ---
 
 sed "s|^resolv-conf .*|resolv-conf $LAB_ATTACKER_RESOLV_CONF|" "$conf" \
-	>"$work/attacker.conf"
+	>"$work/attacker-auto.conf"
+cp "$work/attacker-auto.conf" "$work/attacker.conf"
+echo "resolution forward" >>"$work/attacker.conf"
 DNSTRUST_CONF=$work/attacker.conf numbered "$LAB_CHECK" forged "$nosock" \
 	"$LAB_FORGED"
+# resolution auto (the default): asked again twice, then from the lab's
+# root, as dnstrustd asks it (lab-daemon): the genuine answer, secure.
+DNSTRUST_CONF=$work/attacker-auto.conf numbered "$LAB_CHECK" forged-auto \
+	"$nosock" "$LAB_FORGED"
 
 # --- resolv.conf changes under a running process: read again ---
 
 cp "$LAB_RESOLV_CONF" "$work/switch.resolv"
 sed "s|^resolv-conf .*|resolv-conf $work/switch.resolv|" "$conf" \
 	>"$work/switch.conf"
+# (forward: with auto, the forgery would be asked again from the root)
+echo "resolution forward" >>"$work/switch.conf"
 DNSTRUST_CONF=$work/switch.conf numbered "$LAB_CHECK" switch "$nosock" \
 	"$work/switch.resolv" "$LAB_ATTACKER_RESOLV_CONF"
 
@@ -158,6 +172,38 @@ code=$?
 check "stripping resolver, resolution auto: www.tampered.lab bogus (exit $code)" \
 	eval '[ $code = 2 ] && has "$out" "bogus"'
 
+# --- resolution auto behind a resolver that passes the probe's first
+# step (the root's DNSKEY with its RRSIG) and fails its DS step (SERVFAIL
+# to every DS question): a cold first call waits only for the first
+# verdict ("yes"), so it forwards through that resolver before the DS
+# step takes the "yes" back. Each question in a fresh process (a cold
+# call): a signed name must come out secure (asked again, then from the
+# root) or bogus, never insecure; an unsigned one insecure ---
+
+nods=$LAB_NET.94
+echo servfail-ds >"$work/nods.mode"
+python3 "$PROXY" "$nods" "$LAB_RESOLVER" "$work/nods.mode" \
+	>"$work/nods.log" 2>&1 &
+extra_pids="${extra_pids:-} $!"
+check "a resolver that answers SERVFAIL to DS in front of the lab's" \
+	wait_for 50 grep -q ready "$work/nods.log"
+printf 'nameserver %s\n' "$nods" >"$work/nods.resolv"
+sed -e "s|^resolv-conf .*|resolv-conf $work/nods.resolv|" "$conf" \
+	>"$work/nods.conf"
+for name in www.secure.lab www.sub.secure.lab www.rsa.lab www.nsec3.lab \
+	mail.secure.lab www.ed.lab; do
+	out=$(DNSTRUST_CONF=$work/nods.conf "$DNSTRUST" query --in-process \
+		"$name" A 2>&1)
+	code=$?
+	check "no DS from the resolver, cold call: $name A secure, never insecure (exit $code)" \
+		eval '[ $code = 0 ] && has "$out" "secure"'
+done
+out=$(DNSTRUST_CONF=$work/nods.conf "$DNSTRUST" query --in-process \
+	www.insecure.lab A 2>&1)
+code=$?
+check "no DS from the resolver, cold call: www.insecure.lab A insecure (exit $code)" \
+	eval '[ $code = 1 ] && has "$out" "insecure"'
+
 # --- no nameserver answers: indeterminate at query-timeout, as the daemon
 # says it ---
 
@@ -165,6 +211,48 @@ sed -e "s|^resolv-conf .*|resolv-conf $work/dead.resolv|" \
 	-e "s|^query-timeout .*|query-timeout 2|" "$conf" >"$work/dead.conf"
 DNSTRUST_CONF=$work/dead.conf LAB_CHECK_MODE=inproc numbered \
 	"$LAB_CHECK" nouplink "$nosock"
+
+# --- fallback-upstream (DNS over TLS, the lab-dot setup): resolv.conf's
+# server a black hole, the fallback answers public names, validated, and
+# never hears of a private one ---
+
+# shellcheck source=tests/lab/dot.sh
+. "$(dirname "$0")/../lab/dot.sh"
+dot=$LAB_NET.96 hole=$LAB_NET.98
+dot_pki
+dot_unbound dot "$dot" good
+printf 'nameserver %s\noptions timeout:1 attempts:1\n' "$hole" \
+	>"$work/hole.resolv"
+sed -e "s|^resolv-conf .*|resolv-conf $work/hole.resolv|" \
+	-e "s|^query-timeout .*|query-timeout 8|" "$conf" >"$work/fallback.conf"
+cat >>"$work/fallback.conf" <<EOF
+resolution forward
+tls-ca $pki/ca.pem
+fallback-upstream $dot#dot.lab
+private-domain corp.example.
+EOF
+before=$(dot_asked dot)
+out=$(DNSTRUST_CONF=$work/fallback.conf "$DNSTRUST" query --in-process \
+	www.secure.lab A 2>&1)
+code=$?
+check "network silent: the fallback answers in-process, secure (exit $code)" \
+	eval '[ $code = 0 ] && has "$out" "secure" && has "$out" "192\.0\.2\.1"'
+out=$(DNSTRUST_CONF=$work/fallback.conf "$DNSTRUST" query --in-process \
+	www.tampered.lab A 2>&1)
+code=$?
+check "network silent: the fallback's answer for a tampered name is bogus (exit $code)" \
+	eval '[ $code = 2 ] && has "$out" "bogus"'
+mid=$(dot_asked dot)
+check "the fallback was asked over TLS ($before, then $mid)" \
+	[ "$mid" -gt "$before" ]
+out=$(DNSTRUST_CONF=$work/fallback.conf "$DNSTRUST" query --in-process \
+	host.corp.example A 2>&1)
+code=$?
+check "a private name: no answer in-process (exit $code), never sent to the fallback" \
+	eval '[ $code != 0 ] &&
+		[ "$(grep -c "corp\.example" "$work/dot/unbound.log")" = 0 ]'
+DNSTRUST_CONF=$work/fallback.conf numbered "$LAB_CHECK" auto "$nosock" \
+	inprocess
 
 # --- a container: no /run/dnstrust, its own resolv.conf, /etc/dnstrust ---
 
