@@ -75,6 +75,8 @@ static const char *source_label(const struct daemon *d)
 		return "upstream-source resolved";
 	case UP_SOURCE_RESOLVCONF:
 		return "upstream-source resolvconf";
+	case UP_SOURCE_NETWORKD:
+		return "upstream-source networkd";
 	default:
 		return "resolv-conf";
 	}
