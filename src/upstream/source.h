@@ -9,7 +9,8 @@
  * per-link state files, or the first of these that exists (auto; never
  * networkd). Whatever the source, what comes out is one up_conf, as from
  * one resolv.conf; the per-interface sources also give each interface's
- * own servers and domains (up_iface).
+ * own servers and domains (up_iface), from which policy/route.h learns
+ * split-DNS routes.
  */
 #ifndef DT_UPSTREAM_SOURCE_H
 #define DT_UPSTREAM_SOURCE_H
