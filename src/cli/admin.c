@@ -128,6 +128,7 @@ static bool is_list_key(const char *line, const struct cli_txt *t)
 	size_t count = 0;
 
 	if (strncmp(line, "upstream=", 9) == 0 ||
+	    strncmp(line, "route=", 6) == 0 ||
 	    strncmp(line, "trust-anchor=", 13) == 0)
 		return true;
 	for (size_t i = 0; i < t->n; i++)

@@ -311,6 +311,13 @@
  * servers; 16 is far past that and bounds the reading. Only DT_UP_MAXNS
  * servers are used in all, as from one resolv.conf. */
 #define DT_UP_MAXIFACES 16
+/* Split-DNS routes learnt from those interfaces' search and routing-only
+ * domains (policy/route.h): a VPN pushes a domain or a few, a Wi-Fi or a
+ * link one; 32 is far past what hosts have, bounds the linear lookup
+ * made for every question sent upstream and each worker's copy of the
+ * table (about 70 KB). Domains past it are not routed (they go where
+ * other names go) and the log and status say how many. */
+#define DT_UP_MAXROUTES 32
 
 /* --- recursion from the root (src/iterator/iterate.c) --- */
 

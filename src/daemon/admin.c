@@ -22,6 +22,7 @@
 #include "daemon/stats.h"
 #include "daemon/upstreams.h"
 #include "policy/policy.h"
+#include "policy/route.h"
 #include "resolver/render.h"
 #include "upstream/capab.h"
 #include "upstream/transport.h"
@@ -243,6 +244,22 @@ static void status_capab(struct txt *t, struct daemon *d)
 		     upstreams_recursive(d) ? "recursive" : "forward");
 }
 
+/* The split-DNS routes learnt from the upstream source, one line each:
+ * "route=corp.example 192.0.2.1 (tun0)". */
+static void status_routes(struct txt *t, const struct policy_routes *rt)
+{
+	char text[8 + DT_NAME_TEXT_MAXLEN + DT_UP_MAXNS * 80 + NAME_MAX + 4];
+
+	for (size_t i = 0; rt && i < rt->n; i++) {
+		memcpy(text, "route=", 6);
+		policy_route_str(&rt->r[i], text + 6, sizeof(text) - 6);
+		long_line(t, text);
+	}
+	if (rt && rt->dropped)
+		line(t, "routes-dropped=%u (at most %d routes)", rt->dropped,
+		     DT_UP_MAXROUTES);
+}
+
 /* Where records come from, and how recursion from the root fares. */
 static void status_resolution(struct txt *t, struct worker *w)
 {
@@ -340,6 +357,7 @@ static void status(struct txt *t, struct worker *w)
 		}
 		long_line(t, list);
 	}
+	status_routes(t, w->routes);
 	status_resolution(t, w);
 	status_capab(t, d);
 	line(t, "trust-anchor-source=%s", w->st->ta_desc);

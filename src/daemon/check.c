@@ -237,9 +237,11 @@ static size_t needs_of(const struct cfg *cfg, const char *conf_path,
 	} while (0)
 	NEED("the configuration (read again at a reload)", conf_path, R_OK);
 	NEED("the upstream source (read again when it changes)",
-	     cfg->resolv_conf, cfg->upstream_source == UP_SOURCE_RESOLVCONF
-				       ? R_OK | X_OK
-				       : R_OK);
+	     cfg->resolv_conf,
+	     cfg->upstream_source == UP_SOURCE_RESOLVCONF ||
+			     cfg->upstream_source == UP_SOURCE_NETWORKD
+		     ? R_OK | X_OK
+		     : R_OK);
 	if (cfg->stub_resolv_conf[0] && k < max) {
 		char *slash;
 		NEED("the directory of stub-resolv-conf (rewritten when the "

@@ -33,6 +33,7 @@
 
 struct autotrust;
 struct nta_rt;
+struct policy_routes;
 struct hotspot;
 struct cache;
 struct iterator;
@@ -93,6 +94,9 @@ struct worker {
 	struct iterator *it;		/* recursion from the root (itnet's
 					   core) */
 	struct dstate *st;		/* the state new questions use */
+	struct policy_routes *routes;	/* the split-DNS routes learnt from
+					   the upstream source, as last
+					   handed over (NULL: none) */
 	/* listeners */
 	struct loop_io unix_io;
 	struct loop_io tcp_io[DT_CFG_MAX_LISTEN];
@@ -131,6 +135,8 @@ struct daemon {
 	char conf_path[PATH_MAX];
 	bool conf_must_exist;
 	struct up_conf upconf;		/* resolv.conf as last read */
+	struct policy_routes *routes;	/* learnt from it (policy/route.h;
+					   never NULL once started) */
 	enum up_source_kind source_kind; /* the upstream source in use (auto
 					    chosen: upstream/source.h) */
 	char source_path[PATH_MAX];

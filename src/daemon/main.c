@@ -48,6 +48,7 @@
 #include "daemon/upstreams.h"
 #include "daemon/iter_net.h"
 #include "policy/nta.h"
+#include "policy/route.h"
 #include "upstream/transport.h"
 #include "upstream/source.h"
 #include "upstream/watch.h"
@@ -75,6 +76,8 @@ static const char *source_label(const struct daemon *d)
 		return "upstream-source resolved";
 	case UP_SOURCE_RESOLVCONF:
 		return "upstream-source resolvconf";
+	case UP_SOURCE_NETWORKD:
+		return "upstream-source networkd";
 	default:
 		return "resolv-conf";
 	}
@@ -199,13 +202,42 @@ static void use_configured(const struct cfg *cfg, struct up_conf *uc)
 	uc->defaulted = false;
 }
 
-/* The upstream source as an up_conf, our own listeners taken out (the
- * upstream lines in place of its servers, when there are any). */
-static void read_resolv_conf(struct daemon *d, struct up_conf *uc)
+/* Our own listeners taken out of the routes' servers too; a route left
+ * without one is dropped. */
+static void drop_own_routed(const struct cfg *cfg, struct policy_routes *rt)
 {
-	struct up_source_data data;
-	int r = up_source_load(d->source_kind, d->source_path, &data);
+	size_t k = 0;
 
+	for (size_t i = 0; i < rt->n; i++) {
+		struct up_conf *s = &rt->r[i].servers;
+		size_t m = 0;
+
+		for (size_t j = 0; j < s->nns; j++)
+			if (!own_listener(cfg, &s->ns[j]))
+				s->ns[m++] = s->ns[j];
+		s->nns = m;
+		if (m)
+			rt->r[k++] = rt->r[i];
+	}
+	rt->n = k;
+}
+
+/* The upstream source as an up_conf, our own listeners taken out (the
+ * upstream lines in place of its servers, when there are any), and the
+ * routes learnt from its interfaces into *rt (none with upstream lines:
+ * the administrator chose where questions go; rt NULL: not learnt, out
+ * of memory). */
+static void read_resolv_conf(struct daemon *d, struct up_conf *uc,
+			     struct policy_routes *rt)
+{
+	struct up_source_data *data = malloc(sizeof(*data));
+	int r = data ? up_source_load(d->source_kind, d->source_path, data)
+		     : -ENOMEM;
+
+	if (rt) {
+		rt->n = 0;
+		rt->dropped = 0;
+	}
 	if (r < 0) {
 		char msg[DAEMON_WARNING_LEN];
 		snprintf(msg, sizeof(msg),
@@ -218,11 +250,17 @@ static void read_resolv_conf(struct daemon *d, struct up_conf *uc)
 		uc->timeout_ms = DT_UP_TIMEOUT_DEFAULT_MS;
 		uc->attempts = DT_UP_ATTEMPTS_DEFAULT;
 		use_configured(&d->st->cfg, uc);
+		free(data);
 		return;
 	}
 	if (d->watch)
 		resolv_trouble(d, "");
-	*uc = data.conf;
+	*uc = data->conf;
+	if (rt && !d->st->cfg.upstream.nns) {
+		policy_routes_learn(data, rt);
+		drop_own_routed(&d->st->cfg, rt);
+	}
+	free(data);
 	drop_own_listeners(d, uc);
 	use_configured(&d->st->cfg, uc);
 }
@@ -259,6 +297,7 @@ static void log_upstreams(const struct up_conf *uc, const char *what)
 struct conf_post {
 	struct worker *w;
 	struct up_conf uc;
+	struct policy_routes *routes; /* the worker's new copy */
 	struct dstate *st;
 	bool new_hints; /* root-hints changed at a reload */
 	struct it_hints hints;
@@ -269,6 +308,10 @@ static void adopt(void *arg)
 	struct conf_post *p = arg;
 
 	up_client_set_conf(p->w->up, &p->uc);
+	if (p->routes) {
+		free(p->w->routes);
+		p->w->routes = p->routes;
+	}
 	if (p->st)
 		(void)up_client_set_tls_ca(p->w->up, p->st->cfg.tls_ca);
 	if (p->st) {
@@ -281,6 +324,29 @@ static void adopt(void *arg)
 	free(p);
 }
 
+/* A worker's own copy of the routes (NULL when out of memory: it keeps
+ * its old one). */
+static struct policy_routes *routes_copy(const struct policy_routes *rt)
+{
+	struct policy_routes *c = malloc(sizeof(*c));
+
+	if (c)
+		*c = *rt;
+	return c;
+}
+
+/* The routes just learnt (*rt) in force: each change said in the log.
+ * Returns whether they changed. */
+static bool routes_set(struct daemon *d, const struct policy_routes *rt)
+{
+	if (policy_routes_equal(d->routes, rt) &&
+	    d->routes->dropped == rt->dropped)
+		return false;
+	upstreams_log_routes(d->routes, rt, d->source_path);
+	*d->routes = *rt;
+	return true;
+}
+
 /* Hands the upstreams (and a new state, when st) to every worker. */
 static void publish(struct daemon *d, struct dstate *st,
 		    const struct it_hints *hints)
@@ -291,6 +357,7 @@ static void publish(struct daemon *d, struct dstate *st,
 			continue;
 		p->w = &d->workers[i];
 		p->uc = d->upconf;
+		p->routes = routes_copy(d->routes);
 		p->st = st ? dstate_get(st) : NULL;
 		if (hints) {
 			p->new_hints = true;
@@ -298,6 +365,7 @@ static void publish(struct daemon *d, struct dstate *st,
 		}
 		if (loop_post(d->workers[i].loop, adopt, p) < 0) {
 			dstate_put(p->st);
+			free(p->routes);
 			free(p);
 		}
 	}
@@ -336,6 +404,17 @@ static void forget_unproven(struct daemon *d, const struct up_conf *old)
 		 n);
 }
 
+/* The routes changed: what was learnt through the old ones, unproven,
+ * is asked again of the new servers. */
+static void forget_routed(struct daemon *d)
+{
+	size_t n = source_drop_unproven(d->cache);
+
+	log_info("routes changed: %zu cached entries not validated as "
+		 "secure dropped",
+		 n);
+}
+
 static void resolv_changed(void *arg);
 
 static void resolv_retry(struct loop_timer *t)
@@ -358,17 +437,31 @@ static void resolv_retry(struct loop_timer *t)
 static void resolv_changed(void *arg)
 {
 	struct daemon *d = arg;
+	struct policy_routes *rt = malloc(sizeof(*rt));
 	struct up_conf uc;
 
-	read_resolv_conf(d, &uc);
-	if (up_conf_equal(&uc, &d->upconf))
+	if (!rt) {
+		log_err("%s: out of memory; read again later", d->source_path);
 		return;
+	}
+	read_resolv_conf(d, &uc, rt);
+	bool routes_changed = routes_set(d, rt);
+	free(rt);
+	if (up_conf_equal(&uc, &d->upconf)) {
+		if (routes_changed) {
+			publish(d, NULL, NULL);
+			forget_routed(d);
+		}
+		return;
+	}
 	struct up_conf old = d->upconf;
 	d->upconf = uc;
 	log_upstreams(&uc, d->source_path);
 	stub_update(d);
 	publish(d, NULL, NULL);
 	forget_unproven(d, &old);
+	if (routes_changed)
+		forget_routed(d);
 	if (!same_servers(&old, &d->upconf))
 		upstreams_set_conf(d);
 }
@@ -436,9 +529,12 @@ static int reload_apply(struct daemon *d, char *err, size_t errlen)
 	resolve_set_mode(d, cfg.resolution);
 	upstreams_apply(d);
 	struct up_conf old = d->upconf;
+	struct policy_routes *rt = malloc(sizeof(*rt));
 	if (source_pick(d))
 		rewatch(d);
-	read_resolv_conf(d, &d->upconf);
+	read_resolv_conf(d, &d->upconf, rt);
+	bool routes_changed = rt && routes_set(d, rt);
+	free(rt);
 	log_upstreams(&d->upconf, "reload");
 	stub_update(d);
 	if (new_hints) {
@@ -449,6 +545,8 @@ static int reload_apply(struct daemon *d, char *err, size_t errlen)
 	}
 	publish(d, st, new_hints ? &hints : NULL);
 	forget_unproven(d, &old);
+	if (routes_changed)
+		forget_routed(d);
 	if (!same_servers(&old, &d->upconf))
 		upstreams_set_conf(d);
 	__atomic_fetch_add(&d->reloads, 1, __ATOMIC_RELAXED);
@@ -574,6 +672,8 @@ static int worker_init(struct daemon *d, struct worker *w, unsigned id)
 	if (!w->up)
 		return -1;
 	up_client_set_conf(w->up, &d->upconf);
+	if (!(w->routes = routes_copy(d->routes)))
+		return -1;
 	if (up_client_set_tls_ca(w->up, d->st->cfg.tls_ca) < 0)
 		return -1;
 	w->itup = up_client_new(w->loop);
@@ -781,8 +881,10 @@ static void shutdown_all(struct daemon *d)
 		up_client_free(w->itup);
 		loop_free(w->loop);
 		dstate_put(w->st);
+		free(w->routes);
 	}
 	free(d->workers);
+	free(d->routes);
 	free(d->udp_fd);
 	up_watch_free(d->watch);
 	free(d->failing);
@@ -1035,7 +1137,13 @@ int main(int argc, char **argv)
 	d.started = loop_wallclock(d.loop);
 	warnings_renew(&d);
 	source_pick(&d);
-	read_resolv_conf(&d, &d.upconf);
+	d.routes = calloc(1, sizeof(*d.routes));
+	struct policy_routes *rt = malloc(sizeof(*rt));
+	if (!d.routes || !rt)
+		return 1;
+	read_resolv_conf(&d, &d.upconf, rt);
+	routes_set(&d, rt);
+	free(rt);
 	log_upstreams(&d.upconf, d.source_path);
 	stub_update(&d);
 	d.set_recursing = resolve_set_recursing;

@@ -18,6 +18,7 @@
 #include "daemon/upstreams.h"
 #include "daemon/xwait.h"
 #include "policy/policy.h"
+#include "policy/route.h"
 #include "resolver/render.h"
 #include "iterator/iter_msg.h"
 #include "iterator/iterate.h"
@@ -444,6 +445,16 @@ static const struct up_conf *network(void *arg)
 	return up_client_conf(w->up);
 }
 
+/* The servers of the route learnt for (name, type), or NULL. */
+static const struct up_conf *route(void *arg, const uint8_t *name,
+				   uint16_t type)
+{
+	struct worker *w = arg;
+	const struct policy_route *r = policy_route_find(w->routes, name, type);
+
+	return r ? &r->servers : NULL;
+}
+
 static uint32_t hotspot(void *arg)
 {
 	return hotspot_left(arg);
@@ -466,6 +477,7 @@ int resolve_init(struct worker *w)
 		.fetch_cancel = fetch_cancel,
 		.answered = answered,
 		.network = network,
+		.route = route,
 		.hotspot = hotspot,
 		.forwarding = forwarding,
 	};

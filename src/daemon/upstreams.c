@@ -15,9 +15,11 @@
 #include "daemon/daemon.h"
 #include "daemon/noticelimit.h"
 #include "daemon/upstreams.h"
+#include "policy/route.h"
 #include "upstream/capab.h"
 #include "upstream/probe.h"
 #include "upstream/transport.h"
+#include "wire/dname.h"
 
 struct upstreams {
 	struct capab *capab;
@@ -135,6 +137,40 @@ void upstreams_set_conf(struct daemon *d)
 	judge_from_now(u);
 	u->nseen = 0;
 	upstreams_changed_verdict(d);
+}
+
+/* The route of rt for the same domain as r, or NULL. */
+static const struct policy_route *same_route(const struct policy_routes *rt,
+					     const struct policy_route *r)
+{
+	for (size_t i = 0; i < rt->n; i++)
+		if (wire_dname_equal(rt->r[i].name, r->name))
+			return &rt->r[i];
+	return NULL;
+}
+
+void upstreams_log_routes(const struct policy_routes *was,
+			  const struct policy_routes *now, const char *source)
+{
+	char text[DT_NAME_TEXT_MAXLEN + DT_UP_MAXNS * 80 + NAME_MAX + 8];
+
+	for (size_t i = 0; i < was->n; i++) {
+		if (same_route(now, &was->r[i]))
+			continue;
+		policy_route_str(&was->r[i], text, sizeof(text));
+		log_notice("%s: route gone: %s", source, text);
+	}
+	for (size_t i = 0; i < now->n; i++) {
+		const struct policy_route *o = same_route(was, &now->r[i]);
+
+		if (o && up_conf_equal(&o->servers, &now->r[i].servers))
+			continue;
+		policy_route_str(&now->r[i], text, sizeof(text));
+		log_notice("%s: route learnt: %s", source, text);
+	}
+	if (now->dropped && now->dropped != was->dropped)
+		log_warn("%s: %u domains not routed (at most %d routes)",
+			 source, now->dropped, DT_UP_MAXROUTES);
 }
 
 size_t upstreams_list(struct daemon *d, struct capab_view *out, size_t cap)

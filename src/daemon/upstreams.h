@@ -24,6 +24,7 @@
 struct capab;
 struct capab_view;
 struct daemon;
+struct policy_routes;
 struct worker;
 
 /* Before the workers: the table and the probes for d->upconf (probing
@@ -46,6 +47,12 @@ void upstreams_changed_verdict(struct daemon *d);
 /* Hands the judgement in force to d->set_recursing again (main thread):
  * after the configuration changed to resolution auto. */
 void upstreams_apply(struct daemon *d);
+
+/* The split-DNS routes learnt from source (its path, for the log)
+ * changed from was to now: a notice for each route gone, each new or
+ * changed one, and for domains past DT_UP_MAXROUTES (main thread). */
+void upstreams_log_routes(const struct policy_routes *was,
+			  const struct policy_routes *now, const char *source);
 
 /* Copies the table (any thread); returns the number of servers. */
 size_t upstreams_list(struct daemon *d, struct capab_view *out, size_t cap);

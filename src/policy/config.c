@@ -878,8 +878,8 @@ static int source_path(const struct cfg_key *k, const char *w, struct cfg *c,
 	return 0;
 }
 
-/* upstream-source file PATH | networkmanager|resolved|resolvconf [PATH]
- * | auto */
+/* upstream-source file PATH | networkmanager|resolved|resolvconf|networkd
+ * [PATH] | auto */
 static int parse_source(const struct cfg_key *k, const struct cfg_line *l,
 			struct cfg *c, struct cfg_ctx *x)
 {
@@ -892,7 +892,7 @@ static int parse_source(const struct cfg_key *k, const struct cfg_line *l,
 	if (kind < 0)
 		return cfg_fail(x,
 				"%s: '%s' is not file, networkmanager, "
-				"resolved, resolvconf or auto",
+				"resolved, resolvconf, networkd or auto",
 				k->name, show(l->word[1], sh));
 	if (kind == UP_SOURCE_AUTO && l->nword > 2)
 		return cfg_fail(x, "%s: auto takes no path", k->name);

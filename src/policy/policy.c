@@ -173,6 +173,9 @@ const uint8_t *policy_search_domain(const struct up_conf *uc,
 	for (size_t i = 0; uc && i < uc->nsearch; i++)
 		deeper(up_conf_search(uc, i), POLICY_PRIVATE_SEARCH, name,
 		       &best, &src);
+	for (size_t i = 0; uc && i < uc->nroute; i++)
+		deeper(up_conf_route(uc, i), POLICY_PRIVATE_SEARCH, name,
+		       &best, &src);
 	return best;
 }
 

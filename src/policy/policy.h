@@ -62,8 +62,8 @@ bool policy_private(const struct cfg *c, const struct up_conf *uc,
 		    const uint8_t *name);
 
 /*
- * The deepest name of uc's search list (may be NULL) at or above name,
- * or NULL. A search name is the network's word, not the administrator's:
+ * The deepest name of uc's search list or routing-only domains (uc may
+ * be NULL) at or above name, or NULL. A search name is the network's word, not the administrator's:
  * it makes names private only once the public tree proves it unsigned or
  * absent (rsv_private_domain, docs/DESIGN.md "Search suffixes").
  */

@@ -244,12 +244,15 @@ static int fetch_start(struct rsv_task *t, const uint8_t *name, uint16_t type)
 		f->type = type;
 		f->nest = t->nest;
 		f->attempt = t->attempt;
-		/* Split DNS: a domain rule's servers, else resolv.conf's. */
+		/* Split DNS: a domain rule's servers, else a learnt route's,
+		 * else resolv.conf's. */
 		const struct cfg_domain *d =
 			policy_domain(&t->st->cfg, name, true);
-		int e = r->env.fetch(r->env.arg, f, name, type,
-				     d ? &t->st->split[d - t->st->cfg.domain]
-				       : NULL,
+		const struct up_conf *servers =
+			d ? &t->st->split[d - t->st->cfg.domain]
+			: r->env.route ? r->env.route(r->env.arg, name, type)
+				       : NULL;
+		int e = r->env.fetch(r->env.arg, f, name, type, servers,
 				     &f->handle);
 		if (e < 0) {
 			free(f);

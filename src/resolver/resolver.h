@@ -104,6 +104,15 @@ struct rsv_env {
 	 */
 	const struct up_conf *(*network)(void *arg);
 	/*
+	 * Optional (NULL: none). The servers of the split-DNS route learnt
+	 * from the network for the upstream query (name, type)
+	 * (policy/route.h), or NULL; asked only when no domain rule of the
+	 * configuration names upstreams for it (the administrator's rule
+	 * wins). Valid until the caller's next return to its loop.
+	 */
+	const struct up_conf *(*route)(void *arg, const uint8_t *name,
+				       uint16_t type);
+	/*
 	 * Optional (NULL: never). Seconds left of a hotspot sign-on
 	 * (`dnstrust hotspot`), 0 when none: answers that cannot be proven
 	 * and are not shown to be in a signed zone below the root are then

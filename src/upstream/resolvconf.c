@@ -320,13 +320,37 @@ static void parse_search(struct up_conf *conf, const char *s, const char *e,
 	}
 }
 
-const uint8_t *up_conf_search(const struct up_conf *c, size_t i)
+static const uint8_t *nth_name(const uint8_t *p, size_t i)
 {
-	const uint8_t *p = c->search;
-
 	while (i--)
 		p += wire_dname_len(p);
 	return p;
+}
+
+const uint8_t *up_conf_search(const struct up_conf *c, size_t i)
+{
+	return nth_name(c->search, i);
+}
+
+const uint8_t *up_conf_route(const struct up_conf *c, size_t i)
+{
+	return nth_name(c->route, i);
+}
+
+bool up_names_add(uint8_t *buf, size_t cap, size_t *n, size_t *len,
+		  const uint8_t *name)
+{
+	size_t l = wire_dname_len(name);
+
+	for (size_t i = 0; i < *n; i++)
+		if (wire_dname_equal(nth_name(buf, i), name))
+			return true;
+	if (*n == DT_UP_MAXSEARCH || *len + l > cap)
+		return false;
+	memcpy(buf + *len, name, l);
+	*len += l;
+	(*n)++;
+	return true;
 }
 
 static void parse_line(struct up_conf *conf, const char *s, const char *e)
@@ -386,7 +410,9 @@ bool up_conf_equal(const struct up_conf *a, const struct up_conf *b)
 	if (a->nns != b->nns || a->timeout_ms != b->timeout_ms ||
 	    a->attempts != b->attempts || a->rotate != b->rotate ||
 	    a->searchlen != b->searchlen ||
-	    memcmp(a->search, b->search, a->searchlen) != 0)
+	    memcmp(a->search, b->search, a->searchlen) != 0 ||
+	    a->routelen != b->routelen ||
+	    memcmp(a->route, b->route, a->routelen) != 0)
 		return false;
 	for (size_t i = 0; i < a->nns; i++) {
 		if (!up_server_equal(&a->ns[i], &b->ns[i]) ||

@@ -53,6 +53,15 @@ struct up_conf {
 						and bad names left out */
 	size_t nsearch;
 	size_t searchlen;	/* octets of search in use */
+	uint8_t route[DT_UP_SEARCH_MAXLEN]; /* routing-only domains, as
+					       search (networkd's
+					       ROUTE_DOMAINS; never from a
+					       resolv.conf file): not
+					       searched, but the network's
+					       names as search names are
+					       (policy_search_domain) */
+	size_t nroute;
+	size_t routelen;	/* octets of route in use */
 };
 
 /* Fills *ret from resolv.conf text (len octets, need not be
@@ -69,6 +78,18 @@ bool up_conf_equal(const struct up_conf *a, const struct up_conf *b);
 
 /* The i-th name of the search list (i < nsearch), wire form. */
 const uint8_t *up_conf_search(const struct up_conf *c, size_t i);
+
+/* The i-th routing-only domain (i < nroute), wire form. */
+const uint8_t *up_conf_route(const struct up_conf *c, size_t i);
+
+/*
+ * Adds name (wire form, lower case) to a list of names back to back
+ * (search or route of an up_conf: buf of cap octets, *n names in *len
+ * octets) unless it is there; false when it is full (DT_UP_MAXSEARCH
+ * names or cap octets) and name was not added.
+ */
+bool up_names_add(uint8_t *buf, size_t cap, size_t *n, size_t *len,
+		  const uint8_t *name);
 
 /* Whether a and b are the same address, port and (IPv6) scope. */
 bool up_server_equal(const struct up_server *a, const struct up_server *b);

@@ -5,9 +5,12 @@
  * /etc/resolv.conf itself), NetworkManager's file without its stub
  * (no-stub-resolv.conf), systemd-resolved's list of the real servers, a
  * directory of resolvconf's per-interface files (written by the hook
- * dnstrust ships for resolvconf and openresolv), or the first of these
- * that exists (auto). Whatever the source, what comes out is one
- * up_conf, as from one resolv.conf.
+ * dnstrust ships for resolvconf and openresolv), systemd-networkd's
+ * per-link state files, or the first of these that exists (auto; never
+ * networkd). Whatever the source, what comes out is one up_conf, as from
+ * one resolv.conf; the per-interface sources also give each interface's
+ * own servers and domains (up_iface), from which policy/route.h learns
+ * split-DNS routes.
  */
 #ifndef DT_UPSTREAM_SOURCE_H
 #define DT_UPSTREAM_SOURCE_H
@@ -24,9 +27,16 @@ enum up_source_kind {
 	UP_SOURCE_RESOLVED,	  /* systemd-resolved's (and networkd's)
 				     servers */
 	UP_SOURCE_RESOLVCONF,	  /* a directory of per-interface files */
-	UP_SOURCE_AUTO,		  /* the first of the above that exists */
+	UP_SOURCE_NETWORKD,	  /* systemd-networkd's per-link state
+				     files */
+	UP_SOURCE_AUTO,		  /* the first of the first four that
+				     exists */
 };
-#define UP_SOURCE_NKINDS 4 /* the kinds auto chooses from */
+/* The kinds auto chooses from (the first four): networkd's directory
+ * exists wherever networkd runs, even when another program manages the
+ * links and gives systemd-resolved their servers over D-Bus, which those
+ * files do not show; it is used only when named. */
+#define UP_SOURCE_NKINDS 4
 
 /* The well-known places (auto looks at them in this order: resolvconf,
  * NetworkManager, systemd-resolved, /etc/resolv.conf). */
@@ -34,16 +44,28 @@ enum up_source_kind {
 #define UP_SOURCE_NM_PATH "/run/NetworkManager/no-stub-resolv.conf"
 #define UP_SOURCE_RESOLVED_PATH "/run/systemd/resolve/resolv.conf"
 #define UP_SOURCE_FILE_PATH "/etc/resolv.conf"
+#define UP_SOURCE_NETWORKD_DIR "/run/systemd/netif/links"
 
-/* One interface's file of a resolvconf directory. */
+/* One interface's file of a resolvconf or networkd directory. */
 struct up_iface {
-	char name[NAME_MAX + 1]; /* the file's name */
-	struct up_conf conf;	 /* its content; conf.defaulted when it
-				    lists no nameserver */
+	char name[NAME_MAX + 1]; /* the file's name (networkd: the link's
+				    index) */
+	struct up_conf conf;	 /* its servers and search domains (which
+				    also route); conf.defaulted when it
+				    lists no nameserver. conf.route: its
+				    routing-only domains (networkd's
+				    ROUTE_DOMAINS, "~name") */
+	int default_route;	 /* networkd's DNS_DEFAULT_ROUTE: 1 yes,
+				    0 no, -1 not said (then: yes unless it
+				    has routing-only domains, as
+				    systemd-resolved decides) */
 };
 
+/* Whether names under no interface's domain may go to f's servers. */
+bool up_iface_default_route(const struct up_iface *f);
+
 /* What a source holds: the servers and search list to use (conf), and,
- * for a resolvconf directory, each interface's own. */
+ * for a resolvconf or networkd directory, each interface's own. */
 struct up_source_data {
 	struct up_conf conf;
 	struct up_iface iface[DT_UP_MAXIFACES];
@@ -70,13 +92,17 @@ enum up_source_kind up_source_auto(const char *const path[UP_SOURCE_NKINDS]);
 
 /*
  * Reads the source of kind k (not auto) at path into *ret. A resolvconf
- * directory's files (regular files whose names do not start with '.', in
- * the order of their names, at most DT_UP_MAXIFACES) are merged: their
- * nameservers in order, duplicates once, at most DT_UP_MAXNS; their
- * search lists one after the other, duplicates once; the options of the
- * first file. A directory without a nameserver gives no server (nns 0),
- * never glibc's 127.0.0.1. Returns 0, or -errno (*ret untouched).
- * Allocates nothing that outlives the call.
+ * or networkd directory's files (regular files whose names do not start
+ * with '.', in the order of their names, at most DT_UP_MAXIFACES; a
+ * networkd file's DNS=, DOMAINS=, ROUTE_DOMAINS= and DNS_DEFAULT_ROUTE=
+ * lines, a link without DNS= servers left out) are merged: the
+ * nameservers of the interfaces that are a default route
+ * (up_iface_default_route; of all when none is) in order, duplicates
+ * once, at most DT_UP_MAXNS; every interface's search list one after the
+ * other, and its routing-only domains (conf.route), duplicates once; the
+ * options of the first file. A directory without a nameserver gives no
+ * server (nns 0), never glibc's 127.0.0.1. Returns 0, or -errno (*ret
+ * untouched). Allocates nothing that outlives the call.
  */
 int up_source_load(enum up_source_kind k, const char *path,
 		   struct up_source_data *ret);

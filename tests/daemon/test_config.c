@@ -1155,6 +1155,12 @@ static void test_source(void)
 	if (good("upstream-source resolved", &c, "resolved"))
 		is_str(c.resolv_conf, "/run/systemd/resolve/resolv.conf",
 		       "systemd-resolved's file by default");
+	if (good("upstream-source networkd", &c, "networkd")) {
+		is_int(c.upstream_source, UP_SOURCE_NETWORKD, "kind");
+		is_str(c.resolv_conf, "/run/systemd/netif/links",
+		       "systemd-networkd's link directory by default");
+		round_trip(&c, "networkd");
+	}
 	if (good("upstream-source resolvconf /run/x/ifaces", &c,
 		 "resolvconf DIR")) {
 		is_int(c.upstream_source, UP_SOURCE_RESOLVCONF, "kind");
@@ -1177,7 +1183,7 @@ static void test_source(void)
 	    "t.conf:1: upstream-source: auto takes no path");
 	bad("upstream-source dhcp",
 	    "t.conf:1: upstream-source: 'dhcp' is not file, networkmanager, "
-	    "resolved, resolvconf or auto");
+	    "resolved, resolvconf, networkd or auto");
 	bad("upstream-source resolved run/x",
 	    "t.conf:1: upstream-source: 'run/x' is not an absolute path");
 	bad("resolv-conf /a\nupstream-source auto",

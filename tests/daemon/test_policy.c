@@ -3,6 +3,10 @@
  * Private names (src/policy/policy.c, policy_private_domain): the
  * built-in list, private-domain lines, no-private-defaults, the
  * resolv.conf search list, the deepest match and where it came from.
+ * Split-DNS routes learnt from per-interface domains (src/policy/route.c):
+ * learnt from search and routing-only domains of interfaces with
+ * servers, merged when two interfaces name a domain, left out when they
+ * change nothing, bounded; the deepest wins, a DS routed by its parent.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +15,11 @@
 #include "common/errcode.h"
 #include "policy/config.h"
 #include "policy/policy.h"
+#include "policy/route.h"
 #include "tap.h"
 #include "upstream/resolvconf.h"
+#include "upstream/source.h"
+#include "wire/rr.h"
 #include "wire/dname.h"
 
 static const uint8_t *wire(const char *text)
@@ -144,8 +151,94 @@ static void test_search(void)
 	       "resolv.conf changed: domain line");
 }
 
+/* Interface i of d: name, its resolv.conf text. */
+static void iface(struct up_source_data *d, size_t i, const char *name,
+		  const char *text)
+{
+	snprintf(d->iface[i].name, sizeof(d->iface[i].name), "%s", name);
+	up_conf_parse(text, strlen(text), &d->iface[i].conf);
+	d->iface[i].default_route = -1;
+	if (d->niface <= i)
+		d->niface = i + 1;
+}
+
+/* The route of (name, type) as policy_route_str has it, or "none". */
+static const char *routed(const struct policy_routes *rt, const char *name,
+			  uint16_t type)
+{
+	static char buf[512];
+	const struct policy_route *r = policy_route_find(rt, wire(name), type);
+
+	if (!r)
+		return "none";
+	policy_route_str(r, buf, sizeof(buf));
+	return buf;
+}
+
+static void test_routes(void)
+{
+	static struct up_source_data d;
+	static struct policy_routes rt;
+	const uint8_t *corp;
+
+	memset(&d, 0, sizeof(d));
+	iface(&d, 0, "tun0", "nameserver 10.8.0.1\nsearch corp.example\n");
+	iface(&d, 1, "wlan0", "nameserver 192.0.2.1\nsearch home.lan\n");
+	iface(&d, 2, "eth0", "search nowhere.example\n");
+	up_conf_parse("nameserver 10.8.0.1\nnameserver 192.0.2.1\n", 40,
+		      &d.conf);
+	policy_routes_learn(&d, &rt);
+	is_int(rt.n, 2, "two routes (an interface without servers routes "
+			"nothing)");
+	is_str(routed(&rt, "www.corp.example.", WIRE_TYPE_A),
+	       "corp.example. 10.8.0.1 (tun0)", "a VPN's name to its server");
+	is_str(routed(&rt, "nas.home.lan.", WIRE_TYPE_A),
+	       "home.lan. 192.0.2.1 (wlan0)", "the Wi-Fi's to its own");
+	is_str(routed(&rt, "www.example.", WIRE_TYPE_A), "none",
+	       "other names: no route (the merged servers)");
+	is_str(routed(&rt, "corp.example.", WIRE_TYPE_DNSKEY),
+	       "corp.example. 10.8.0.1 (tun0)", "the apex's DNSKEY: routed");
+	is_str(routed(&rt, "corp.example.", WIRE_TYPE_DS), "none",
+	       "its DS: the parent's, asked where example. is");
+	is_str(routed(&rt, "sub.corp.example.", WIRE_TYPE_DS),
+	       "corp.example. 10.8.0.1 (tun0)", "a DS below: routed");
+
+	iface(&d, 2, "tun1", "nameserver 10.9.0.1\n"
+			     "search corp.example dev.corp.example\n");
+	policy_routes_learn(&d, &rt);
+	is_str(routed(&rt, "www.corp.example.", WIRE_TYPE_A),
+	       "corp.example. 10.8.0.1 10.9.0.1 (tun0)",
+	       "two interfaces name it: both their servers");
+	is_str(routed(&rt, "x.dev.corp.example.", WIRE_TYPE_A),
+	       "dev.corp.example. 10.9.0.1 (tun1)", "the deepest route wins");
+	corp = wire("corp.example.");
+	ok(wire_dname_equal(rt.r[0].name, corp), "in the order met");
+
+	memset(&d, 0, sizeof(d));
+	iface(&d, 0, "eth0", "nameserver 192.0.2.1\nsearch corp.example\n");
+	up_conf_parse("nameserver 192.0.2.1\n", 21, &d.conf);
+	policy_routes_learn(&d, &rt);
+	is_int(rt.n, 0, "one interface: its route changes nothing, none");
+
+	memset(&d, 0, sizeof(d));
+	for (size_t i = 0; i < DT_UP_MAXIFACES; i++) {
+		char text[256], name[16];
+		snprintf(name, sizeof(name), "if%zu", i);
+		snprintf(text, sizeof(text),
+			 "nameserver 10.0.0.%zu\nsearch a%zu.x b%zu.x c%zu.x\n",
+			 i + 1, i, i, i);
+		iface(&d, i, name, text);
+	}
+	policy_routes_learn(&d, &rt);
+	is_int(rt.n, DT_UP_MAXROUTES, "at most DT_UP_MAXROUTES routes");
+	is_int(rt.dropped, 3 * DT_UP_MAXIFACES - DT_UP_MAXROUTES,
+	       "those past it counted");
+	ok(policy_routes_equal(&rt, &rt), "a table equals itself");
+}
+
 int main(void)
 {
+	test_routes();
 	test_builtin();
 	test_config();
 	test_search();

@@ -6,7 +6,11 @@
  * resolvconf directory merged in name order, servers each once and at
  * most three, search lists one after the other, hidden files and
  * directories ignored, a file without a nameserver adding none; a
- * missing source an error.
+ * missing source an error. systemd-networkd's link state files: DNS=
+ * (ports, IPv6, and the forms not understood skipped), DOMAINS=,
+ * ROUTE_DOMAINS=, DNS_DEFAULT_ROUTE=; a link that is not a default
+ * route adds no server to the merged list; a link without servers left
+ * out.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -79,8 +83,28 @@ static const char *search(const struct up_conf *c)
 	return buf;
 }
 
+static const char *routes(const struct up_conf *c)
+{
+	static char buf[512];
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < c->nroute; i++) {
+		char n[DT_NAME_TEXT_MAXLEN];
+
+		wire_dname_to_str(up_conf_route(c, i), n, sizeof(n));
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s",
+					i ? " " : "", n);
+	}
+	return buf;
+}
+
 static void test_kinds(void)
 {
+	is_int(up_source_kind_parse("networkd"), UP_SOURCE_NETWORKD,
+	       "networkd parsed");
+	is_str(up_source_default_path(UP_SOURCE_NETWORKD),
+	       "/run/systemd/netif/links", "networkd's link directory");
 	is_str(up_source_kind_name(UP_SOURCE_NETWORKMANAGER), "networkmanager",
 	       "networkmanager by name");
 	is_int(up_source_kind_parse("resolved"), UP_SOURCE_RESOLVED,
@@ -173,6 +197,62 @@ static void test_dir(void)
 		is_str(servers(&d.conf), "192.0.2.7", "as a resolv.conf");
 }
 
+static void test_networkd(void)
+{
+	struct up_source_data d;
+
+	mkdir(path_of("links"), 0755);
+	put("links/2", "# This is private data. Do not parse.\n"
+		       "ADMIN_STATE=configured\nOPER_STATE=routable\n"
+		       "DNS=192.0.2.53 192.0.2.9#dns.example 2001:db8::53 "
+		       "[2001:db8::54]:5353 192.0.2.1 192.0.2.2\n"
+		       "NTP=\nDOMAINS=Home.Lan\nROUTE_DOMAINS=\n"
+		       "LLMNR=yes\n");
+	put("links/5", "DNS=10.8.0.1\nDOMAINS=\n"
+		       "ROUTE_DOMAINS=corp.example internal.example\n");
+	put("links/7", "OPER_STATE=carrier\nDOMAINS=nowhere.example\n");
+	put("links/9", "DNS=10.9.0.1\nROUTE_DOMAINS=lab.example\n"
+		       "DNS_DEFAULT_ROUTE=yes\n");
+	if (!ok(up_source_load(UP_SOURCE_NETWORKD, path_of("links"), &d) == 0,
+		"a networkd link directory loads"))
+		return;
+	is_int(d.niface, 3, "three links with servers (one without left "
+			    "out)");
+	is_str(d.iface[0].name, "2", "named by their index");
+	is_str(servers(&d.iface[0].conf),
+	       "192.0.2.53 2001:db8::53 [2001:db8::54]:5353",
+	       "DNS=: addresses and ports, at most three");
+	is_int(d.iface[0].conf.skipped, 1, "ADDR#NAME skipped and counted");
+	is_str(search(&d.iface[0].conf), "home.lan.", "DOMAINS=, lower case");
+	is_str(routes(&d.iface[1].conf), "corp.example. internal.example.",
+	       "ROUTE_DOMAINS=");
+	ok(up_iface_default_route(&d.iface[0]), "a link without routing-only "
+						"domains is a default route");
+	ok(!up_iface_default_route(&d.iface[1]), "one with them is not");
+	ok(up_iface_default_route(&d.iface[2]),
+	   "unless DNS_DEFAULT_ROUTE=yes says so");
+	is_str(servers(&d.conf), "192.0.2.53 2001:db8::53 [2001:db8::54]:5353",
+	       "merged: the default routes' servers only (10.8.0.1 not)");
+	is_str(search(&d.conf), "home.lan.", "merged search list");
+	is_str(routes(&d.conf), "corp.example. internal.example. lab.example.",
+	       "merged routing-only domains (not searched)");
+	put("links/2", "DNS=192.0.2.53\nDNS_DEFAULT_ROUTE=no\n");
+	put("links/9", "DNS=10.9.0.1\nROUTE_DOMAINS=lab.example\n");
+	if (ok(up_source_load(UP_SOURCE_NETWORKD, path_of("links"), &d) == 0,
+	       "loads again"))
+		is_str(servers(&d.conf), "192.0.2.53 10.8.0.1 10.9.0.1",
+		       "no default route at all: every link's servers");
+	put("links/9", "DNS=10.9.0.1\nROUTE_DOMAINS=lab.example .\n");
+	if (ok(up_source_load(UP_SOURCE_NETWORKD, path_of("links"), &d) == 0,
+	       "loads again") &&
+	    ok(d.niface == 3, "three links")) {
+		ok(up_iface_default_route(&d.iface[2]),
+		   "ROUTE_DOMAINS with the root (~.): a default route");
+		is_str(routes(&d.iface[2].conf), "lab.example.",
+		       "the root itself is no route");
+	}
+}
+
 static int rm_one(const char *path, const struct stat *st, int flag,
 		  struct FTW *ftw)
 {
@@ -190,6 +270,7 @@ int main(void)
 	test_kinds();
 	test_auto();
 	test_dir();
+	test_networkd();
 	ok(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS) == 0,
 	   "the temporary tree removed");
 	return done_testing();
