@@ -417,6 +417,23 @@
  * query of its own: one per zone
  * cut recently followed; each a response of at most a few KiB. */
 #define DT_IT_DS_MAX 256
+/* DNSKEY responses an iterator core keeps from the queries it asks
+ * beside a question (it_set_keys_ahead), until the chain walk of that
+ * question asks for them: one per zone cut of the questions under way,
+ * each a response of a few KiB. */
+#define DT_IT_KEYS_MAX 64
+/* How long such a response waits for its question (ms): the chain walk
+ * asks for it as soon as the answer is in, within the default
+ * query-timeout (5 s); what is not asked by then was not needed. */
+#define DT_IT_KEYS_KEEP_MS 10000
+/* DNSKEY queries asked beside one question: one per signed zone cut on
+ * its way down; real names cross a few, and past this the chain walk
+ * asks the rest once the answer is in. Each is charged to the
+ * question's DT_IT_QUERIES_MAX. */
+#define DT_IT_KEYS_AHEAD_MAX 8
+/* Queries one such DNSKEY question sends before it gives up (nobody waits
+ * on it yet): one per round over the zone's servers. */
+#define DT_IT_KEYS_AHEAD_QUERIES DT_IT_ROUNDS_MAX
 /* Stub zones an iterator core holds (it_add_stub): a test scenario's
  * root hints and stub-zone clauses, a handful each. */
 #define DT_IT_STUBS_MAX 16

@@ -595,6 +595,19 @@ static bool forwarding(void *arg)
 	return !w->it || !__atomic_load_n(&w->d->recursing, __ATOMIC_RELAXED);
 }
 
+/* Whether the iterator asks zone's DNSKEY beside a question about
+ * qname (it_set_keys_ahead). */
+static bool keys_ahead(void *arg, const uint8_t *zone, const uint8_t *qname,
+		       int64_t now_ms)
+{
+	struct worker *w = arg;
+	struct rsv_clock now;
+
+	(void)now_ms;
+	clock_of(w, &now);
+	return rsv_keys_ahead(w->rsv, zone, qname, &now);
+}
+
 int resolve_init(struct worker *w)
 {
 	struct rsv_env env = {
@@ -618,6 +631,7 @@ int resolve_init(struct worker *w)
 		struct it_lookup lk = {
 			.start = ns_start, .cancel = ns_cancel, .arg = w};
 		it_set_lookup(w->it, &lk);
+		it_set_keys_ahead(w->it, keys_ahead, w);
 	}
 	return 0;
 }
