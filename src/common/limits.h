@@ -207,6 +207,10 @@
 /* glibc's MAXNS: resolv.conf nameserver lines past the third are ignored,
  * by glibc and so by us (the same servers an application would use). */
 #define DT_UP_MAXNS 3
+/* The reason of an upstream's DNSSEC verdict (capab.h), with its NUL:
+ * the longest is a captive portal's, "captive portal (answers rewritten
+ * to ADDR)", 39 characters and an IPv6 address of at most 45. */
+#define DT_CAPAB_REASON_LEN 96
 /* A DNS-over-TLS server's authentication name (RFC 8310 §8), checked
  * against its certificate: a host name in text, at most 253 octets
  * (RFC 1035 §2.3.4), with its NUL. */
@@ -219,8 +223,9 @@
 /* resolv.conf is a few hundred octets; 64 KiB is far past any real one
  * and bounds what a hostile writer of the file can make us read. */
 #define DT_UP_CONF_MAXSIZE (64 * 1024)
-/* glibc: options timeout defaults to 5 s and is capped at 30 s (RES_MAXRETRANS);
- * attempts defaults to 2 and is capped at 5 (RES_MAXRETRY). */
+/* glibc: options timeout defaults to 5 s and is capped at 30 s
+ * (RES_MAXRETRANS); attempts defaults to 2 and is capped at 5 (RES_MAXRETRY).
+ */
 #define DT_UP_TIMEOUT_DEFAULT_MS 5000
 #define DT_UP_TIMEOUT_MAX_MS 30000
 #define DT_UP_ATTEMPTS_DEFAULT 2
