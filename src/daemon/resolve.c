@@ -191,6 +191,30 @@ static bool refetch_fallback(struct wfetch *wf)
 	return wf->req != NULL;
 }
 
+/*
+ * During a hotspot sign-on, a DS or DNSKEY that recursion could not get
+ * (a portal lets no query out but to itself, and a portal is a "no" that
+ * makes resolution auto recurse) is asked of the network's servers, as
+ * a forwarder asks it: validated the same, so that a signed name stays
+ * proven signed and the portal's forgery of it bogus, instead of
+ * unvalidated for want of a chain. True when it was sent.
+ */
+static bool refetch_network(struct wfetch *wf)
+{
+	struct worker *w = wf->w;
+
+	if (!wf->ireq || !wf->network ||
+	    (wf->type != WIRE_TYPE_DS && wf->type != WIRE_TYPE_DNSKEY) ||
+	    !hotspot_left(w))
+		return false;
+	wf->network = false; /* once; its answer is not asked again */
+	wf->ireq = NULL;
+	wf->req = up_query_ex(w->up, wf->name, wf->type, WIRE_CLASS_IN, NULL,
+			      rsv_fetch_attempt(wf->f) ? UP_Q_TCP : 0,
+			      fetch_done, wf);
+	return wf->req != NULL;
+}
+
 static void fetch_done(void *arg, int err, const struct up_answer *ans,
 		       int last_rcode)
 {
@@ -200,6 +224,8 @@ static void fetch_done(void *arg, int err, const struct up_answer *ans,
 
 	(void)last_rcode;
 	if (wf->req && refetch_iterated(wf))
+		return;
+	if (err && refetch_network(wf))
 		return;
 	if (err && refetch_fallback(wf))
 		return;
