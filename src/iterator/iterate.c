@@ -954,56 +954,68 @@ static struct ds_ent *ds_lookup(struct iterator *it, const uint8_t *zone)
 	return kept_find(it->ds, DT_IT_DS_MAX, it->now, zone);
 }
 
-/* --- the DNSKEY of each zone, asked with the question --- */
+/* --- the DNSKEY (and DS) of each zone, asked with the question --- */
 
-/* The DNSKEY question for zone that keys_ahead() started and nobody has
+/* The kept responses of qtype (DS or DNSKEY) and their number. */
+static struct ds_ent *kept_of(struct iterator *it, uint16_t qtype, size_t *n)
+{
+	*n = qtype == WIRE_TYPE_DS ? DT_IT_DS_MAX : DT_IT_KEYS_MAX;
+	return qtype == WIRE_TYPE_DS ? it->ds : it->keys;
+}
+
+/* The question for (name, qtype) that ahead() started and nobody has
  * taken yet, or NULL. */
-static struct it_req *ahead_find(struct iterator *it, const uint8_t *zone)
+static struct it_req *ahead_find(struct iterator *it, const uint8_t *name,
+				 uint16_t qtype)
 {
 	for (struct it_req *q = it->reqs; q; q = q->next)
-		if (q->ahead && wire_dname_equal(q->qname, zone))
+		if (q->ahead && q->qtype == qtype &&
+		    wire_dname_equal(q->qname, name))
 			return q;
 	return NULL;
 }
 
-/* Whether any question under way asks zone's DNSKEY RRset. */
-static bool keys_asked(struct iterator *it, const uint8_t *zone)
+/* Whether (name, qtype) is asked by a question under way, or its
+ * response kept. */
+static bool ahead_known(struct iterator *it, const uint8_t *name,
+			uint16_t qtype)
 {
+	size_t n;
+	struct ds_ent *tab = kept_of(it, qtype, &n);
+
 	for (struct it_req *q = it->reqs; q; q = q->next)
-		if (q->qtype == WIRE_TYPE_DNSKEY &&
-		    wire_dname_equal(q->qname, zone))
+		if (q->qtype == qtype && wire_dname_equal(q->qname, name))
 			return true;
-	return false;
+	return kept_find(tab, n, it->now, name) != NULL;
 }
 
 /*
- * r is about to ask its zone's servers: ask them the zone's DNSKEY RRset
- * too, at the same moment, when the caller wants it (it->keys_fn: the
- * chain of trust of r's question will need it and the caches cannot
+ * Asks name's qtype (DNSKEY, or DS) of the servers of z beside r's
+ * question, at the same moment, when the caller wants it (it->keys_fn:
+ * the chain of trust of r's question will need it and the caches cannot
  * prove it), so that the chain walk finds it when the answer is in
  * instead of asking it then. Not below a referral without DS (the cut is
  * unsigned or the proof bogus: no key of its is used), not for a zone
  * without addresses, nor twice; charged to r's question, at most
  * DT_IT_KEYS_AHEAD_MAX of them.
  */
-static void keys_ahead(struct it_req *r)
+static void ahead(struct it_req *r, const struct zone *z, const uint8_t *name,
+		  uint16_t qtype)
 {
 	struct iterator *it = r->it;
 	struct it_req *top = r->top, *a;
 
 	if (!it->keys_fn || r->ahead || r->parent || r->unsigned_below ||
-	    !r->z.naddr || top->aheads >= DT_IT_KEYS_AHEAD_MAX ||
+	    !z->naddr || top->aheads >= DT_IT_KEYS_AHEAD_MAX ||
 	    top->queries + 1 >= DT_IT_QUERIES_MAX + top->cuts ||
-	    (r->qtype == WIRE_TYPE_DNSKEY &&
-	     wire_dname_equal(r->cur, r->z.name)) ||
-	    kept_find(it->keys, DT_IT_KEYS_MAX, it->now, r->z.name) ||
-	    keys_asked(it, r->z.name) ||
-	    !it->keys_fn(it->keys_arg, r->z.name, r->cur, it->now))
+	    (r->qtype == qtype && wire_dname_equal(r->cur, name)) ||
+	    ahead_known(it, name, qtype) ||
+	    !it->keys_fn(it->keys_arg, name, r->cur, it->now))
 		return;
-	if (!(a = req_new(it, r->z.name, WIRE_TYPE_DNSKEY, NULL, NULL)))
+	if (!(a = req_new(it, name, qtype, NULL, NULL)))
 		return;
 	a->ahead = true;
-	a->z = r->z;
+	a->z = *z;
 	zone_reset(a);
 	top->aheads++;
 	top->queries++;
@@ -1011,14 +1023,21 @@ static void keys_ahead(struct it_req *r)
 	step(a);
 }
 
-/* The end of a DNSKEY question nobody took: its response is kept for the
- * chain walk's question (keys_answer()). */
+/* r is about to ask its zone's servers: their zone's DNSKEY with it. */
+static void keys_ahead(struct it_req *r)
+{
+	ahead(r, &r->z, r->z.name, WIRE_TYPE_DNSKEY);
+}
+
+/* The end of a question nobody took: its response is kept for the
+ * chain walk's question (ds_answer(), keys_answer()). */
 static void ahead_end(struct it_req *r)
 {
-	size_t len;
+	size_t len, n;
+	struct ds_ent *tab = kept_of(r->it, r->qtype, &n);
 
 	if (r->err == 0 && r->nsteps && assemble(r, &len) == 0)
-		kept_put(r->it->keys, DT_IT_KEYS_MAX, r->qname, r->it->out, len,
+		kept_put(tab, n, r->qname, r->it->out, len,
 			 r->it->now + DT_IT_KEYS_KEEP_MS, &r->last_server);
 }
 
@@ -1040,6 +1059,10 @@ static void on_minimised(struct it_req *r, const struct wire_msg *m,
 		wire_dname_copy(child.name, apex);
 		wire_dname_tolower(child.name);
 		zone_store(r->it, &child, ttl);
+		/* Its DS and DNSKEY with the next query, of the same
+		 * servers: no referral brings them. */
+		ahead(r, &r->z, child.name, WIRE_TYPE_DS);
+		ahead(r, &child, child.name, WIRE_TYPE_DNSKEY);
 	}
 	if (kind == IT_LAME || m->rcode == WIRE_RCODE_NXDOMAIN) {
 		qmin_fallback(r);
@@ -1336,21 +1359,25 @@ static bool ds_answer(struct it_req *r)
 	return true;
 }
 
-/* A DNSKEY question whose RRset was asked beside an earlier question
- * (keys_ahead()): answered from that response, used once as a DS from a
- * referral is, or joined to that question while it is under way (it
- * then has a caller, and all of a question's budget). Returns the
- * request, or NULL when there is neither. */
-static struct it_req *keys_take(struct iterator *it, const uint8_t *qname,
-				unsigned nest, up_done_fn *cb, void *arg)
+/* A DNSKEY or DS question asked beside an earlier question (ahead()):
+ * joined to that question while it is under way (it then has a caller,
+ * and all of a question's budget), or for a DNSKEY answered from its
+ * kept response, used once as a DS from a referral is (a kept DS is
+ * ds_answer()'s). Returns the request, or NULL when there is neither. */
+static struct it_req *ahead_take(struct iterator *it, const uint8_t *qname,
+				 uint16_t qtype, unsigned nest, up_done_fn *cb,
+				 void *arg)
 {
-	struct ds_ent *e = kept_find(it->keys, DT_IT_KEYS_MAX, it->now, qname);
-	struct it_req *r = e ? NULL : ahead_find(it, qname);
+	struct it_req *r = ahead_find(it, qname, qtype);
+	struct ds_ent *e =
+		r || qtype != WIRE_TYPE_DNSKEY
+			? NULL
+			: kept_find(it->keys, DT_IT_KEYS_MAX, it->now, qname);
 	struct up_answer ans;
 
 	if (r) {
 		r->ahead = false;
-	} else if (e && (r = req_new(it, qname, WIRE_TYPE_DNSKEY, cb, arg))) {
+	} else if (e && (r = req_new(it, qname, qtype, cb, arg))) {
 		ans = (struct up_answer){
 			.msg = e->msg, .len = e->len, .server = &e->from};
 		end(r, keep_step(r, &ans));
@@ -1418,8 +1445,8 @@ struct it_req *it_query_nest(struct iterator *it, int64_t now,
 	it->now = now;
 	if (len < 0)
 		qname = (const uint8_t *)""; /* ends below with the error */
-	else if (qtype == WIRE_TYPE_DNSKEY &&
-		 (r = keys_take(it, qname, nest, cb, arg)))
+	else if ((qtype == WIRE_TYPE_DNSKEY || qtype == WIRE_TYPE_DS) &&
+		 (r = ahead_take(it, qname, qtype, nest, cb, arg)))
 		return r;
 	if (!(r = req_new(it, qname, qtype, cb, arg)))
 		return NULL;
