@@ -127,9 +127,9 @@ struct it_req {
 			     one more query allowed, DT_IT_REFERRALS_MAX at
 			     most */
 	unsigned referrals, links;
-	bool ahead;	     /* a DNSKEY asked beside a question: nobody
-				waits on it yet (keys_ahead()) */
-	unsigned aheads;     /* top only: such DNSKEY questions started */
+	bool ahead;	     /* a DNSKEY or DS asked beside a question:
+				nobody waits on it yet (ahead()) */
+	unsigned aheads;     /* top only: such questions started */
 	bool unsigned_below; /* a referral without DS was followed: no
 				DNSKEY is asked ahead below it */
 	/* the zone asked now */
