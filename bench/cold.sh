@@ -10,6 +10,7 @@
 # asserts a figure. Run as root (the lab and the resolvers bind port 53).
 #
 #   usage: bench/cold.sh [BUILD_DIR]        (default: build; make bench-cold)
+#          BENCH_MODE=recursive bench/cold.sh [BUILD_DIR]
 #
 # Set-up, on LAB_NET (default 127.0.2, as the lab; another 127.X.Y to run
 # beside a running lab):
@@ -28,6 +29,21 @@
 #     NET.83   kresd, policy.FORWARD of everything to the proxy, the lab's
 #              root DS as its only trust anchor, root hints replaced by the
 #              lab's root, priming off.
+#
+# BENCH_MODE=recursive: the three resolve from the root instead, each
+# authoritative server of the lab behind a delay proxy of its own:
+#     NET.71   bench/delayproxy.py in front of the lab's NSD (NET.1: the
+#              root and lab.), NET.72 in front of its Knot (NET.2: the
+#              zones below lab.), both logging to the same file; each
+#              rewrites the glue of NET.1 and NET.2 (authority and
+#              additional sections, never answers) to
+#              NET.71 and NET.72, so every query of a resolver goes
+#              through a proxy;
+#     dnstrustd: resolution recursive, root hints NET.71 (ns1.lab.);
+#     Unbound: "validator iterator", no forward-zone, the same hints;
+#     kresd: the same hints, no forwarding.
+# Results then go to cold-recursive.md and cold-recursive-raw.txt, and
+# "queries" and "rounds" count queries to authoritative servers.
 #
 # Nothing is sent off 127.0.0.0/8; no resolver has the public root hints or
 # the IANA anchor.
@@ -89,6 +105,13 @@ NET=${LAB_NET:-127.0.2}
 }
 export LAB_NET=$NET
 PROXY=$NET.80
+MODE=${BENCH_MODE:-forward}
+PROXY_ROOT=$NET.71 PROXY_LEAF=$NET.72
+case $MODE in
+forward) PROXIES=$PROXY ;;
+recursive) PROXIES="$PROXY_ROOT $PROXY_LEAF" ;;
+*) echo "bench/cold: BENCH_MODE must be forward or recursive" >&2; exit 2 ;;
+esac
 declare -A ADDR=([dnstrustd]=$NET.81 [unbound]=$NET.82 [kresd]=$NET.83)
 RESOLVERS=${BENCH_RESOLVERS:-dnstrustd unbound kresd}
 REPS=${BENCH_REPS:-3}
@@ -104,7 +127,9 @@ declare -A NAMES=(
 	[5]="h1.d5.d4.d3.deep.lab. h2.d5.d4.d3.deep.lab. h3.d5.d4.d3.deep.lab."
 )
 out=${BENCH_OUT:-$top/bench/results}
-raw=$out/cold-raw.txt
+base=cold
+[ "$MODE" = recursive ] && base=cold-recursive
+raw=$out/$base-raw.txt
 
 die() {
 	echo "bench/cold: $*" >&2
@@ -123,7 +148,7 @@ done
 for r in $RESOLVERS; do
 	[ -n "${ADDR[$r]:-}" ] || die "BENCH_RESOLVERS: $r is not one of dnstrustd unbound kresd"
 done
-for a in $PROXY "${ADDR[@]}"; do
+for a in $PROXIES "${ADDR[@]}"; do
 	if ss -Hlnut 2>/dev/null | awk '{print $5}' | grep -qxF "$a:53"; then
 		die "something already listens on $a:53"
 	fi
@@ -141,16 +166,39 @@ lab=$work/lab
 
 # --- configurations ---------------------------------------------------------
 
+# The configuration lines that differ by mode: dnstrustd's resolution,
+# the root hints, Unbound's forward-zone, kresd's hint and policy.
+mode_lines() { # dnstrustd|unbound-hints|unbound-forward|kresd
+	case $MODE/$1 in
+	forward/dnstrustd) echo "root-hints $LAB_DIR/root.hints" ;;
+	recursive/dnstrustd)
+		echo "resolution recursive"
+		echo "root-hints $work/root.hints" ;;
+	forward/unbound-hints) echo "    root-hints: \"$LAB_DIR/root.hints\"" ;;
+	recursive/unbound-hints) echo "    root-hints: \"$work/root.hints\"" ;;
+	forward/unbound-forward)
+		echo "forward-zone:"
+		echo "    name: \".\""
+		echo "    forward-addr: $PROXY" ;;
+	forward/kresd)
+		echo "hints.root({ ['ns1.lab.'] = '$LAB_ROOT_SERVER' })"
+		echo "policy.add(policy.all(policy.FORWARD({ '$PROXY' })))" ;;
+	recursive/kresd) echo "hints.root({ ['ns1.lab.'] = '$PROXY_ROOT' })" ;;
+	esac
+}
+
 write_configs() {
 	local r
 	mkdir -p "$work/dnstrustd" "$work/unbound" "$work/kresd"
 	echo "nameserver $PROXY" >"$work/dnstrustd/resolv.conf"
+	printf '. 3600000 NS ns1.lab.\nns1.lab. 3600000 A %s\n' "$PROXY_ROOT" \
+		>"$work/root.hints"
 	cat >"$work/dnstrustd/dnstrust.conf" <<-EOF
 		socket $work/dnstrustd/run/socket
 		listen ${ADDR[dnstrustd]}@53
 		resolv-conf $work/dnstrustd/resolv.conf
 		trust-anchor-file $LAB_ANCHOR
-		root-hints $LAB_DIR/root.hints
+		$(mode_lines dnstrustd)
 		log-level warning
 	EOF
 	cat >"$work/unbound/unbound.conf" <<-EOF
@@ -172,13 +220,11 @@ write_configs() {
 		    do-not-query-localhost: no
 		    module-config: "validator iterator"
 		    trust-anchor-file: "$LAB_ANCHOR"
-		    root-hints: "$LAB_DIR/root.hints"
+		$(mode_lines unbound-hints)
 		    prefetch: no
 		remote-control:
 		    control-enable: no
-		forward-zone:
-		    name: "."
-		    forward-addr: $PROXY
+		$(mode_lines unbound-forward)
 	EOF
 	cat >"$work/kresd/config.lua" <<-EOF
 		log_level('warning')
@@ -188,10 +234,9 @@ write_configs() {
 		pcall(modules.unload, 'detect_time_skew')
 		pcall(modules.unload, 'detect_time_jump')
 		modules.load('hints')
-		hints.root({ ['ns1.lab.'] = '$LAB_ROOT_SERVER' })
 		trust_anchors.remove('.')
 		trust_anchors.add('$(cat "$LAB_ANCHOR")')
-		policy.add(policy.all(policy.FORWARD({ '$PROXY' })))
+		$(mode_lines kresd)
 		cache.open(64 * MB, 'lmdb://$work/kresd/cache')
 	EOF
 	# dnstrustd checks its configuration and anchors before the run.
@@ -269,9 +314,19 @@ LAB_DEEP=1 "$LAB_SH" start "$lab" >"$work/lab.log" 2>&1 ||
 write_configs
 echo 0 >"$work/delay"
 : >"$work/proxy.log"
-launch proxy python3 "$top/bench/delayproxy.py" "$PROXY" "$LAB_RESOLVER" \
-	"$work/delay" "$work/proxy.log"
-wait_listening proxy "$PROXY"
+if [ "$MODE" = forward ]; then
+	launch proxy python3 "$top/bench/delayproxy.py" "$PROXY" "$LAB_RESOLVER" \
+		"$work/delay" "$work/proxy.log"
+	wait_listening proxy "$PROXY"
+else
+	amap="$LAB_ROOT_SERVER=$PROXY_ROOT,$LAB_LEAF_SERVER=$PROXY_LEAF"
+	launch proxy-root python3 "$top/bench/delayproxy.py" "$PROXY_ROOT" \
+		"$LAB_ROOT_SERVER" "$work/delay" "$work/proxy.log" "$amap"
+	launch proxy-leaf python3 "$top/bench/delayproxy.py" "$PROXY_LEAF" \
+		"$LAB_LEAF_SERVER" "$work/delay" "$work/proxy.log" "$amap"
+	wait_listening proxy-root "$PROXY_ROOT"
+	wait_listening proxy-leaf "$PROXY_LEAF"
+fi
 
 all_names=""
 for depth in $DEPTHS; do
@@ -295,7 +350,7 @@ done
 	echo "# bench/cold.sh $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -r) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "# $(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: //')"
 	echo "# source $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$top" diff --quiet HEAD -- src 2>/dev/null || echo ' (src modified)'), $($UNBOUND -V | head -1), $($KRESD --version)"
-	echo "# dnstrustd: $DNSTRUSTD"
+	echo "# dnstrustd: $DNSTRUSTD; mode $MODE"
 	echo "# rep delay_ms depth name resolver ms queries after rounds startup outcome"
 } >"$raw"
 
@@ -321,7 +376,7 @@ for rep in $(seq "$REPS"); do
 done
 
 cmd="bench/cold.sh $build"
-for v in LAB_NET BENCH_REPS BENCH_DELAYS BENCH_DEPTHS BENCH_PER_DEPTH BENCH_RESOLVERS; do
+for v in BENCH_MODE LAB_NET BENCH_REPS BENCH_DELAYS BENCH_DEPTHS BENCH_PER_DEPTH BENCH_RESOLVERS; do
 	[ -n "${!v:-}" ] && cmd="$v=\"${!v}\" $cmd"
 done
-python3 "$top/bench/cold_table.py" "$raw" "$cmd" | tee "$out/cold.md"
+python3 "$top/bench/cold_table.py" "$raw" "$cmd" | tee "$out/$base.md"

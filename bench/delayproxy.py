@@ -16,7 +16,20 @@ ARRIVAL-TIME is seconds since the epoch (time.time(), as bash's
 EPOCHREALTIME). Prints "ready" once both sockets are bound; stops on
 SIGTERM. Loopback addresses only.
 
-usage: delayproxy.py ADDR UPSTREAM DELAYFILE LOG
+In front of an authoritative server (bench/cold.sh's recursive mode),
+MAP (FROM=TO,FROM=TO...) rewrites the address of every A record FROM in
+the authority and additional sections of the responses (the glue) to
+TO: the lab's referrals then name the proxies, so that a resolver
+recursing from the proxies' hints keeps asking through them. The RRSIGs
+of those sections that cover A records are made to cover type 65534
+instead (NSD signs the addresses of name servers named in its own
+zone, and a resolver that validates them would find the rewritten one
+bogus): the rewritten address is then glue, as unsigned. Answers
+are left as they are (their A records are signed): a resolver that asks
+a name server's address itself and uses the answer rather than the glue
+asks that server directly, without the delay.
+
+usage: delayproxy.py ADDR UPSTREAM DELAYFILE LOG [MAP]
 """
 import os
 import signal
@@ -57,6 +70,42 @@ def question(q):
         return "?", "?"
 
 
+def skip_name(m, i):
+    """The offset after the (possibly compressed) name at m[i]."""
+    while m[i]:
+        if m[i] & 0xC0 == 0xC0:
+            return i + 2
+        i += 1 + m[i]
+    return i + 1
+
+
+def rewrite(m, amap):
+    """m with every A record whose address is in amap (4 octets to 4
+    octets) rewritten; m itself when it cannot be parsed."""
+    if not amap or len(m) < 12:
+        return m
+    out = bytearray(m)
+    try:
+        qd, an, ns, ar = struct.unpack("!4H", m[4:12])
+        i = 12
+        for _ in range(qd):
+            i = skip_name(m, i) + 4
+        for k in range(an + ns + ar):
+            i = skip_name(m, i)
+            rtype, _, _, rdlen = struct.unpack("!HHIH", m[i:i + 10])
+            i += 10
+            if k >= an and rtype == 1 and rdlen == 4 and \
+                    bytes(m[i:i + 4]) in amap:
+                out[i:i + 4] = amap[bytes(m[i:i + 4])]
+            if k >= an and rtype == 46 and rdlen >= 2 and \
+                    struct.unpack("!H", m[i:i + 2])[0] == 1:
+                out[i:i + 2] = struct.pack("!H", 65534)
+            i += rdlen
+    except (IndexError, struct.error):
+        return m
+    return bytes(out)
+
+
 def log(logfile, t, peer, transport, q):
     name, qtype = question(q)
     with lock:
@@ -70,6 +119,9 @@ def late(t0, d):
         time.sleep(left)
 
 
+AMAP = {}
+
+
 def serve_udp(sock, upstream, delayfile, logfile):
     while True:
         query, peer = sock.recvfrom(65535)
@@ -81,6 +133,7 @@ def serve_udp(sock, upstream, delayfile, logfile):
             r = ask_udp(q, upstream)
             if r is None:
                 return
+            r = rewrite(r, AMAP)
             late(t0, d)
             try:
                 sock.sendto(r, p)
@@ -105,6 +158,7 @@ def serve_tcp_conn(conn, peer, upstream, delayfile, logfile):
             r = ask_tcp(query, upstream)
             if r is None:
                 return
+            r = rewrite(r, AMAP)
             late(t0, d)
             try:
                 send_frame(conn, r)
@@ -121,9 +175,12 @@ def serve_tcp(sock, upstream, delayfile, logfile):
 
 
 def main():
-    if len(sys.argv) != 5:
+    if len(sys.argv) not in (5, 6):
         sys.exit(__doc__)
-    addr, upstream, delayfile, logpath = sys.argv[1:]
+    addr, upstream, delayfile, logpath = sys.argv[1:5]
+    for pair in (sys.argv[5].split(",") if len(sys.argv) == 6 else []):
+        a, b = pair.split("=")
+        AMAP[socket.inet_aton(a)] = socket.inet_aton(b)
     for a in (addr, upstream):
         if not a.startswith("127."):
             sys.exit("delayproxy: loopback addresses only")

@@ -207,6 +207,10 @@
 /* glibc's MAXNS: resolv.conf nameserver lines past the third are ignored,
  * by glibc and so by us (the same servers an application would use). */
 #define DT_UP_MAXNS 3
+/* The reason of an upstream's DNSSEC verdict (capab.h), with its NUL:
+ * the longest is a captive portal's, "captive portal (answers rewritten
+ * to ADDR)", 39 characters and an IPv6 address of at most 45. */
+#define DT_CAPAB_REASON_LEN 96
 /* A DNS-over-TLS server's authentication name (RFC 8310 §8), checked
  * against its certificate: a host name in text, at most 253 octets
  * (RFC 1035 §2.3.4), with its NUL. */
@@ -219,8 +223,9 @@
 /* resolv.conf is a few hundred octets; 64 KiB is far past any real one
  * and bounds what a hostile writer of the file can make us read. */
 #define DT_UP_CONF_MAXSIZE (64 * 1024)
-/* glibc: options timeout defaults to 5 s and is capped at 30 s (RES_MAXRETRANS);
- * attempts defaults to 2 and is capped at 5 (RES_MAXRETRY). */
+/* glibc: options timeout defaults to 5 s and is capped at 30 s
+ * (RES_MAXRETRANS); attempts defaults to 2 and is capped at 5 (RES_MAXRETRY).
+ */
 #define DT_UP_TIMEOUT_DEFAULT_MS 5000
 #define DT_UP_TIMEOUT_MAX_MS 30000
 #define DT_UP_ATTEMPTS_DEFAULT 2
@@ -424,6 +429,23 @@
  * query of its own: one per zone
  * cut recently followed; each a response of at most a few KiB. */
 #define DT_IT_DS_MAX 256
+/* DNSKEY responses an iterator core keeps from the queries it asks
+ * beside a question (it_set_keys_ahead), until the chain walk of that
+ * question asks for them: one per zone cut of the questions under way,
+ * each a response of a few KiB. */
+#define DT_IT_KEYS_MAX 64
+/* How long such a response waits for its question (ms): the chain walk
+ * asks for it as soon as the answer is in, within the default
+ * query-timeout (5 s); what is not asked by then was not needed. */
+#define DT_IT_KEYS_KEEP_MS 10000
+/* DNSKEY queries asked beside one question: one per signed zone cut on
+ * its way down; real names cross a few, and past this the chain walk
+ * asks the rest once the answer is in. Each is charged to the
+ * question's DT_IT_QUERIES_MAX. */
+#define DT_IT_KEYS_AHEAD_MAX 8
+/* Queries one such DNSKEY question sends before it gives up (nobody waits
+ * on it yet): one per round over the zone's servers. */
+#define DT_IT_KEYS_AHEAD_QUERIES DT_IT_ROUNDS_MAX
 /* Stub zones an iterator core holds (it_add_stub): a test scenario's
  * root hints and stub-zone clauses, a handful each. */
 #define DT_IT_STUBS_MAX 16

@@ -115,6 +115,30 @@ static bool refetch_fallback(struct fnreq *fr)
 	return fr->req != NULL;
 }
 
+/*
+ * During a hotspot sign-on, a DS or DNSKEY that recursion could not get
+ * (a portal lets no query out but to itself, and a portal is a "no" that
+ * makes resolution auto recurse) is asked of the network's servers, as
+ * a forwarder asks it: validated the same, so that a signed name stays
+ * proven signed and the portal's forgery of it bogus, instead of
+ * unvalidated for want of a chain. True when it was sent.
+ */
+static bool refetch_network(struct fnreq *fr)
+{
+	struct fetch_net *n = fr->n;
+
+	if (!fr->ireq || !fr->network ||
+	    (fr->type != WIRE_TYPE_DS && fr->type != WIRE_TYPE_DNSKEY) ||
+	    !n->env.signing_on || !n->env.signing_on(n->env.arg))
+		return false;
+	fr->network = false; /* once; its answer is not asked again */
+	fr->ireq = NULL;
+	fr->req = up_query_ex(n->up, fr->name, fr->type, WIRE_CLASS_IN, NULL,
+			      rsv_fetch_attempt(fr->f) ? UP_Q_TCP : 0,
+			      fetch_done, fr);
+	return fr->req != NULL;
+}
+
 /* Puts fr on n->held until until (loop milliseconds), the timer set. */
 static void hold(struct fnreq *fr, int64_t until)
 {
@@ -165,6 +189,8 @@ static void fetch_done(void *arg, int err, const struct up_answer *ans,
 	if (refetch_iterated(fr))
 		return;
 	if (err && hold_failed(fr, err))
+		return;
+	if (err && refetch_network(fr))
 		return;
 	if (err && refetch_fallback(fr))
 		return;

@@ -8,7 +8,9 @@
  * that answered nothing is asked once more there); a forwarded response
  * that arrives once the judgement turned recursive asked again from the
  * root; a public name that neither the network nor recursion answered
- * asked once of the fallback-upstream servers. One driver per loop:
+ * asked once of the fallback-upstream servers; during a hotspot
+ * sign-on, a DS or DNSKEY recursion could not get asked of the
+ * network's servers. One driver per loop:
  * each of dnstrustd's workers (resolve.c) and libdnstrust's in-process
  * engine (src/inproc) has one; what differs between them comes through
  * the hooks of struct fn_env.
@@ -60,6 +62,10 @@ struct fn_env {
 	 * posting false when it was cancelled. */
 	void (*shared_end)(void *arg, void *share, bool posting, int err,
 			   const uint8_t *msg, size_t len, const char *from);
+	/* Optional. Whether a hotspot sign-on is under way: a DS or
+	 * DNSKEY that recursion could not get is then asked of
+	 * resolv.conf's servers, once. */
+	bool (*signing_on)(void *arg);
 	/* Optional. A fetch went to the fallback servers. */
 	void (*fallback_sent)(void *arg);
 };

@@ -460,12 +460,31 @@ static uint32_t hotspot(void *arg)
 	return hotspot_left(arg);
 }
 
+/* fetch_net's signing_on: a hotspot sign-on is under way. */
+static bool signing_on(void *arg)
+{
+	return hotspot_left(arg) != 0;
+}
+
 /* Whether questions go to the resolv.conf servers now (iterated()). */
 static bool forwarding(void *arg)
 {
 	struct worker *w = arg;
 
 	return !w->it || !__atomic_load_n(&w->d->recursing, __ATOMIC_RELAXED);
+}
+
+/* Whether the iterator asks zone's DNSKEY beside a question about
+ * qname (it_set_keys_ahead). */
+static bool keys_ahead(void *arg, const uint8_t *zone, const uint8_t *qname,
+		       int64_t now_ms)
+{
+	struct worker *w = arg;
+	struct rsv_clock now;
+
+	(void)now_ms;
+	clock_of(w, &now);
+	return rsv_keys_ahead(w->rsv, zone, qname, &now);
 }
 
 int resolve_init(struct worker *w)
@@ -492,6 +511,7 @@ int resolve_init(struct worker *w)
 		.fallback = fallback,
 		.hold_until = hold_until,
 		.shared_end = shared_end,
+		.signing_on = signing_on,
 		.fallback_sent = fallback_sent,
 	};
 
@@ -508,6 +528,7 @@ int resolve_init(struct worker *w)
 		struct it_lookup lk = {
 			.start = ns_start, .cancel = ns_cancel, .arg = w};
 		it_set_lookup(w->it, &lk);
+		it_set_keys_ahead(w->it, keys_ahead, w);
 	}
 	return 0;
 }

@@ -437,6 +437,19 @@ static void resolv_conf_check(struct inproc *e)
 		judge_servers(e);
 }
 
+/* Whether the iterator asks zone's DNSKEY beside a question about
+ * qname (it_set_keys_ahead), as dnstrustd's workers do. */
+static bool keys_ahead(void *arg, const uint8_t *zone, const uint8_t *qname,
+		       int64_t now_ms)
+{
+	struct inproc *e = arg;
+	struct rsv_clock now;
+
+	(void)now_ms;
+	clock_of(e, &now);
+	return e->rsv && rsv_keys_ahead(e->rsv, zone, qname, &now);
+}
+
 /* resolution recursive: the iterator from the configured root hints
  * (the built-in ones without root-hints), over a client of its own, its
  * name-server addresses asked of the core. */
@@ -457,6 +470,7 @@ static int recursion_start(struct inproc *e, char *err, size_t errlen)
 		return -1;
 	e->it = it_net_core(e->itnet);
 	it_set_lookup(e->it, &lk);
+	it_set_keys_ahead(e->it, keys_ahead, e);
 	return 0;
 }
 

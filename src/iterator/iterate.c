@@ -67,8 +67,9 @@ struct stub {
 	size_t naddr;
 };
 
-/* A DS RRset that came with a referral, as the response to its question
- * (it_referral_ds). */
+/* A response kept for a question not asked yet: the DS RRset that came
+ * with a referral (it_referral_ds), or a DNSKEY RRset asked beside a
+ * question (it_set_keys_ahead). */
 struct ds_ent {
 	uint8_t zone[DT_NAME_MAXLEN]; /* lower case; empty: unused */
 	int64_t expires;	      /* ms */
@@ -93,7 +94,10 @@ struct iterator {
 	struct it_lookup lookup; /* NS addresses, validated (optional) */
 	struct zone_ent *zones;
 	struct srv_ent *srvs;
-	struct ds_ent *ds; /* DT_IT_DS_MAX */
+	struct ds_ent *ds;   /* DT_IT_DS_MAX */
+	struct ds_ent *keys; /* DT_IT_KEYS_MAX */
+	it_keys_fn *keys_fn; /* it_set_keys_ahead (NULL: none asked) */
+	void *keys_arg;
 	struct it_stats stats;
 	bool root_ok;		    /* atomic */
 	uint64_t rnd;		    /* xorshift64* state, never 0 */
@@ -123,6 +127,11 @@ struct it_req {
 			     one more query allowed, DT_IT_REFERRALS_MAX at
 			     most */
 	unsigned referrals, links;
+	bool ahead;	     /* a DNSKEY or DS asked beside a question:
+				nobody waits on it yet (ahead()) */
+	unsigned aheads;     /* top only: such questions started */
+	bool unsigned_below; /* a referral without DS was followed: no
+				DNSKEY is asked ahead below it */
 	/* the zone asked now */
 	struct zone z;
 	uint32_t tried;	     /* bit i: z.addr[i] asked in this zone */
@@ -157,6 +166,15 @@ struct it_req {
 };
 
 #define STAT(it, f) __atomic_fetch_add(&(it)->stats.f, 1, __ATOMIC_RELAXED)
+
+/* Empties n kept responses (struct ds_ent). */
+static void kept_clear(struct ds_ent *tab, size_t n)
+{
+	for (size_t i = 0; tab && i < n; i++) {
+		free(tab[i].msg);
+		memset(&tab[i], 0, sizeof(tab[i]));
+	}
+}
 
 /* --- randomness (server exploration only; IDs and ports are the
  * driver's): xorshift64*, seeded by the caller --- */
@@ -274,6 +292,15 @@ void it_distrust(struct iterator *it, const char *server,
 		fmt(&s->addr, name, sizeof(name));
 		if (strcmp(name, server) == 0)
 			srv_lame(it, s);
+	}
+	/* Nor are the DNSKEY responses it sent beside questions used. */
+	for (size_t i = 0; i < DT_IT_KEYS_MAX; i++) {
+		struct ds_ent *e = &it->keys[i];
+		if (!e->msg)
+			continue;
+		fmt(&e->from, name, sizeof(name));
+		if (strcmp(name, server) == 0)
+			kept_clear(e, 1);
 	}
 }
 
@@ -481,11 +508,14 @@ static void zone_reset(struct it_req *r)
 	r->qmin_labels = (unsigned)wire_dname_labels(r->z.name) + 1;
 }
 
+static void keys_ahead(struct it_req *r);
+
 /* Sets r's zone: the closest known for r->cur. */
 static void zone_start(struct it_req *r)
 {
 	zone_closest(r->it, r->cur, r->qtype == WIRE_TYPE_DS, &r->z);
 	zone_reset(r);
+	keys_ahead(r);
 }
 
 /* What to ask r's zone: the name one label below the zone (then the
@@ -592,6 +622,8 @@ static int assemble(struct it_req *r, size_t *ret_len)
 	return 0;
 }
 
+static void ahead_end(struct it_req *r);
+
 static void on_end(struct it_req *r)
 {
 	struct up_answer ans = {.server = &r->last_server};
@@ -605,6 +637,11 @@ static void on_end(struct it_req *r)
 	r->ending = false;
 	r->it->nending--;
 	unlink_req(r);
+	if (!r->cb) {
+		ahead_end(r);
+		req_free(r);
+		return;
+	}
 	r->in_cb = true;
 	r->cb(r->arg, err, err ? NULL : &ans, -1);
 	req_free(r);
@@ -682,6 +719,8 @@ static bool lookup_ns(struct it_req *r)
 	struct iterator *it = r->it;
 	bool hook = it->lookup.start != NULL;
 
+	if (r->ahead)
+		return false; /* asked only of the addresses at hand */
 	while ((r->ns_aaaa || r->ns_next < r->z.nns) &&
 	       (hook ? r->nest < DT_IT_NS_DEPTH_MAX &&
 				r->lookups < DT_IT_NS_LOOKUPS_MAX
@@ -737,9 +776,11 @@ static void step(struct it_req *r)
 	struct iterator *it = r->it;
 	struct up_conf conf = {.nns = 1, .attempts = 1};
 	struct srv_ent *s;
+	unsigned budget = r->top->ahead ? DT_IT_KEYS_AHEAD_QUERIES
+					: DT_IT_QUERIES_MAX + r->top->cuts;
 	int i;
 
-	if (r->top->queries >= DT_IT_QUERIES_MAX + r->top->cuts) {
+	if (r->top->queries >= budget) {
 		end(r, DT_ERECURSION);
 		return;
 	}
@@ -833,24 +874,23 @@ static void follow_referral(struct it_req *r, const struct it_referral *ref)
 	zone_reset(r);
 }
 
-/* --- DS RRsets from referrals --- */
+/* --- responses kept for questions to come --- */
 
-/* Keeps the DS RRset of zone that m, a referral from server from,
- * carries: a later `zone DS` question is answered from it. */
-static void ds_learn(struct iterator *it, const struct wire_msg *m,
-		     const uint8_t *zone, const struct up_server *from)
+/* Keeps a copy of msg (len octets, from server from) in tab (n entries)
+ * as the response for zone until expires (ms), in place of the entry
+ * for zone or of the one that expires first. */
+static void kept_put(struct ds_ent *tab, size_t n, const uint8_t *zone,
+		     const uint8_t *msg, size_t len, int64_t expires,
+		     const struct up_server *from)
 {
-	struct ds_ent *e = &it->ds[0];
-	uint32_t ttl = 0;
-	uint8_t *copy;
-	int len;
+	struct ds_ent *e = &tab[0];
+	uint8_t *copy = malloc(len);
 
-	len = it_referral_ds(m, zone, it->out, sizeof(it->out), &ttl);
-	if (len <= 0 || !(copy = malloc((size_t)len)))
+	if (!copy)
 		return;
-	memcpy(copy, it->out, (size_t)len);
-	for (size_t i = 0; i < DT_IT_DS_MAX; i++) {
-		struct ds_ent *x = &it->ds[i];
+	memcpy(copy, msg, len);
+	for (size_t i = 0; i < n; i++) {
+		struct ds_ent *x = &tab[i];
 
 		if (wire_dname_equal(x->zone, zone) || !x->msg) {
 			e = x;
@@ -860,27 +900,145 @@ static void ds_learn(struct iterator *it, const struct wire_msg *m,
 			e = x;
 	}
 	free(e->msg);
-	if (ttl > DT_IT_ZONE_TTL_MAX)
-		ttl = DT_IT_ZONE_TTL_MAX;
 	wire_dname_copy(e->zone, zone);
 	wire_dname_tolower(e->zone);
-	e->expires = it->now + (int64_t)ttl * 1000;
+	e->expires = expires;
 	e->from = *from;
 	e->msg = copy;
-	e->len = (size_t)len;
+	e->len = len;
+}
+
+/* The response kept in tab (n entries) for zone at now, or NULL. */
+static struct ds_ent *kept_find(struct ds_ent *tab, size_t n, int64_t now,
+				const uint8_t *zone)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct ds_ent *e = &tab[i];
+
+		if (e->msg && e->expires > now &&
+		    wire_dname_equal(e->zone, zone))
+			return e;
+	}
+	return NULL;
+}
+
+/* Keeps the DS RRset of zone that m, a referral from server from,
+ * carries: a later `zone DS` question is answered from it. Returns
+ * whether m carries one (not a proof that there is none). */
+static bool ds_learn(struct iterator *it, const struct wire_msg *m,
+		     const uint8_t *zone, const struct up_server *from)
+{
+	uint32_t ttl = 0;
+	int len;
+	bool ds = false;
+
+	len = it_referral_ds(m, zone, it->out, sizeof(it->out), &ttl);
+	if (len <= 0)
+		return false;
+	if (ttl > DT_IT_ZONE_TTL_MAX)
+		ttl = DT_IT_ZONE_TTL_MAX;
+	kept_put(it->ds, DT_IT_DS_MAX, zone, it->out, (size_t)len,
+		 it->now + (int64_t)ttl * 1000, from);
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY] && !ds; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
+
+		ds = rr->type == WIRE_TYPE_DS &&
+		     wire_dname_equal(rr->owner, zone);
+	}
+	return ds;
 }
 
 /* The DS response kept for zone, or NULL. */
 static struct ds_ent *ds_lookup(struct iterator *it, const uint8_t *zone)
 {
-	for (size_t i = 0; i < DT_IT_DS_MAX; i++) {
-		struct ds_ent *e = &it->ds[i];
+	return kept_find(it->ds, DT_IT_DS_MAX, it->now, zone);
+}
 
-		if (e->msg && e->expires > it->now &&
-		    wire_dname_equal(e->zone, zone))
-			return e;
-	}
+/* --- the DNSKEY (and DS) of each zone, asked with the question --- */
+
+/* The kept responses of qtype (DS or DNSKEY) and their number. */
+static struct ds_ent *kept_of(struct iterator *it, uint16_t qtype, size_t *n)
+{
+	*n = qtype == WIRE_TYPE_DS ? DT_IT_DS_MAX : DT_IT_KEYS_MAX;
+	return qtype == WIRE_TYPE_DS ? it->ds : it->keys;
+}
+
+/* The question for (name, qtype) that ahead() started and nobody has
+ * taken yet, or NULL. */
+static struct it_req *ahead_find(struct iterator *it, const uint8_t *name,
+				 uint16_t qtype)
+{
+	for (struct it_req *q = it->reqs; q; q = q->next)
+		if (q->ahead && q->qtype == qtype &&
+		    wire_dname_equal(q->qname, name))
+			return q;
 	return NULL;
+}
+
+/* Whether (name, qtype) is asked by a question under way, or its
+ * response kept. */
+static bool ahead_known(struct iterator *it, const uint8_t *name,
+			uint16_t qtype)
+{
+	size_t n;
+	struct ds_ent *tab = kept_of(it, qtype, &n);
+
+	for (struct it_req *q = it->reqs; q; q = q->next)
+		if (q->qtype == qtype && wire_dname_equal(q->qname, name))
+			return true;
+	return kept_find(tab, n, it->now, name) != NULL;
+}
+
+/*
+ * Asks name's qtype (DNSKEY, or DS) of the servers of z beside r's
+ * question, at the same moment, when the caller wants it (it->keys_fn:
+ * the chain of trust of r's question will need it and the caches cannot
+ * prove it), so that the chain walk finds it when the answer is in
+ * instead of asking it then. Not below a referral without DS (the cut is
+ * unsigned or the proof bogus: no key of its is used), not for a zone
+ * without addresses, nor twice; charged to r's question, at most
+ * DT_IT_KEYS_AHEAD_MAX of them.
+ */
+static void ahead(struct it_req *r, const struct zone *z, const uint8_t *name,
+		  uint16_t qtype)
+{
+	struct iterator *it = r->it;
+	struct it_req *top = r->top, *a;
+
+	if (!it->keys_fn || r->ahead || r->parent || r->unsigned_below ||
+	    !z->naddr || top->aheads >= DT_IT_KEYS_AHEAD_MAX ||
+	    top->queries + 1 >= DT_IT_QUERIES_MAX + top->cuts ||
+	    (r->qtype == qtype && wire_dname_equal(r->cur, name)) ||
+	    ahead_known(it, name, qtype) ||
+	    !it->keys_fn(it->keys_arg, name, r->cur, it->now))
+		return;
+	if (!(a = req_new(it, name, qtype, NULL, NULL)))
+		return;
+	a->ahead = true;
+	a->z = *z;
+	zone_reset(a);
+	top->aheads++;
+	top->queries++;
+	STAT(it, keys_ahead);
+	step(a);
+}
+
+/* r is about to ask its zone's servers: their zone's DNSKEY with it. */
+static void keys_ahead(struct it_req *r)
+{
+	ahead(r, &r->z, r->z.name, WIRE_TYPE_DNSKEY);
+}
+
+/* The end of a question nobody took: its response is kept for the
+ * chain walk's question (ds_answer(), keys_answer()). */
+static void ahead_end(struct it_req *r)
+{
+	size_t len, n;
+	struct ds_ent *tab = kept_of(r->it, r->qtype, &n);
+
+	if (r->err == 0 && r->nsteps && assemble(r, &len) == 0)
+		kept_put(tab, n, r->qname, r->it->out, len,
+			 r->it->now + DT_IT_KEYS_KEEP_MS, &r->last_server);
 }
 
 /* The response to a minimised query that is not a referral: the name
@@ -901,6 +1059,10 @@ static void on_minimised(struct it_req *r, const struct wire_msg *m,
 		wire_dname_copy(child.name, apex);
 		wire_dname_tolower(child.name);
 		zone_store(r->it, &child, ttl);
+		/* Its DS and DNSKEY with the next query, of the same
+		 * servers: no referral brings them. */
+		ahead(r, &r->z, child.name, WIRE_TYPE_DS);
+		ahead(r, &child, child.name, WIRE_TYPE_DNSKEY);
 	}
 	if (kind == IT_LAME || m->rcode == WIRE_RCODE_NXDOMAIN) {
 		qmin_fallback(r);
@@ -927,6 +1089,7 @@ static void on_kind(struct it_req *r, struct srv_ent *s, enum it_kind kind,
 			break;
 		}
 		wire_dname_copy(r->cur, next);
+		r->unsigned_below = false;
 		zone_start(r);
 		step(r);
 		break;
@@ -938,6 +1101,7 @@ static void on_kind(struct it_req *r, struct srv_ent *s, enum it_kind kind,
 		if (r->top->cuts < DT_IT_REFERRALS_MAX)
 			r->top->cuts++;
 		follow_referral(r, ref);
+		keys_ahead(r);
 		step(r);
 		break;
 	case IT_LAME:
@@ -1005,8 +1169,8 @@ static void on_response(struct it_req *r, struct srv_ent *s,
 		return;
 	}
 	kind = it_classify(m, r->z.name, r->ask, r->ask_type, next, ref);
-	if (kind == IT_REFERRAL)
-		ds_learn(r->it, m, ref->zone, ans->server);
+	if (kind == IT_REFERRAL && !ds_learn(r->it, m, ref->zone, ans->server))
+		r->unsigned_below = true;
 	if (kind != IT_FINAL || !ds_self_referral(r, m, ans)) {
 		if (r->minimised && kind != IT_REFERRAL)
 			on_minimised(r, m, kind);
@@ -1098,8 +1262,9 @@ struct iterator *it_new(const struct it_env *env, const struct it_hints *hints,
 	it->zones = calloc(DT_IT_ZONES_MAX, sizeof(*it->zones));
 	it->srvs = calloc(DT_IT_SERVERS_MAX, sizeof(*it->srvs));
 	it->ds = calloc(DT_IT_DS_MAX, sizeof(*it->ds));
+	it->keys = calloc(DT_IT_KEYS_MAX, sizeof(*it->keys));
 	it->prime = it_prime_new(&it->env, on_primed, it);
-	if (!it->zones || !it->srvs || !it->ds || !it->prime) {
+	if (!it->zones || !it->srvs || !it->ds || !it->keys || !it->prime) {
 		it_free(it);
 		return NULL;
 	}
@@ -1121,9 +1286,10 @@ void it_free(struct iterator *it)
 		it_cancel(r);
 	}
 	it_prime_free(it->prime);
-	for (size_t i = 0; it->ds && i < DT_IT_DS_MAX; i++)
-		free(it->ds[i].msg);
+	kept_clear(it->ds, DT_IT_DS_MAX);
+	kept_clear(it->keys, DT_IT_KEYS_MAX);
 	free(it->ds);
+	free(it->keys);
 	free(it->zones);
 	free(it->srvs);
 	free(it);
@@ -1152,10 +1318,8 @@ void it_set_hints(struct iterator *it, const struct it_hints *hints,
 	it->hints = *hints;
 	it->loopback_ok = hints_loopback(hints);
 	memset(it->zones, 0, DT_IT_ZONES_MAX * sizeof(*it->zones));
-	for (size_t i = 0; i < DT_IT_DS_MAX; i++) {
-		free(it->ds[i].msg);
-		memset(&it->ds[i], 0, sizeof(it->ds[i]));
-	}
+	kept_clear(it->ds, DT_IT_DS_MAX);
+	kept_clear(it->keys, DT_IT_KEYS_MAX);
 	it_prime_forget(it->prime, hints, now);
 }
 
@@ -1165,6 +1329,12 @@ void it_set_lookup(struct iterator *it, const struct it_lookup *lookup)
 		it->lookup = *lookup;
 	else
 		memset(&it->lookup, 0, sizeof(it->lookup));
+}
+
+void it_set_keys_ahead(struct iterator *it, it_keys_fn *fn, void *arg)
+{
+	it->keys_fn = fn;
+	it->keys_arg = arg;
 }
 
 /* A DS question whose RRset came with the referral to its zone: answered
@@ -1184,10 +1354,43 @@ static bool ds_answer(struct it_req *r)
 		.msg = e->msg, .len = e->len, .server = &e->from};
 	STAT(r->it, ds_from_referral);
 	err = keep_step(r, &ans);
-	free(e->msg);
-	memset(e, 0, sizeof(*e));
+	kept_clear(e, 1);
 	end(r, err);
 	return true;
+}
+
+/* A DNSKEY or DS question asked beside an earlier question (ahead()):
+ * joined to that question while it is under way (it then has a caller,
+ * and all of a question's budget), or for a DNSKEY answered from its
+ * kept response, used once as a DS from a referral is (a kept DS is
+ * ds_answer()'s). Returns the request, or NULL when there is neither. */
+static struct it_req *ahead_take(struct iterator *it, const uint8_t *qname,
+				 uint16_t qtype, unsigned nest, up_done_fn *cb,
+				 void *arg)
+{
+	struct it_req *r = ahead_find(it, qname, qtype);
+	struct ds_ent *e =
+		r || qtype != WIRE_TYPE_DNSKEY
+			? NULL
+			: kept_find(it->keys, DT_IT_KEYS_MAX, it->now, qname);
+	struct up_answer ans;
+
+	if (r) {
+		r->ahead = false;
+	} else if (e && (r = req_new(it, qname, qtype, cb, arg))) {
+		ans = (struct up_answer){
+			.msg = e->msg, .len = e->len, .server = &e->from};
+		end(r, keep_step(r, &ans));
+		kept_clear(e, 1);
+	}
+	if (!r)
+		return NULL;
+	r->cb = cb;
+	r->arg = arg;
+	r->nest = nest;
+	STAT(it, questions);
+	STAT(it, keys_from_ahead);
+	return r;
 }
 
 int it_add_stub(struct iterator *it, const uint8_t *name,
@@ -1242,6 +1445,9 @@ struct it_req *it_query_nest(struct iterator *it, int64_t now,
 	it->now = now;
 	if (len < 0)
 		qname = (const uint8_t *)""; /* ends below with the error */
+	else if ((qtype == WIRE_TYPE_DNSKEY || qtype == WIRE_TYPE_DS) &&
+		 (r = ahead_take(it, qname, qtype, nest, cb, arg)))
+		return r;
 	if (!(r = req_new(it, qname, qtype, cb, arg)))
 		return NULL;
 	r->nest = nest;
@@ -1287,6 +1493,10 @@ void it_get_stats(const struct iterator *it, struct it_stats *ret)
 		__atomic_load_n(&it->stats.root_unreachable, __ATOMIC_RELAXED);
 	ret->ds_from_referral =
 		__atomic_load_n(&it->stats.ds_from_referral, __ATOMIC_RELAXED);
+	ret->keys_ahead =
+		__atomic_load_n(&it->stats.keys_ahead, __ATOMIC_RELAXED);
+	ret->keys_from_ahead =
+		__atomic_load_n(&it->stats.keys_from_ahead, __ATOMIC_RELAXED);
 }
 
 bool it_root_reachable(const struct iterator *it)

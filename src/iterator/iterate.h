@@ -208,6 +208,33 @@ struct it_lookup {
 /* Sets (or, with NULL, unsets) the lookup of NS names' addresses. */
 void it_set_lookup(struct iterator *it, const struct it_lookup *lookup);
 
+/*
+ * Whether the DNSKEY RRset of zone (a zone cut, wire form, lower case)
+ * is worth asking of its servers beside a question about qname that goes
+ * to them: the chain of trust of qname will need it and nothing the
+ * caller holds proves it yet (resolver.h, rsv_keys_ahead). now in ms.
+ */
+typedef bool it_keys_fn(void *arg, const uint8_t *zone, const uint8_t *qname,
+			int64_t now);
+
+/*
+ * Sets (fn NULL: unsets, the default) the DNSKEY of each zone asked at
+ * the moment a question is first sent to that zone's servers: the zone it
+ * starts at (the root, or the closest cut known) and each one a
+ * referral with a DS RRset leads to (none below a
+ * referral without DS), when fn says so, at most DT_IT_KEYS_AHEAD_MAX per
+ * question, each charged to its DT_IT_QUERIES_MAX. Where a server serves
+ * a zone and its child both (no referral: a minimised answer shows the
+ * child's apex), the child's DS and DNSKEY are asked of it so. The
+ * response is kept (DT_IT_KEYS_MAX, or with the DS from referrals, for
+ * DT_IT_KEYS_KEEP_MS, once) for the question the chain walk asks when
+ * the answer is in, which is answered from it without a query, or
+ * joins it while it is under way. Nothing
+ * here is validated: the question's caller validates the response as it
+ * would the same response asked then.
+ */
+void it_set_keys_ahead(struct iterator *it, it_keys_fn *fn, void *arg);
+
 /* Cancels a pending question: cb will not run. NULL, or r from inside
  * its own callback, is a no-op. */
 void it_cancel(struct it_req *r);
@@ -237,6 +264,9 @@ struct it_stats {
 				      server answered */
 	uint64_t ds_from_referral; /* DS questions answered from the DS
 				      RRset a referral carried */
+	uint64_t keys_ahead;	   /* DNSKEY and DS questions asked beside
+				      a question (it_set_keys_ahead) */
+	uint64_t keys_from_ahead;  /* questions answered by them */
 };
 
 void it_get_stats(const struct iterator *it, struct it_stats *ret);

@@ -383,6 +383,33 @@ static void speculate_ahead(struct rsv_task *t)
 	speculate_chain(t, wire_dname_ancestor(t->qname, deepest), true);
 }
 
+bool rsv_keys_ahead(struct resolver *r, const uint8_t *zone,
+		    const uint8_t *qname, const struct rsv_clock *now)
+{
+	const struct dstate *st = r->st;
+	const struct up_conf *uc =
+		r->env.network ? r->env.network(r->env.arg) : NULL;
+	int64_t mono = now->mono_ms / 1000;
+	const struct val_anchor_zone *az =
+		st && st->ta ? val_anchors_find(st->ta, zone) : NULL;
+
+	if (!az || !wire_dname_is_subdomain(qname, zone) ||
+	    policy_domain(&st->cfg, qname, false) ||
+	    policy_nta(&st->cfg, st->nta, qname, now->wall) ||
+	    policy_nta(&st->cfg, st->nta, zone, now->wall) ||
+	    (r->env.hotspot && r->env.hotspot(r->env.arg)) ||
+	    rsv_private_domain(r->cache, st, uc, qname, mono, NULL))
+		return false;
+	for (int l = wire_dname_labels(az->zone); l < wire_dname_labels(zone);
+	     l++) {
+		const uint8_t *a = wire_dname_ancestor(zone, l);
+		if (source_cut_cached(r->cache, a, mono) ==
+		    SOURCE_CUT_NOTHING_BELOW)
+			return false;
+	}
+	return source_cut_cached(r->cache, zone, mono) == SOURCE_CUT_UNKNOWN;
+}
+
 /*
  * The DS and DNSKEY responses a chain of trust needs do not depend on one
  * another, only their validation does: once the answer is in, ask for

@@ -170,6 +170,20 @@ void rsv_free(struct resolver *r);
 void rsv_set_state(struct resolver *r, struct dstate *st);
 
 /*
+ * Whether a recursing resolver's iterator should ask the DNSKEY RRset of
+ * zone (a zone cut its walk for qname has reached) beside the question
+ * (iterator/iterate.h, it_set_keys_ahead): qname is at or below zone
+ * under a trust anchor, and neither private (asked of the network's
+ * resolver), nor under a domain rule or a negative trust anchor, nor
+ * asked during a hotspot sign-on; no cut between the anchor and zone is
+ * proven unsigned or absent in the cache, and the cache knows nothing
+ * of zone's key set yet (a secure one needs no query; a probe that says
+ * zone is no cut, none either). Allocates nothing.
+ */
+bool rsv_keys_ahead(struct resolver *r, const uint8_t *zone,
+		    const uint8_t *qname, const struct rsv_clock *now);
+
+/*
  * Answers wt->q from the answer cache when it can: writes the reply to
  * buf (cap octets, at least DT_MSG_MAXLEN) and returns its length, else
  * returns 0.

@@ -540,7 +540,8 @@ bool source_response_kept(struct rsv_task *t, const uint8_t *name,
 	return true;
 }
 
-enum source_cut source_cut_known(struct rsv_task *t, const uint8_t *name)
+enum source_cut source_cut_cached(struct cache *c, const uint8_t *name,
+				  int64_t mono)
 {
 	uint8_t key[DT_CACHE_KEY_MAXLEN];
 	size_t klen =
@@ -548,16 +549,24 @@ enum source_cut source_cut_known(struct rsv_task *t, const uint8_t *name)
 	struct cache_ref ref;
 	enum walk_probe p;
 
-	if (cache_get(t->r->cache, key, klen, t->mono, &ref)) {
+	if (cache_get(c, key, klen, mono, &ref)) {
 		bool secure = ((const struct val_keyset *)ref.val)
 				      ->verdict.status == VAL_SECURE;
-		cache_unref(t->r->cache, &ref);
+		cache_unref(c, &ref);
 		return secure ? SOURCE_CUT_KEYS : SOURCE_CUT_NOTHING_BELOW;
 	}
-	if (!probe_get(t, name, &p))
+	klen = answer_key('P', name, WIRE_TYPE_DS, WIRE_CLASS_IN, key);
+	if (!cache_get(c, key, klen, mono, &ref))
 		return SOURCE_CUT_UNKNOWN;
+	p = (enum walk_probe)(uintptr_t)ref.val;
+	cache_unref(c, &ref);
 	return p == WALK_PROBE_NXDOMAIN ? SOURCE_CUT_NOTHING_BELOW
 					: SOURCE_CUT_NOT_A_CUT;
+}
+
+enum source_cut source_cut_known(struct rsv_task *t, const uint8_t *name)
+{
+	return source_cut_cached(t->r->cache, name, t->mono);
 }
 
 static void probe_put(void *arg, const uint8_t *name, enum walk_probe p,

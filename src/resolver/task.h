@@ -129,6 +129,9 @@ enum source_cut {
 					   key set is not secure */
 };
 enum source_cut source_cut_known(struct rsv_task *t, const uint8_t *name);
+/* The same from cache c alone, at mono (seconds). */
+enum source_cut source_cut_cached(struct cache *c, const uint8_t *name,
+				  int64_t mono);
 
 /* The deepest zone at or above name, the root excepted, whose key set
  * is secure (in the key cache or the task's own), or NULL: where a

@@ -4,7 +4,9 @@
  * observation of it, the verdict computed from them. Kept small (at most
  * DT_UP_MAXNS servers), so every call walks it under the one mutex.
  */
+#include <arpa/inet.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +28,7 @@ struct entry {
 	bool do_cleared;       /* the last key answer had DO=0 */
 	bool portal;	       /* CAPAB_NXD_ANSWERED since the last probe
 				  that found a real NXDOMAIN */
+	char portal_addr[INET6_ADDRSTRLEN]; /* what it answered with */
 	enum capab_tri rootkey; /* the root's DNSKEY RRset answered */
 	bool rootkey_nx;       /* rootkey NO: NXDOMAIN (else no data) */
 	bool held;	       /* judged "no": stays so until a probe */
@@ -121,8 +124,13 @@ static const char *ds_reason(enum capab_obs obs)
 	}
 }
 
+/* A captive portal's reason; the view adds the address (reason_text). */
+static const char portal_reason[] = "captive portal (answers rewritten)";
+
 /* The order decides which reason shows when several apply: silence
- * first (it says nothing of DNSSEC), then the cause nearest the wire. */
+ * first (it says nothing of DNSSEC), then the cause nearest the wire.
+ * A portal comes before the content of answers: what it rewrites is
+ * every answer, whatever the keys show. */
 static enum capab_tri judge_now(const struct entry *e, const char **reason)
 {
 	if (alive(e) == CAPAB_NO) {
@@ -135,6 +143,10 @@ static enum capab_tri judge_now(const struct entry *e, const char **reason)
 	}
 	if (e->tcp == CAPAB_NO && e->big != CAPAB_YES && e->truncs > 0) {
 		*reason = "truncates at 512 and refuses TCP";
+		return CAPAB_NO;
+	}
+	if (e->portal) {
+		*reason = portal_reason;
 		return CAPAB_NO;
 	}
 	if (e->rootkey == CAPAB_NO) {
@@ -182,7 +194,7 @@ static enum capab_tri judge(const struct entry *e, const char **reason)
  * whose own counts decide. */
 static bool content_fault(const struct entry *e)
 {
-	return e->rootkey == CAPAB_NO || e->do_cleared ||
+	return e->portal || e->rootkey == CAPAB_NO || e->do_cleared ||
 	       e->rrsig == CAPAB_NO || e->ds == CAPAB_NO;
 }
 
@@ -297,20 +309,26 @@ static void apply(struct entry *e, enum capab_obs obs)
 		break;
 	case CAPAB_DO_CLEARED: e->do_cleared = true; break;
 	case CAPAB_NXD_ANSWERED: e->portal = true; break;
-	case CAPAB_NXD_OK: e->portal = false; break;
+	case CAPAB_NXD_OK:
+		e->portal = false;
+		e->portal_addr[0] = '\0';
+		break;
 	case CAPAB_ROOTKEY_OK: e->rootkey = CAPAB_YES; break;
 	case CAPAB_OBS_COUNT: break;
 	}
 }
 
-/* Applies observations to s under the mutex, then tells the callback. */
-static void observe_many(struct capab *c, const struct up_server *s,
-			 const enum capab_obs *obs, size_t n)
+/* Applies observations to s under the mutex (addr, when not NULL, the
+ * address a portal answered with), then tells the callback. */
+static void observe_addr(struct capab *c, const struct up_server *s,
+			 const enum capab_obs *obs, size_t n, const char *addr)
 {
 	unsigned ev = 0;
 
 	pthread_mutex_lock(&c->mu);
 	struct entry *e = find(c, s);
+	if (e && addr)
+		snprintf(e->portal_addr, sizeof(e->portal_addr), "%s", addr);
 	if (e) {
 		enum capab_tri before = verdict(e);
 		bool down = all_unreachable(c), was_settled = settled(c);
@@ -336,10 +354,23 @@ static void observe_many(struct capab *c, const struct up_server *s,
 		c->cb(c->arg, ev);
 }
 
+static void observe_many(struct capab *c, const struct up_server *s,
+			 const enum capab_obs *obs, size_t n)
+{
+	observe_addr(c, s, obs, n, NULL);
+}
+
 void capab_observe(struct capab *c, const struct up_server *s,
 		   enum capab_obs obs)
 {
 	observe_many(c, s, &obs, 1);
+}
+
+void capab_portal(struct capab *c, const struct up_server *s, const char *addr)
+{
+	enum capab_obs obs = CAPAB_NXD_ANSWERED;
+
+	observe_addr(c, s, &obs, 1, addr ? addr : "");
 }
 
 /* Whether the answer section holds qtype's RRset at the question's name,
@@ -454,10 +485,22 @@ bool capab_tcp_first(struct capab *c, const struct up_server *s)
 
 /* --- reading the table --- */
 
+/* The reason as a view shows it: a portal's with its address. */
+static void reason_text(const struct entry *e, const char *reason, char *out,
+			size_t len)
+{
+	if (reason == portal_reason && e->portal_addr[0])
+		snprintf(out, len, "captive portal (answers rewritten to %s)",
+			 e->portal_addr);
+	else
+		snprintf(out, len, "%s", reason);
+}
+
 static void view_of(const struct entry *e, struct capab_view *v)
 {
+	const char *reason;
+
 	v->server = e->server;
-	v->dnssec = judge(e, &v->reason);
 	v->alive = alive(e);
 	v->edns = e->edns;
 	v->rrsig = e->rrsig;
@@ -468,9 +511,10 @@ static void view_of(const struct entry *e, struct capab_view *v)
 	v->tcp_first = tcp_first(e);
 	v->probed = e->probed;
 	v->portal = e->portal;
-	v->held = e->held && judge_now(e, &v->reason) != CAPAB_NO &&
+	v->held = e->held && judge_now(e, &reason) != CAPAB_NO &&
 		  alive(e) != CAPAB_NO;
-	v->dnssec = judge(e, &v->reason);
+	v->dnssec = judge(e, &reason);
+	reason_text(e, reason, v->reason, sizeof(v->reason));
 }
 
 size_t capab_list(struct capab *c, struct capab_view *out, size_t cap)

@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/limits.h"
 #include "upstream/resolvconf.h"
 
 struct capab;
@@ -40,40 +41,40 @@ enum capab_tri {
 
 /* What one exchange with a server showed. */
 enum capab_obs {
-	CAPAB_ANSWER,	      /* it answered something (any RCODE) */
-	CAPAB_UNREACHABLE,    /* a try timed out, or ICMP refused it */
-	CAPAB_EDNS_OK,	      /* answered an EDNS query with OPT */
-	CAPAB_EDNS_FORMERR,   /* FORMERR or NOTIMP to EDNS, then answered
-				 without */
-	CAPAB_EDNS_IGNORED,   /* answered DNSKEY or DS, EDNS, no OPT */
-	CAPAB_RRSIG_OK,	      /* a DNSKEY or DS RRset with its RRSIG, DO=1 */
-	CAPAB_RRSIG_STRIPPED, /* a DNSKEY or DS RRset without RRSIG, DO=1 */
-	CAPAB_AD_STRIPPED,    /* the same, with AD=1 */
-	CAPAB_DS_OK,	      /* answered a DS query for an existing zone */
-	CAPAB_DS_SERVFAIL,    /* SERVFAIL to such a DS query */
-	CAPAB_DS_NXDOMAIN,    /* NXDOMAIN to it */
-	CAPAB_DS_REFUSED,     /* REFUSED or NOTIMP to it */
-	CAPAB_TRUNCATED,      /* TC=1 over UDP */
-	CAPAB_BIG_OK,	      /* a response above 512 octets over UDP */
-	CAPAB_TCP_OK,	      /* answered over TCP */
-	CAPAB_TCP_FAIL,	      /* TCP to it failed (after TC=1) */
-	CAPAB_PROBED,	      /* the probe (probe.c) went through all its
-				 steps with it, whatever they showed */
-	CAPAB_ROOTKEY_NODATA, /* no DNSKEY RRset for the root (NOERROR) */
+	CAPAB_ANSWER,		/* it answered something (any RCODE) */
+	CAPAB_UNREACHABLE,	/* a try timed out, or ICMP refused it */
+	CAPAB_EDNS_OK,		/* answered an EDNS query with OPT */
+	CAPAB_EDNS_FORMERR,	/* FORMERR or NOTIMP to EDNS, then answered
+				   without */
+	CAPAB_EDNS_IGNORED,	/* answered DNSKEY or DS, EDNS, no OPT */
+	CAPAB_RRSIG_OK,		/* a DNSKEY or DS RRset with its RRSIG, DO=1 */
+	CAPAB_RRSIG_STRIPPED,	/* a DNSKEY or DS RRset without RRSIG, DO=1 */
+	CAPAB_AD_STRIPPED,	/* the same, with AD=1 */
+	CAPAB_DS_OK,		/* answered a DS query for an existing zone */
+	CAPAB_DS_SERVFAIL,	/* SERVFAIL to such a DS query */
+	CAPAB_DS_NXDOMAIN,	/* NXDOMAIN to it */
+	CAPAB_DS_REFUSED,	/* REFUSED or NOTIMP to it */
+	CAPAB_TRUNCATED,	/* TC=1 over UDP */
+	CAPAB_BIG_OK,		/* a response above 512 octets over UDP */
+	CAPAB_TCP_OK,		/* answered over TCP */
+	CAPAB_TCP_FAIL,		/* TCP to it failed (after TC=1) */
+	CAPAB_PROBED,		/* the probe (probe.c) went through all its
+				   steps with it, whatever they showed */
+	CAPAB_ROOTKEY_NODATA,	/* no DNSKEY RRset for the root (NOERROR) */
 	CAPAB_ROOTKEY_NXDOMAIN, /* NXDOMAIN to the root DNSKEY */
-	CAPAB_DO_CLEARED,     /* a DNSKEY or DS answer to DO=1 with DO=0
-				 (RFC 3225 §3: the bit is copied) */
-	CAPAB_DS_EMPTY,	      /* no DS RRset and no denial (NSEC, NSEC3)
-				 for an existing zone's DS */
-	CAPAB_NXD_ANSWERED,   /* a name that does not exist answered with
-				 an address: a captive portal, or a
-				 resolver that rewrites NXDOMAIN; reported
-				 (capab_view.portal), not a "no": what it
-				 forges is bogus, and its DNSKEY and DS
-				 may be what a sign-on needs */
-	CAPAB_NXD_OK,	      /* such a name answered NXDOMAIN */
-	CAPAB_ROOTKEY_OK,     /* the root's DNSKEY RRset answered */
-	CAPAB_OBS_COUNT,      /* not an observation: their number */
+	CAPAB_DO_CLEARED,	/* a DNSKEY or DS answer to DO=1 with DO=0
+				   (RFC 3225 §3: the bit is copied) */
+	CAPAB_DS_EMPTY,		/* no DS RRset and no denial (NSEC, NSEC3)
+				   for an existing zone's DS */
+	CAPAB_NXD_ANSWERED,	/* a name that does not exist answered with
+				   an address: a captive portal, or a
+				   resolver that rewrites NXDOMAIN
+				   (capab_view.portal): "no", held as for
+				   the content of answers (capab_portal()
+				   gives the address) */
+	CAPAB_NXD_OK,		/* such a name answered NXDOMAIN */
+	CAPAB_ROOTKEY_OK,	/* the root's DNSKEY RRset answered */
+	CAPAB_OBS_COUNT,	/* not an observation: their number */
 };
 
 /* Events for the change callback (a mask). */
@@ -92,7 +93,7 @@ typedef void capab_event_fn(void *arg, unsigned events);
 struct capab_view {
 	struct up_server server;
 	enum capab_tri dnssec; /* the verdict */
-	const char *reason;    /* static string: why */
+	char reason[DT_CAPAB_REASON_LEN]; /* why */
 	enum capab_tri alive;  /* answers at all */
 	enum capab_tri edns, rrsig, ds, tcp, big;
 	bool edns_off;	/* queries go without EDNS */
@@ -125,6 +126,11 @@ void capab_set_servers(struct capab *c, const struct up_conf *conf);
  * table). May run the change callback. */
 void capab_observe(struct capab *c, const struct up_server *s,
 		   enum capab_obs obs);
+
+/* CAPAB_NXD_ANSWERED, with the address addr (text, may be NULL) that s
+ * answered the name that does not exist with: the reason of its "no"
+ * names it ("captive portal (answers rewritten to ADDR)"). */
+void capab_portal(struct capab *c, const struct up_server *s, const char *addr);
 
 /*
  * Records what one response shows: it answered; with OPT when edns_sent

@@ -5,6 +5,7 @@
  * the capab table without following what it remembers. One timer starts
  * the probes that are due.
  */
+#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -205,6 +206,39 @@ static bool answered(const struct up_answer *ans)
 	       wire_get16(ans->msg + 6) > 0;
 }
 
+/* The first address (A or AAAA) of the answer section, as text in out
+ * (INET6_ADDRSTRLEN octets); empty when there is none. */
+static void answer_addr(const struct up_answer *ans, char *out)
+{
+	int err;
+	struct wire_msg *m = wire_msg_parse(ans->msg, ans->len, 0, &err);
+
+	out[0] = '\0';
+	for (size_t i = 0; m && !out[0] && i < m->count[WIRE_SEC_ANSWER]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_ANSWER][i];
+
+		if ((rr->type == WIRE_TYPE_A && rr->rdlen == 4) ||
+		    (rr->type == WIRE_TYPE_AAAA && rr->rdlen == 16))
+			inet_ntop(rr->type == WIRE_TYPE_A ? AF_INET : AF_INET6,
+				  rr->rdata, out, INET6_ADDRSTRLEN);
+	}
+	wire_msg_free(m);
+}
+
+/* The NXDOMAIN step: a name that does not exist answered with records
+ * is a captive portal (capab's "no"), a real NXDOMAIN clears it. */
+static void nxd_result(struct target *t, const struct up_answer *ans)
+{
+	char addr[INET6_ADDRSTRLEN];
+
+	if (!answered(ans)) {
+		capab_observe(t->p->capab, &t->one.ns[0], CAPAB_NXD_OK);
+		return;
+	}
+	answer_addr(ans, addr);
+	capab_portal(t->p->capab, &t->one.ns[0], addr);
+}
+
 static bool one_label(const uint8_t *name)
 {
 	return name[0] > 0 && name[1 + name[0]] == 0;
@@ -296,9 +330,7 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 		return;
 	case STEP_NXD:
 		if (!err)
-			capab_observe(t->p->capab, &t->one.ns[0],
-				      answered(ans) ? CAPAB_NXD_ANSWERED
-						    : CAPAB_NXD_OK);
+			nxd_result(t, ans);
 		if (err || !tld_from(ans, t->tld))
 			break;
 		ask(t, STEP_DS, t->tld, WIRE_TYPE_DS);

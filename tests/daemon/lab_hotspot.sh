@@ -20,6 +20,15 @@
 #     while www.secure.lab. stays SERVFAIL;
 #   - dnstrust hotspot --done: the portal's name fails again (flushed);
 #     a sign-on of one minute ends by itself, flushed as well;
+#   - the probe of resolv.conf's server meets the portal (a name that
+#     does not exist answered with its address): status and the log give
+#     that server the verdict "dnssec no (captive portal (answers
+#     rewritten to ADDR))" and the judgement is recursive; with
+#     resolution forward configured (the checks above) nothing else
+#     changes; with resolution auto the daemon recurses, and the
+#     portal's forgeries are never served (the root is out of reach
+#     behind it: SERVFAIL, nothing of the portal's), while a sign-on still
+#     gets the portal's own name from the network, unvalidated;
 #   - behind a portal that also answers DNSKEY and DS with SERVFAIL, a
 #     portal is suspected from A answers that come without their keys,
 #     and during a sign-on names whose chain cannot be had are
@@ -53,16 +62,22 @@ chmod 644 "$work/resolv.conf"
 printf '. 3600000 NS ns1.lab.\nns1.lab. 3600000 A %s\n' "$LAB_NET.89" \
 	>"$work/portal.hints"
 chmod 644 "$work/portal.hints"
-cat >"$conf" <<EOF2
+write_conf() { # RESOLUTION
+	cat >"$conf" <<EOF2
 socket $sock
 resolv-conf $work/resolv.conf
 trust-anchor-file $LAB_ANCHOR
 root-hints $work/portal.hints
+resolution $1
 threads 2
 query-timeout 5
 log-level info
 hotspot-group users
 EOF2
+}
+# Forwarding through the portal, whatever the probe's verdict: what a
+# validator that is told to forward makes of a portal's answers.
+write_conf forward
 
 is() { # description, dtq output, then key=value pairs it must show
 	local d=$1 out=$2 bad=""
@@ -131,6 +146,17 @@ check "status: a portal is suspected ($(echo $line | cut -c1-60))" \
 check "and the log says so, suggesting dnstrust hotspot" \
 	wait_for 20 grep -q "a captive portal is suspected.*dnstrust hotspot" "$dlog"
 check "status: hotspot=off" [ "$(status_line hotspot)" = "hotspot=off" ]
+verdict="captive portal (answers rewritten to $portal_addr)"
+line=$(status_line upstream-dnssec)
+check "status: the portal's server is dnssec=no, $verdict ($line)" \
+	bash -c "echo '$line' | grep -qF 'upstream-dnssec=$proxy dnssec=no ' &&
+		 echo '$line' | grep -qF 'reason=$verdict'"
+check "and the log says so" \
+	wait_log "upstream $proxy: dnssec no ($verdict)"
+check "status: upstream-judgement=recursive" \
+	[ "$(status_line upstream-judgement)" = "upstream-judgement=recursive" ]
+check "status: resolution=forward (configured so)" \
+	[ "$(status_line resolution)" = "resolution=forward" ]
 
 # --- who may sign on ---
 out=$(as_user "$SHARED_DNSTRUST" hotspot --socket "$sock" 2>&1)
@@ -187,6 +213,24 @@ fails "then the portal's name fails again" "$(q $portal_name A)"
 check "status: hotspot=off" [ "$(status_line hotspot)" = "hotspot=off" ]
 out=$(cli hotspot --minutes 61 2>&1)
 check "--minutes past 60 is refused by the command" [ $? = 64 ]
+check "dnstrustd stops" stop_daemon
+
+# --- resolution auto: the portal's "no" makes the daemon recurse ---
+write_conf auto
+check "dnstrustd starts behind the portal with resolution auto" start_daemon
+check "the judgement is recursive, for the portal" \
+	wait_log "upstream judgement: recursive: no upstream can do DNSSEC ($proxy $verdict)"
+check "and resolution follows it" wait_log "resolution: recursive"
+check "status: resolution=recursive" \
+	[ "$(status_line resolution)" = "resolution=recursive" ]
+is "www.secure.lab.: the portal's forgery is not served" \
+	"$(q www.secure.lab. A)" rcode=SERVFAIL answers=0
+fails "the portal's name fails" "$(q $portal_name A)"
+out=$(cli hotspot --minutes 2 2>&1)
+check "dnstrust hotspot" bash -c "echo '$out' | grep -q '^hotspot=until-'"
+is "the portal's name: its address from the network, unvalidated" \
+	"$(q $portal_name A)" status=unvalidated rcode=NOERROR answers=1
+check "dnstrust hotspot --done" says "hotspot=off" cli hotspot --done
 check "dnstrustd stops" stop_daemon
 
 # --- a portal that also withholds DNSKEY and DS ---

@@ -69,6 +69,7 @@ struct authq {
 	uint8_t name[DT_NAME_MAXLEN];
 	uint16_t type;
 	bool cancelled;
+	unsigned round; /* 1: sent when the question came */
 };
 
 /* The fetch an iterated question answers (by index: run->q moves). */
@@ -111,6 +112,10 @@ struct run {
 	bool woken; /* it_deliver is due */
 	struct ifetch *ifx;
 	unsigned long authqueries;
+	/* round trips to servers: the round of the query being answered
+	 * (or of the one whose answer ended the questions delivered), of
+	 * the latest that ended a question, the most of the last QUERY */
+	unsigned aq_round, wake_round, aq_rounds;
 	struct up_server answered_by;
 	/* RFC 5011 (a scenario with an AUTOTRUST_FILE; NULL at: none) */
 	struct val_at *at;
@@ -413,6 +418,7 @@ static void auth_answer(struct run *run, const struct authq *a)
 	static uint8_t msg[DT_MSG_MAXLEN];
 	int err = DT_ETIMEOUT, last_rcode = -1;
 
+	run->aq_round = a->round;
 	for (size_t i = 0; i < a->conf.nns; i++) {
 		bool tcp = false;
 		int len = server_answer(run, &a->conf.ns[i], a->name, a->type,
@@ -464,6 +470,9 @@ static void *it_send(void *arg, const struct it_send *q, struct it_io *io)
 	a->conf = *q->conf;
 	wire_dname_copy(a->name, q->name);
 	a->type = q->type;
+	a->round = run->aq_round + 1;
+	if (a->round > run->aq_rounds)
+		run->aq_rounds = a->round;
 	return (void *)(uintptr_t)++run->naq;
 }
 
@@ -481,6 +490,8 @@ static void it_wake(void *arg)
 	struct run *run = arg;
 
 	run->woken = true;
+	if (run->aq_round > run->wake_round)
+		run->wake_round = run->aq_round;
 }
 
 static void server_name(const struct up_server *s, char *out, size_t cap)
@@ -599,6 +610,8 @@ static int drain(struct run *run, char *why, size_t whylen)
 		}
 		if (run->woken) {
 			run->woken = false;
+			run->aq_round = run->wake_round;
+			run->wake_round = 0;
 			it_deliver(run->it, run->now.mono_ms);
 			continue;
 		}
@@ -644,6 +657,7 @@ static int step_query(struct run *run, const struct rpl_step *st, char *why,
 	if (make_qinfo(st->e, st->n, &qr->wt.q, why, whylen) < 0)
 		return -1;
 	run->round = run->rounds = 0;
+	run->aq_round = run->wake_round = run->aq_rounds = 0;
 	len = answer_cached(run->r, &qr->wt.q, &run->now, run->buf,
 			    sizeof(run->buf));
 	if (len) {
@@ -1024,12 +1038,16 @@ static int run_step(struct run *run, const struct rpl_step *st, char *why,
 		snprintf(why, whylen, "%lu upstream queries, expected %ld",
 			 run->fetches, st->arg);
 		return -1;
-	case RPL_CHECK_ROUNDS:
-		if (run->rounds == (unsigned long)st->arg)
+	case RPL_CHECK_ROUNDS: {
+		/* Recursing, the round trips to authoritative servers. */
+		unsigned n = run->it ? run->aq_rounds : run->rounds;
+
+		if (n == (unsigned long)st->arg)
 			return 0;
 		snprintf(why, whylen, "%u upstream round trips, expected %ld",
-			 run->rounds, st->arg);
+			 n, st->arg);
 		return -1;
+	}
 	case RPL_NOOP: return 0;
 	case RPL_UNSUPPORTED: break;
 	}
@@ -1103,6 +1121,16 @@ static bool scenario_hints(const struct rpl_scenario *sc, struct it_hints *ret)
 	return stubs;
 }
 
+/* The DNSKEY of each zone asked with the question, as dnstrustd's. */
+static bool keys_ahead(void *arg, const uint8_t *zone, const uint8_t *qname,
+		       int64_t now_ms)
+{
+	struct run *run = arg;
+
+	(void)now_ms;
+	return run->r && rsv_keys_ahead(run->r, zone, qname, &run->now);
+}
+
 /* The iterator core of a recursive resolver's scenario, with its stub
  * zones; NULL for a forwarder's (or out of memory: *oom). */
 static struct iterator *make_iterator(struct run *run, bool *oom)
@@ -1123,6 +1151,7 @@ static struct iterator *make_iterator(struct run *run, bool *oom)
 		return NULL;
 	}
 	it_set_qmin(it, !sc->no_qmin);
+	it_set_keys_ahead(it, keys_ahead, run);
 	for (size_t i = 0; i < sc->nzones; i++) {
 		const struct rpl_zone *z = &sc->zones[i];
 		struct up_server a[RPL_MAX_ZONE_ADDRS];

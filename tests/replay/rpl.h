@@ -87,8 +87,9 @@ enum rpl_step_kind {
 	RPL_TIME_PASSES,
 	RPL_CHECK_FETCHES, /* upstream queries so far, in total */
 	RPL_CHECK_ROUNDS,  /* upstream round trips of the last QUERY: its
-			      fetches in generations, each made once an
-			      answer of the one before came in */
+			      fetches (recursing: its queries to servers)
+			      in generations, each made once an answer of
+			      the one before came in */
 	RPL_NOOP,   /* TRAFFIC, NOTHING: nothing to do without a network */
 	RPL_ASSIGN, /* ASSIGN var = ${...} (testbound's macros) */
 	RPL_CHECK_AUTOTRUST, /* the RFC 5011 state of a trust point against

@@ -60,16 +60,22 @@ static struct capab_view view(struct capab *c, const struct up_server *s)
 		if (up_server_equal(&v[i].server, s))
 			return v[i];
 	memset(&none, 0, sizeof(none));
-	none.reason = "(absent)";
+	snprintf(none.reason, sizeof(none.reason), "(absent)");
 	return none;
 }
 
+static void verdict_check(struct capab *c, const struct up_server *s,
+			  const char *want, const char *why, const char *what)
+{
+	struct capab_view v = view(c, s);
+	const char *reason = v.reason;
+
+	is_str(capab_tri_name(v.dnssec), want, "%s: verdict", what);
+	is_str(reason, why, "%s: reason", what);
+}
+
 #define verdict_is(c, s, want, why, what)                                      \
-	do {                                                                   \
-		struct capab_view v_ = view((c), &(s));                        \
-		is_str(capab_tri_name(v_.dnssec), want, "%s: verdict", what);  \
-		is_str(v_.reason, why, "%s: reason", what);                    \
-	} while (0)
+	verdict_check((c), &(s), (want), (why), (what))
 
 static void obs(struct capab *c, const struct up_server *s, size_t n, ...)
 {
@@ -178,13 +184,33 @@ static void hostile(struct capab *c)
 		ok(capab_settled(c), "%s: settled", t[i].reason);
 	}
 	set(c, 1);
-	obs(c, &A, 3, CAPAB_ANSWER, CAPAB_RRSIG_OK, CAPAB_NXD_ANSWERED);
+	obs(c, &A, 2, CAPAB_ANSWER, CAPAB_RRSIG_OK);
+	capab_portal(c, &A, "192.0.2.99");
 	ok(view(c, &A).portal, "a portal is seen in the view");
-	verdict_is(c, A, "yes", "returns RRSIG with DO=1",
-		   "a portal that passes DNSKEY and DS signed: still yes "
-		   "(reported, its forgeries bogus)");
-	obs(c, &A, 1, CAPAB_NXD_OK);
+	verdict_is(c, A, "no",
+		   "captive portal (answers rewritten to 192.0.2.99)",
+		   "a portal that passes DNSKEY and DS signed: no, with its "
+		   "address");
+	is_int(capab_mode(c, NULL), CAPAB_MODE_RECURSIVE,
+	       "a portal: recursive");
+	ok(capab_settled(c), "a portal: settled");
+	obs(c, &A, 2, CAPAB_RRSIG_OK, CAPAB_NXD_OK);
 	ok(!view(c, &A).portal, "a real NXDOMAIN later: no portal");
+	verdict_is(c, A, "no", "captive portal (answers rewritten)",
+		   "the portal's no is held until a probe goes through");
+	obs(c, &A, 1, CAPAB_PROBED);
+	verdict_is(c, A, "yes", "returns RRSIG with DO=1",
+		   "signed on, a clean probe: yes");
+	capab_portal(c, &A, NULL);
+	obs(c, &A, 2, CAPAB_NXD_OK, CAPAB_RRSIG_OK);
+	verdict_is(c, A, "no", "captive portal (answers rewritten)",
+		   "a portal again, then signed answers between probes: "
+		   "still no");
+	capab_portal(c, &A, "2001:db8::99");
+	obs(c, &A, 1, CAPAB_PROBED);
+	verdict_is(c, A, "no",
+		   "captive portal (answers rewritten to 2001:db8::99)",
+		   "a probe that meets the portal again: no");
 	set(c, 1);
 	obs(c, &A, 4, CAPAB_ANSWER, CAPAB_RRSIG_OK, CAPAB_DO_CLEARED,
 	    CAPAB_PROBED);

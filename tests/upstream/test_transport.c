@@ -764,12 +764,14 @@ static void test_no_edns(void)
 
 static const char *verdict_of(struct capab *cb, const struct up_conf *conf)
 {
+	static char reason[DT_CAPAB_REASON_LEN];
 	struct capab_view v[DT_UP_MAXNS];
 
 	if (capab_list(cb, v, DT_UP_MAXNS) < 1 ||
 	    !up_server_equal(&v[0].server, &conf->ns[0]))
 		return "(absent)";
-	return v[0].reason;
+	snprintf(reason, sizeof(reason), "%s", v[0].reason);
+	return reason;
 }
 
 /* What the table learns from the exchanges, and what the client then
