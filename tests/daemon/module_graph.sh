@@ -19,11 +19,13 @@ done >"$tmp/defs"
 n_mod=$(ls "$dir"/*.o 2>/dev/null | wc -l)
 for o in "$dir"/*.o; do
 	m=$(basename "$o" .c.o)
-	nm -u "$o" | awk '{ print $2 }' | while read -r s; do
-		awk -v s="$s" -v m="$m" '$2 == s && $1 != m { print m, $1 }' \
-			"$tmp/defs"
-	done
-done | sort -u >"$tmp/edges"
+	nm -u "$o" | awk -v m="$m" '{ print m, $2 }'
+done >"$tmp/undefs"
+# One pass: each module's undefined symbol joined to the module that
+# defines it.
+awk 'NR == FNR { def[$2] = $1; next }
+	($2 in def) && def[$2] != $1 { print $1, def[$2] }' \
+	"$tmp/defs" "$tmp/undefs" | sort -u >"$tmp/edges"
 check "the object files of $n_mod modules are there" [ "$n_mod" -ge 10 ]
 check "modules call one another ($(wc -l <"$tmp/edges") edges)" \
 	[ -s "$tmp/edges" ]
