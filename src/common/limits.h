@@ -417,6 +417,12 @@
  * query of its own: one per zone
  * cut recently followed; each a response of at most a few KiB. */
 #define DT_IT_DS_MAX 256
+/* Names an iterator core keeps as proven absent by a signed-looking
+ * NXDOMAIN (RFC 8020: nothing exists below them; iter_nxd.h), each with
+ * the response (a few KiB), so that a later question below one is
+ * answered from it and validated rather than sent. A small table: the
+ * oldest goes first, and a name not kept is only asked again. */
+#define DT_IT_NXD_MAX 64
 /* Stub zones an iterator core holds (it_add_stub): a test scenario's
  * root hints and stub-zone clauses, a handful each. */
 #define DT_IT_STUBS_MAX 16

@@ -22,6 +22,7 @@
 
 #include "common/errcode.h"
 #include "iterator/iter_msg.h"
+#include "iterator/iter_nxd.h"
 #include "iterator/iter_prime.h"
 #include "iterator/iterate.h"
 #include "wire/dname.h"
@@ -94,6 +95,7 @@ struct iterator {
 	struct zone_ent *zones;
 	struct srv_ent *srvs;
 	struct ds_ent *ds; /* DT_IT_DS_MAX */
+	struct it_nxd *nxd; /* NXDOMAIN cuts (RFC 8020) */
 	struct it_stats stats;
 	bool root_ok;		    /* atomic */
 	uint64_t rnd;		    /* xorshift64* state, never 0 */
@@ -272,8 +274,10 @@ void it_distrust(struct iterator *it, const char *server,
 		if (!s->used)
 			continue;
 		fmt(&s->addr, name, sizeof(name));
-		if (strcmp(name, server) == 0)
-			srv_lame(it, s);
+		if (strcmp(name, server) != 0)
+			continue;
+		srv_lame(it, s);
+		it_nxd_forget(it->nxd, &s->addr);
 	}
 }
 
@@ -613,6 +617,7 @@ static void on_end(struct it_req *r)
 /* --- the walk --- */
 
 static void step(struct it_req *r);
+static int keep_step(struct it_req *r, const struct up_answer *ans);
 
 static void on_answer(void *arg, int err, const struct up_answer *ans,
 		      int last_rcode, int64_t now);
@@ -732,6 +737,24 @@ static bool root_unasked(const struct it_req *r)
 	       !r->z_answered && r->z_timeouts == 0 && r->rounds == 1;
 }
 
+/* r's name is at or below a name proven absent (iter_nxd.h): its
+ * response, for r's question, is the last step. Returns true when r
+ * ended so. */
+static bool nxd_answer(struct it_req *r)
+{
+	struct iterator *it = r->it;
+	struct up_server from;
+	struct up_answer ans = {.server = &from, .msg = it->out};
+
+	ans.len = it_nxd_answer(it->nxd, r->cur, r->qtype, r->z.name, it->now,
+				it->out, sizeof(it->out), &from);
+	if (!ans.len)
+		return false;
+	STAT(it, nxdomain_cut);
+	end(r, keep_step(r, &ans));
+	return true;
+}
+
 static void step(struct it_req *r)
 {
 	struct iterator *it = r->it;
@@ -743,6 +766,8 @@ static void step(struct it_req *r)
 		end(r, DT_ERECURSION);
 		return;
 	}
+	if (nxd_answer(r))
+		return;
 	if (root_unasked(r) &&
 	    it_prime_hold(it->prime, &it->hints, it->now, rnd(it))) {
 		r->prime_wait = true; /* on_primed() goes on */
@@ -1005,6 +1030,9 @@ static void on_response(struct it_req *r, struct srv_ent *s,
 		return;
 	}
 	kind = it_classify(m, r->z.name, r->ask, r->ask_type, next, ref);
+	if ((kind == IT_FINAL || r->minimised) && s->lame_until <= r->it->now)
+		it_nxd_learn(r->it->nxd, m, r->ask, r->z.name, ans->server,
+			     r->it->now);
 	if (kind == IT_REFERRAL)
 		ds_learn(r->it, m, ref->zone, ans->server);
 	if (kind != IT_FINAL || !ds_self_referral(r, m, ans)) {
@@ -1098,8 +1126,9 @@ struct iterator *it_new(const struct it_env *env, const struct it_hints *hints,
 	it->zones = calloc(DT_IT_ZONES_MAX, sizeof(*it->zones));
 	it->srvs = calloc(DT_IT_SERVERS_MAX, sizeof(*it->srvs));
 	it->ds = calloc(DT_IT_DS_MAX, sizeof(*it->ds));
+	it->nxd = it_nxd_new();
 	it->prime = it_prime_new(&it->env, on_primed, it);
-	if (!it->zones || !it->srvs || !it->ds || !it->prime) {
+	if (!it->zones || !it->srvs || !it->ds || !it->nxd || !it->prime) {
 		it_free(it);
 		return NULL;
 	}
@@ -1124,6 +1153,7 @@ void it_free(struct iterator *it)
 	for (size_t i = 0; it->ds && i < DT_IT_DS_MAX; i++)
 		free(it->ds[i].msg);
 	free(it->ds);
+	it_nxd_free(it->nxd);
 	free(it->zones);
 	free(it->srvs);
 	free(it);
@@ -1156,6 +1186,7 @@ void it_set_hints(struct iterator *it, const struct it_hints *hints,
 		free(it->ds[i].msg);
 		memset(&it->ds[i], 0, sizeof(it->ds[i]));
 	}
+	it_nxd_clear(it->nxd);
 	it_prime_forget(it->prime, hints, now);
 }
 
@@ -1287,6 +1318,8 @@ void it_get_stats(const struct iterator *it, struct it_stats *ret)
 		__atomic_load_n(&it->stats.root_unreachable, __ATOMIC_RELAXED);
 	ret->ds_from_referral =
 		__atomic_load_n(&it->stats.ds_from_referral, __ATOMIC_RELAXED);
+	ret->nxdomain_cut =
+		__atomic_load_n(&it->stats.nxdomain_cut, __ATOMIC_RELAXED);
 }
 
 bool it_root_reachable(const struct iterator *it)

@@ -26,6 +26,11 @@
  * to a hint address on the first question, again when its TTL runs out;
  * questions wait for it; the hints stay in use when it fails.
  *
+ * A name an authoritative server answered NXDOMAIN for with signed
+ * NSEC/NSEC3 records is an NXDOMAIN cut (RFC 8020, iter_nxd.h): a later
+ * question for it or below it is answered from that response, which the
+ * validator checks for the new name; unsigned NXDOMAINs are not kept.
+ *
  * One core per event loop (thread), with its own cache of zone cuts
  * (NS names and addresses, TTL-bounded) and of servers (smoothed RTT,
  * lameness), chosen by RTT with some exploration (a generator seeded by
@@ -237,6 +242,8 @@ struct it_stats {
 				      server answered */
 	uint64_t ds_from_referral; /* DS questions answered from the DS
 				      RRset a referral carried */
+	uint64_t nxdomain_cut;	   /* questions answered from a signed
+				      NXDOMAIN above them (RFC 8020) */
 };
 
 void it_get_stats(const struct iterator *it, struct it_stats *ret);
