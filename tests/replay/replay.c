@@ -31,6 +31,7 @@
 #include "common/errcode.h"
 #include "iterator/iterate.h"
 #include "policy/nta.h"
+#include "resolver/render.h"
 #include "resolver/resolver.h"
 #include "resolver/state.h"
 #include "rpl.h"
@@ -626,6 +627,26 @@ static int make_qinfo(const struct rpl_entry *e, long step, struct qinfo *q,
 	return 0;
 }
 
+/*
+ * A question of another class than IN never reaches the resolver core:
+ * dnstrustd's listener (src/daemon/server.c) answers class CH from its
+ * administrative names (admin.c: under dnstrust. and version.bind,
+ * which no peer scenario asks; any other CH name is REFUSED, "unknown
+ * administrative name") and refuses the other classes. The runner gives
+ * the listener's answer, so that a CH question is never resolved as IN.
+ * Returns its length in run->buf, or 0 for class IN.
+ */
+static size_t answer_class(struct run *run, const struct qinfo *q)
+{
+	if (q->qclass == WIRE_CLASS_IN)
+		return 0;
+	return render_error(q, WIRE_RCODE_REFUSED, WIRE_EDE_NOT_SUPPORTED,
+			    q->qclass == WIRE_CLASS_CH
+				    ? "unknown administrative name"
+				    : "only class IN is resolved",
+			    run->buf, sizeof(run->buf));
+}
+
 static int step_query(struct run *run, const struct rpl_step *st, char *why,
 		      size_t whylen)
 {
@@ -644,6 +665,10 @@ static int step_query(struct run *run, const struct rpl_step *st, char *why,
 	if (make_qinfo(st->e, st->n, &qr->wt.q, why, whylen) < 0)
 		return -1;
 	run->round = run->rounds = 0;
+	if ((len = answer_class(run, &qr->wt.q))) {
+		push_reply(run, run->buf, len);
+		return 0;
+	}
 	len = answer_cached(run->r, &qr->wt.q, &run->now, run->buf,
 			    sizeof(run->buf));
 	if (len) {
