@@ -96,13 +96,18 @@ static bool shown(const struct val_used *u, const struct wire_rr *rr,
 }
 
 /* The records of one used RRset, in the upstream's order, with the
- * RRset's TTL. Returns 0 or DT_ESPACE. */
+ * RRset's TTL: in the answer section its own (up to max-cache-ttl) when
+ * no policy shortened the answer, elsewhere at most the answer's (a
+ * negative answer's SOA shows the negative TTL). Returns 0 or
+ * DT_ESPACE. */
 static int add_used(struct render *r, const struct answer *a,
 		    const struct val_used *u, bool do_bit, int64_t age)
 {
 	const struct wire_msg *m = a->msg;
 	const struct wire_rr *sec = m->sec[u->section];
-	uint32_t ttl = aged(u->ttl, a->ttl, age);
+	uint32_t cap = a->ttl_own && u->section == WIRE_SEC_ANSWER ? a->ttl_max
+								 : a->ttl;
+	uint32_t ttl = aged(u->ttl, cap, age);
 	int e;
 
 	if (u->first >= m->count[u->section])
