@@ -423,6 +423,12 @@
  * answered from it and validated rather than sent. A small table: the
  * oldest goes first, and a name not kept is only asked again. */
 #define DT_IT_NXD_MAX 64
+/* DNAME RRsets an iterator core keeps (iter_dname.h), with their
+ * RRSIGs, so that a later name below one is synthesised from it (RFC
+ * 6672 §3.2) instead of asked of a server that may answer only the
+ * names it was asked before: one per redirected subtree in use, each a
+ * few hundred octets. */
+#define DT_IT_DNAME_MAX 64
 /* Stub zones an iterator core holds (it_add_stub): a test scenario's
  * root hints and stub-zone clauses, a handful each. */
 #define DT_IT_STUBS_MAX 16

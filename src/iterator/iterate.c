@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "common/errcode.h"
+#include "iterator/iter_dname.h"
 #include "iterator/iter_msg.h"
 #include "iterator/iter_nxd.h"
 #include "iterator/iter_prime.h"
@@ -96,6 +97,7 @@ struct iterator {
 	struct srv_ent *srvs;
 	struct ds_ent *ds; /* DT_IT_DS_MAX */
 	struct it_nxd *nxd; /* NXDOMAIN cuts (RFC 8020) */
+	struct it_dname *dname; /* DNAME RRsets (RFC 6672 §3.2) */
 	struct it_stats stats;
 	bool root_ok;		    /* atomic */
 	uint64_t rnd;		    /* xorshift64* state, never 0 */
@@ -278,6 +280,7 @@ void it_distrust(struct iterator *it, const char *server,
 			continue;
 		srv_lame(it, s);
 		it_nxd_forget(it->nxd, &s->addr);
+		it_dname_forget(it->dname, &s->addr);
 	}
 }
 
@@ -755,6 +758,30 @@ static bool nxd_answer(struct it_req *r)
 	return true;
 }
 
+static void on_kind(struct it_req *r, struct srv_ent *s, enum it_kind kind,
+		    const struct up_answer *ans, const uint8_t *next,
+		    const struct it_referral *ref);
+
+/* r's name is below a DNAME kept (iter_dname.h): the DNAME and the CNAME
+ * synthesised from it are a step, and the walk goes on with the target.
+ * Returns true when r went on so. */
+static bool dname_answer(struct it_req *r)
+{
+	struct iterator *it = r->it;
+	uint8_t next[DT_NAME_MAXLEN];
+	struct up_server from;
+	struct up_answer ans = {.server = &from, .msg = it->out};
+
+	ans.len = it_dname_answer(it->dname, r->cur, r->qtype, r->z.name,
+				  it->now, it->out, sizeof(it->out), next,
+				  &from);
+	if (!ans.len)
+		return false;
+	STAT(it, dname_synth);
+	on_kind(r, NULL, IT_CNAME, &ans, next, NULL);
+	return true;
+}
+
 static void step(struct it_req *r)
 {
 	struct iterator *it = r->it;
@@ -766,7 +793,7 @@ static void step(struct it_req *r)
 		end(r, DT_ERECURSION);
 		return;
 	}
-	if (nxd_answer(r))
+	if (nxd_answer(r) || dname_answer(r))
 		return;
 	if (root_unasked(r) &&
 	    it_prime_hold(it->prime, &it->hints, it->now, rnd(it))) {
@@ -1033,6 +1060,10 @@ static void on_response(struct it_req *r, struct srv_ent *s,
 	if ((kind == IT_FINAL || r->minimised) && s->lame_until <= r->it->now)
 		it_nxd_learn(r->it->nxd, m, r->ask, r->z.name, ans->server,
 			     r->it->now);
+	if ((kind == IT_FINAL || kind == IT_CNAME) && !r->minimised &&
+	    s->lame_until <= r->it->now)
+		it_dname_learn(r->it->dname, m, r->z.name, ans->server,
+			       r->it->now);
 	if (kind == IT_REFERRAL)
 		ds_learn(r->it, m, ref->zone, ans->server);
 	if (kind != IT_FINAL || !ds_self_referral(r, m, ans)) {
@@ -1127,8 +1158,10 @@ struct iterator *it_new(const struct it_env *env, const struct it_hints *hints,
 	it->srvs = calloc(DT_IT_SERVERS_MAX, sizeof(*it->srvs));
 	it->ds = calloc(DT_IT_DS_MAX, sizeof(*it->ds));
 	it->nxd = it_nxd_new();
+	it->dname = it_dname_new();
 	it->prime = it_prime_new(&it->env, on_primed, it);
-	if (!it->zones || !it->srvs || !it->ds || !it->nxd || !it->prime) {
+	if (!it->zones || !it->srvs || !it->ds || !it->nxd || !it->dname ||
+	    !it->prime) {
 		it_free(it);
 		return NULL;
 	}
@@ -1154,6 +1187,7 @@ void it_free(struct iterator *it)
 		free(it->ds[i].msg);
 	free(it->ds);
 	it_nxd_free(it->nxd);
+	it_dname_free(it->dname);
 	free(it->zones);
 	free(it->srvs);
 	free(it);
@@ -1187,6 +1221,7 @@ void it_set_hints(struct iterator *it, const struct it_hints *hints,
 		memset(&it->ds[i], 0, sizeof(it->ds[i]));
 	}
 	it_nxd_clear(it->nxd);
+	it_dname_clear(it->dname);
 	it_prime_forget(it->prime, hints, now);
 }
 
@@ -1320,6 +1355,8 @@ void it_get_stats(const struct iterator *it, struct it_stats *ret)
 		__atomic_load_n(&it->stats.ds_from_referral, __ATOMIC_RELAXED);
 	ret->nxdomain_cut =
 		__atomic_load_n(&it->stats.nxdomain_cut, __ATOMIC_RELAXED);
+	ret->dname_synth =
+		__atomic_load_n(&it->stats.dname_synth, __ATOMIC_RELAXED);
 }
 
 bool it_root_reachable(const struct iterator *it)

@@ -30,6 +30,9 @@
  * NSEC/NSEC3 records is an NXDOMAIN cut (RFC 8020, iter_nxd.h): a later
  * question for it or below it is answered from that response, which the
  * validator checks for the new name; unsigned NXDOMAINs are not kept.
+ * A signed DNAME met in an answer is kept likewise (iter_dname.h): a
+ * name below it gets the DNAME and the CNAME synthesised from it as a
+ * step, and the walk goes on with the target.
  *
  * One core per event loop (thread), with its own cache of zone cuts
  * (NS names and addresses, TTL-bounded) and of servers (smoothed RTT,
@@ -244,6 +247,8 @@ struct it_stats {
 				      RRset a referral carried */
 	uint64_t nxdomain_cut;	   /* questions answered from a signed
 				      NXDOMAIN above them (RFC 8020) */
+	uint64_t dname_synth;	   /* CNAMEs synthesised from a kept
+				      DNAME (RFC 6672 §3.2) */
 };
 
 void it_get_stats(const struct iterator *it, struct it_stats *ret);
