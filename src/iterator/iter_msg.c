@@ -425,6 +425,32 @@ static bool referral_has_ds(const struct wire_msg *m, const uint8_t *zone,
 	return ds;
 }
 
+bool it_referral_signed(const struct wire_msg *m, const uint8_t *zone)
+{
+	bool ds = false, sig = false;
+
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
+
+		if (!ds_of(rr, zone))
+			continue;
+		if (rr->type == WIRE_TYPE_RRSIG)
+			sig = true;
+		else
+			ds = true;
+	}
+	return ds && sig;
+}
+
+bool it_has_rrsig(const struct wire_msg *m)
+{
+	for (int sec = WIRE_SEC_ANSWER; sec <= WIRE_SEC_AUTHORITY; sec++)
+		for (size_t i = 0; i < m->count[sec]; i++)
+			if (m->sec[sec][i].type == WIRE_TYPE_RRSIG)
+				return true;
+	return false;
+}
+
 int it_referral_ds(const struct wire_msg *m, const uint8_t *zone, uint8_t *out,
 		   size_t cap, uint32_t *ret_ttl)
 {

@@ -37,6 +37,8 @@ struct it_referral {
 	struct up_server addr[DT_IT_ADDRS_MAX];
 	size_t naddr;
 	uint32_t ttl; /* of the NS RRset */
+	bool has_ds;  /* a signed DS RRset of zone came with it
+			 (it_referral_signed; not set by it_classify) */
 };
 
 /* The address of an A or AAAA record (class IN, RDATA of the right
@@ -99,6 +101,14 @@ const uint8_t *it_child_apex(const struct wire_msg *m, const uint8_t *zone,
 int it_assemble(const struct wire_msg *const *steps,
 		const uint8_t *const *zones, size_t n, const uint8_t *qname,
 		uint16_t qtype, uint8_t *out, size_t cap);
+
+/* Whether m, a referral to zone, carries a DS RRset of zone with an
+ * RRSIG over it: the child zone is signed, and its servers' answers to
+ * a query with DO must carry RRSIGs. */
+bool it_referral_signed(const struct wire_msg *m, const uint8_t *zone);
+
+/* Whether m's answer or authority section holds an RRSIG. */
+bool it_has_rrsig(const struct wire_msg *m);
 
 /*
  * The DS RRset of zone that m, a referral to zone, carries in its

@@ -36,6 +36,7 @@ struct zone {
 	size_t nns;
 	struct up_server addr[DT_IT_ADDRS_MAX];
 	size_t naddr;
+	bool has_ds; /* the referral to it carried a signed DS RRset */
 };
 
 struct zone_ent {
@@ -878,6 +879,7 @@ static void follow_referral(struct it_req *r, const struct it_referral *ref)
 		wire_dname_tolower(z->ns[i]);
 	}
 	z->nns = ref->nns;
+	z->has_ds = ref->has_ds;
 	for (size_t i = 0; i < ref->naddr; i++)
 		if (addr_usable(r->it, &ref->addr[i]))
 			z->addr[z->naddr++] = ref->addr[i];
@@ -1035,6 +1037,39 @@ static bool ds_self_referral(struct it_req *r, const struct wire_msg *m,
 	return true;
 }
 
+/* Whether a server of r's zone other than those asked may yet be asked:
+ * an address not tried and not dead, or an NS name to look up. */
+static bool other_server_left(const struct it_req *r)
+{
+	struct iterator *it = r->it;
+
+	for (size_t i = 0; i < r->z.naddr; i++)
+		if (!(r->tried & (1u << i)) &&
+		    !srv_dead(srv_get(it, &r->z.addr[i]), it->now))
+			return true;
+	if (r->ns_aaaa)
+		return true;
+	for (size_t k = r->ns_next; k < r->z.nns; k++)
+		if (!wire_dname_is_subdomain(r->z.ns[k], r->z.name))
+			return true;
+	return false;
+}
+
+/*
+ * A DNSSEC-lame server: an answer (or a CNAME, NODATA, NXDOMAIN) without
+ * any RRSIG from a server of a zone whose referral carried a signed DS
+ * RRset, to a query with DO. The zone is signed, so the response cannot
+ * be validated; it is left for the zone's other servers while any is
+ * left to ask (Unbound's iterator does the same), else handed on, and
+ * the validator judges it.
+ */
+static bool dnssec_lame(const struct it_req *r, const struct wire_msg *m,
+			enum it_kind kind)
+{
+	return (kind == IT_FINAL || kind == IT_CNAME) && !r->minimised &&
+	       r->z.has_ds && !it_has_rrsig(m) && other_server_left(r);
+}
+
 /* One response of a server of r's zone. */
 static void on_response(struct it_req *r, struct srv_ent *s,
 			const struct up_answer *ans)
@@ -1057,6 +1092,16 @@ static void on_response(struct it_req *r, struct srv_ent *s,
 		return;
 	}
 	kind = it_classify(m, r->z.name, r->ask, r->ask_type, next, ref);
+	if (kind == IT_REFERRAL)
+		ref->has_ds = it_referral_signed(m, ref->zone);
+	if (dnssec_lame(r, m, kind)) {
+		STAT(r->it, dnssec_lame);
+		srv_lame(r->it, s);
+		step(r);
+		wire_msg_free(m);
+		free(ref);
+		return;
+	}
 	if ((kind == IT_FINAL || r->minimised) && s->lame_until <= r->it->now)
 		it_nxd_learn(r->it->nxd, m, r->ask, r->z.name, ans->server,
 			     r->it->now);
@@ -1357,6 +1402,8 @@ void it_get_stats(const struct iterator *it, struct it_stats *ret)
 		__atomic_load_n(&it->stats.nxdomain_cut, __ATOMIC_RELAXED);
 	ret->dname_synth =
 		__atomic_load_n(&it->stats.dname_synth, __ATOMIC_RELAXED);
+	ret->dnssec_lame =
+		__atomic_load_n(&it->stats.dnssec_lame, __ATOMIC_RELAXED);
 }
 
 bool it_root_reachable(const struct iterator *it)

@@ -34,6 +34,10 @@
  * name below it gets the DNAME and the CNAME synthesised from it as a
  * step, and the walk goes on with the target.
  *
+ * A server of a zone whose referral carried a signed DS RRset that
+ * answers without any RRSIG is DNSSEC-lame: its response is left for the
+ * zone's other servers while one is left to ask.
+ *
  * One core per event loop (thread), with its own cache of zone cuts
  * (NS names and addresses, TTL-bounded) and of servers (smoothed RTT,
  * lameness), chosen by RTT with some exploration (a generator seeded by
@@ -249,6 +253,9 @@ struct it_stats {
 				      NXDOMAIN above them (RFC 8020) */
 	uint64_t dname_synth;	   /* CNAMEs synthesised from a kept
 				      DNAME (RFC 6672 §3.2) */
+	uint64_t dnssec_lame;	   /* responses without RRSIGs from a
+				      signed zone's server, left for its
+				      other servers */
 };
 
 void it_get_stats(const struct iterator *it, struct it_stats *ret);
