@@ -499,6 +499,9 @@ static int match_line(struct parser *p, const char *s)
 			e->match |= RPL_M_QTYPE;
 		else if (weq(w, wl, "qname"))
 			e->match |= RPL_M_QNAME;
+		else if (weq(w, wl, "question")) /* Deckard: name, type
+							     and class */
+			e->match |= RPL_M_QTYPE | RPL_M_QNAME;
 		else if (weq(w, wl, "subdomain"))
 			e->match |= RPL_M_SUBDOMAIN;
 		else if (weq(w, wl, "TCP"))
@@ -520,7 +523,7 @@ static int match_line(struct parser *p, const char *s)
 				return fail(p, "bad ede=");
 			e->match |= RPL_M_EDE;
 		}
-		/* all, question, DO and others: no meaning here */
+		/* all, DO and others: no meaning here */
 	}
 	return 0;
 }
