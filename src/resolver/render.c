@@ -84,13 +84,16 @@ static uint32_t aged(uint32_t ttl, uint32_t cap, int64_t age)
 
 /* Which records of a used RRset the client gets: the data of the
  * chain and the SOA always, proofs and RRSIGs with DO; never an RRSIG
- * over a synthesised CNAME (it has none: RFC 6672 §5.3.1). */
+ * over a synthesised CNAME (it has none: RFC 6672 §5.3.1). RRSIGs asked
+ * for (qtype RRSIG) are the data. */
 static bool shown(const struct val_used *u, const struct wire_rr *rr,
 		  bool do_bit)
 {
 	if (u->role == VAL_ROLE_PROOF && !do_bit)
 		return false;
 	if (rr->type != WIRE_TYPE_RRSIG)
+		return true;
+	if (u->type == WIRE_TYPE_RRSIG && u->role != VAL_ROLE_PROOF)
 		return true;
 	return do_bit && u->role != VAL_ROLE_SYNTH;
 }
