@@ -491,8 +491,10 @@ static int match_line(struct parser *p, const char *s)
 	struct rpl_entry *e = p->entry;
 	const char *w;
 	size_t wl;
+	bool any = false;
 
 	while (word(&s, &w, &wl)) {
+		any = true;
 		if (weq(w, wl, "opcode"))
 			e->match |= RPL_M_OPCODE;
 		else if (weq(w, wl, "qtype"))
@@ -525,6 +527,8 @@ static int match_line(struct parser *p, const char *s)
 		}
 		/* all, DO and others: no meaning here */
 	}
+	if (!any)
+		e->match |= RPL_M_NOTHING;
 	return 0;
 }
 

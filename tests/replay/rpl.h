@@ -30,6 +30,8 @@ enum {
 	RPL_M_SECTIONS = 1 << 6, /* check: authority, additional too */
 	RPL_M_TTL = 1 << 7,	 /* check: TTLs compared */
 	RPL_M_EDE = 1 << 8,	 /* check: the EDE code (ede= or noede) */
+	RPL_M_NOTHING = 1 << 9,	 /* a MATCH line naming nothing: a check
+				    that any reply passes, as testbound's */
 };
 
 #define RPL_EDE_ABSENT (-1)
