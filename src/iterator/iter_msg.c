@@ -219,9 +219,13 @@ enum it_kind it_classify(const struct wire_msg *m, const uint8_t *zone,
 							       : IT_LAME;
 		/* The target is proven absent, unless it is outside the
 		 * zone: then neither the RCODE nor the records about it
-		 * are this server's to give, and its own servers are asked. */
+		 * are this server's to give, and its own servers are asked.
+		 * So it is when the NODATA's own NSEC at the target lists
+		 * the type: the negative part contradicts itself, and the
+		 * target is asked for itself. */
 		if (wire_dname_is_subdomain(end, zone) &&
-		    (m->rcode == WIRE_RCODE_NXDOMAIN || soa))
+		    (m->rcode == WIRE_RCODE_NXDOMAIN ||
+		     (soa && !it_nsec_has_type(m, end, qtype))))
 			return IT_FINAL;
 		wire_dname_copy(ret_next, end);
 		return IT_CNAME;
@@ -440,6 +444,25 @@ bool it_referral_signed(const struct wire_msg *m, const uint8_t *zone)
 			ds = true;
 	}
 	return ds && sig;
+}
+
+bool it_nsec_has_type(const struct wire_msg *m, const uint8_t *name,
+		      uint16_t type)
+{
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
+		size_t next;
+
+		if (rr->type != WIRE_TYPE_NSEC ||
+		    !wire_dname_equal(rr->owner, name))
+			continue;
+		next = wire_dname_len(rr->rdata);
+		if (next <= rr->rdlen &&
+		    wire_bitmap_has(rr->rdata + next, rr->rdlen - next,
+				    type))
+			return true;
+	}
+	return false;
 }
 
 bool it_has_rrsig(const struct wire_msg *m)

@@ -107,6 +107,12 @@ int it_assemble(const struct wire_msg *const *steps,
  * a query with DO must carry RRSIGs. */
 bool it_referral_signed(const struct wire_msg *m, const uint8_t *zone);
 
+/* Whether m's authority section holds an NSEC record owned by name
+ * whose type bitmap has type (DNAME: everything below name is
+ * redirected, so no name below it is asked one label at a time). */
+bool it_nsec_has_type(const struct wire_msg *m, const uint8_t *name,
+		      uint16_t type);
+
 /* Whether m's answer or authority section holds an RRSIG. */
 bool it_has_rrsig(const struct wire_msg *m);
 

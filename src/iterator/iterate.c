@@ -939,8 +939,9 @@ static struct ds_ent *ds_lookup(struct iterator *it, const uint8_t *zone)
 
 /* The response to a minimised query that is not a referral: the name
  * exists and is no zone cut, so one more label is asked; NXDOMAIN (which
- * broken servers give for empty non-terminals) or an unusable response
- * sends the full name instead. */
+ * broken servers give for empty non-terminals), an NSEC showing a DNAME
+ * at the name (no name below it exists: the DNAME answers for them) or
+ * an unusable response sends the full name instead. */
 static void on_minimised(struct it_req *r, const struct wire_msg *m,
 			 enum it_kind kind)
 {
@@ -956,7 +957,8 @@ static void on_minimised(struct it_req *r, const struct wire_msg *m,
 		wire_dname_tolower(child.name);
 		zone_store(r->it, &child, ttl);
 	}
-	if (kind == IT_LAME || m->rcode == WIRE_RCODE_NXDOMAIN) {
+	if (kind == IT_LAME || m->rcode == WIRE_RCODE_NXDOMAIN ||
+	    it_nsec_has_type(m, r->ask, WIRE_TYPE_DNAME)) {
 		qmin_fallback(r);
 	} else {
 		r->qmin_labels++;
