@@ -465,6 +465,64 @@ bool it_nsec_has_type(const struct wire_msg *m, const uint8_t *name,
 	return false;
 }
 
+/* Whether the data at end is unsigned while a zone at or above end
+ * signed another RRset of m's answer. */
+static bool tail_unsigned(const struct wire_msg *m, const uint8_t *end,
+			  uint16_t qtype)
+{
+	bool signed_above = false;
+
+	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_ANSWER][i];
+		const uint8_t *signer;
+
+		if (rr->type != WIRE_TYPE_RRSIG)
+			continue;
+		if (wire_dname_equal(rr->owner, end) &&
+		    rrsig_covered(rr) == qtype)
+			return false;
+		/* The signer's name follows 18 octets of fixed fields
+		 * (RFC 4034 §3.1). */
+		signer = rr->rdata + 18;
+		if (rr->rdlen > 18 &&
+		    wire_dname_check(signer, rr->rdata + rr->rdlen) > 0 &&
+		    wire_dname_is_subdomain(end, signer))
+			signed_above = true;
+	}
+	return signed_above;
+}
+
+int it_unsigned_tail(const struct wire_msg *m, const uint8_t *zone,
+		     const uint8_t *qname, uint16_t qtype,
+		     uint8_t ret_end[DT_NAME_MAXLEN], uint8_t *out, size_t cap)
+{
+	uint8_t end[DT_NAME_MAXLEN];
+	struct wire_builder b;
+	int err;
+
+	if (m->rcode != WIRE_RCODE_NOERROR || qtype == WIRE_TYPE_RRSIG ||
+	    !follow_chain(m, zone, qname, qtype, end) ||
+	    wire_dname_equal(end, qname) || !tail_unsigned(m, end, qtype))
+		return 0;
+	err = wire_build_init(&b, out, cap, 0,
+			      m->hdr.flags & (WIRE_FLAG_QR | WIRE_FLAG_AA));
+	if (err == 0)
+		err = wire_build_question(&b, qname, qtype, WIRE_CLASS_IN);
+	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER] && err == 0; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_ANSWER][i];
+
+		if (!wire_dname_equal(rr->owner, end))
+			err = wire_build_rr(&b, WIRE_SEC_ANSWER, rr);
+	}
+	if (err == 0)
+		err = wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, WIRE_EDNS_DO,
+				     NULL, 0);
+	if (err < 0)
+		return 0;
+	wire_dname_copy(ret_end, end);
+	return (int)wire_build_finish(&b);
+}
+
 bool it_has_rrsig(const struct wire_msg *m)
 {
 	for (int sec = WIRE_SEC_ANSWER; sec <= WIRE_SEC_AUTHORITY; sec++)

@@ -113,6 +113,22 @@ bool it_referral_signed(const struct wire_msg *m, const uint8_t *zone);
 bool it_nsec_has_type(const struct wire_msg *m, const uint8_t *name,
 		      uint16_t type);
 
+/*
+ * An unsigned tail: m, a NOERROR response of a server of zone to
+ * qname/qtype, follows a CNAME chain (or a DNAME's synthesised CNAME)
+ * within zone to data of qtype at another name, and that data has no
+ * RRSIG although an RRSIG in the answer was made by a zone at or above
+ * its owner. A signed zone signs every RRset, so the data was stripped
+ * or added on the way (or sits below an unsigned cut the server also
+ * serves): the chain's end is asked for itself, as Unbound always does.
+ * Writes the end to ret_end and m without the records owned there
+ * (answer section only, OPT with DO) to out (cap octets); returns the
+ * length, or 0 when m is not so (or does not fit).
+ */
+int it_unsigned_tail(const struct wire_msg *m, const uint8_t *zone,
+		     const uint8_t *qname, uint16_t qtype,
+		     uint8_t ret_end[DT_NAME_MAXLEN], uint8_t *out, size_t cap);
+
 /* Whether m's answer or authority section holds an RRSIG. */
 bool it_has_rrsig(const struct wire_msg *m);
 

@@ -1072,6 +1072,25 @@ static bool dnssec_lame(const struct it_req *r, const struct wire_msg *m,
 	       r->z.has_ds && !it_has_rrsig(m) && other_server_left(r);
 }
 
+/* A chain whose data at its end is unsigned in a signed zone
+ * (it_unsigned_tail): the chain up to there is a step, and its end is
+ * asked for itself. Returns true when r went on so. */
+static bool unsigned_tail(struct it_req *r, struct srv_ent *s,
+			  const struct wire_msg *m, const struct up_answer *ans)
+{
+	uint8_t end[DT_NAME_MAXLEN];
+	struct up_answer cut = *ans;
+	int len = it_unsigned_tail(m, r->z.name, r->ask, r->ask_type, end,
+				   r->it->out, sizeof(r->it->out));
+
+	if (len <= 0)
+		return false;
+	cut.msg = r->it->out;
+	cut.len = (size_t)len;
+	on_kind(r, s, IT_CNAME, &cut, end, NULL);
+	return true;
+}
+
 /* One response of a server of r's zone. */
 static void on_response(struct it_req *r, struct srv_ent *s,
 			const struct up_answer *ans)
@@ -1100,9 +1119,7 @@ static void on_response(struct it_req *r, struct srv_ent *s,
 		STAT(r->it, dnssec_lame);
 		srv_lame(r->it, s);
 		step(r);
-		wire_msg_free(m);
-		free(ref);
-		return;
+		goto out;
 	}
 	if ((kind == IT_FINAL || r->minimised) && s->lame_until <= r->it->now)
 		it_nxd_learn(r->it->nxd, m, r->ask, r->z.name, ans->server,
@@ -1113,12 +1130,15 @@ static void on_response(struct it_req *r, struct srv_ent *s,
 			       r->it->now);
 	if (kind == IT_REFERRAL)
 		ds_learn(r->it, m, ref->zone, ans->server);
+	if (kind == IT_FINAL && !r->minimised && unsigned_tail(r, s, m, ans))
+		goto out;
 	if (kind != IT_FINAL || !ds_self_referral(r, m, ans)) {
 		if (r->minimised && kind != IT_REFERRAL)
 			on_minimised(r, m, kind);
 		else
 			on_kind(r, s, kind, ans, next, ref);
 	}
+out:
 	wire_msg_free(m);
 	free(ref);
 }

@@ -36,7 +36,9 @@
  *
  * A server of a zone whose referral carried a signed DS RRset that
  * answers without any RRSIG is DNSSEC-lame: its response is left for the
- * zone's other servers while one is left to ask.
+ * zone's other servers while one is left to ask. A CNAME chain whose
+ * data at its end is unsigned while a zone at or above it signed the
+ * chain is cut there, and its end asked for itself (it_unsigned_tail).
  *
  * One core per event loop (thread), with its own cache of zone cuts
  * (NS names and addresses, TTL-bounded) and of servers (smoothed RTT,
