@@ -122,6 +122,8 @@ struct run {
 	struct dstate *st;	  /* the state in force */
 	struct val_anchors *base; /* the scenario's own trust-anchor lines */
 	struct nta_rt *nta;
+	bool *out_used; /* per step: a CHECK_OUT_QUERY or REPLY step that
+			   a query sent has taken */
 };
 
 static int env_fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
@@ -324,6 +326,38 @@ static bool range_answers(const struct rpl_scenario *sc,
  * type); a TC reply is retried over TCP as the transport does (*tcp
  * says which answered). The length, DT_ETIMEOUT when no entry matches,
  * DT_EUPSTREAM when the entry cannot be built. */
+/*
+ * testbound's CHECK_OUT_QUERY and REPLY steps: a query no range answers
+ * that the next CHECK_OUT_QUERY step still to come matches gets the
+ * entry of the REPLY step after it, and both steps are marked taken
+ * (the steps themselves then check that they were). Returns the reply's
+ * length, or DT_ETIMEOUT when there is none.
+ */
+static int out_reply(struct run *run, const uint8_t *name, uint16_t type,
+		     uint8_t *out, size_t cap)
+{
+	const struct rpl_scenario *sc = run->sc;
+	size_t i = 0, k;
+	int len;
+
+	while (i < sc->nsteps && (sc->steps[i].n <= run->step ||
+				  sc->steps[i].kind != RPL_CHECK_OUT ||
+				  run->out_used[i]))
+		i++;
+	if (i == sc->nsteps || !sc->steps[i].e ||
+	    !rpl_entry_matches(sc->steps[i].e, name, type, false))
+		return DT_ETIMEOUT;
+	for (k = i + 1; k < sc->nsteps && sc->steps[k].kind != RPL_REPLY; k++)
+		;
+	if (k == sc->nsteps || !sc->steps[k].e || run->out_used[k])
+		return DT_ETIMEOUT;
+	len = rpl_entry_reply(sc->steps[k].e, name, type, out, cap);
+	if (len < 0)
+		return DT_EUPSTREAM;
+	run->out_used[i] = run->out_used[k] = true;
+	return len;
+}
+
 static int entry_answer(struct run *run, const struct who *w,
 			const uint8_t *name, uint16_t type, uint8_t *out,
 			size_t cap, bool *tcp)
@@ -341,6 +375,14 @@ static int entry_answer(struct run *run, const struct who *w,
 			     e = e->next)
 				if (rpl_entry_matches(e, name, type, t))
 					hit = e;
+		}
+		if (!hit && t == 0 && run->out_used &&
+		    (len = out_reply(run, name, type, out, cap)) !=
+			    DT_ETIMEOUT) {
+			if (run->trace)
+				fprintf(stderr, "  fetch: a REPLY step\n");
+			*tcp = false;
+			return len;
 		}
 		if (run->trace)
 			trace(name, type, t, hit);
@@ -1056,6 +1098,13 @@ static int run_step(struct run *run, const struct rpl_step *st, char *why,
 			 run->rounds, st->arg);
 		return -1;
 	case RPL_NOOP: return 0;
+	case RPL_CHECK_OUT:
+	case RPL_REPLY:
+		if (run->out_used && run->out_used[st - run->sc->steps])
+			return 0;
+		snprintf(why, whylen, "%s: no query to a server matched it",
+			 st->name);
+		return -1;
 	case RPL_UNSUPPORTED: break;
 	}
 	snprintf(why, whylen, "%s: not supported", st->name);
@@ -1198,6 +1247,7 @@ static void run_free(struct run *run)
 	}
 	free(run->q);
 	free(run->at);
+	free(run->out_used);
 	val_anchors_free(run->base);
 }
 
@@ -1233,6 +1283,7 @@ static int run_scenario(struct rpl_scenario *sc, char *why, size_t whylen)
 		return -1;
 	}
 	run->sc = sc;
+	run->out_used = calloc(sc->nsteps ? sc->nsteps : 1, sizeof(bool));
 	run->rtail = &run->replies;
 	run->trace = getenv("REPLAY_TRACE") != NULL;
 	run->now.wall = sc->has_date ? sc->date : REPLAY_DEFAULT_DATE;

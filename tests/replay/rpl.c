@@ -829,6 +829,10 @@ static int step_line(struct parser *p, const char *s)
 			return fail(p, "CHECK_ROUNDS without a count");
 		st->arg = strtol(w, NULL, 10);
 		return 0;
+	} else if (weq(w, wl, "CHECK_OUT_QUERY")) {
+		st->kind = RPL_CHECK_OUT;
+	} else if (weq(w, wl, "REPLY")) {
+		st->kind = RPL_REPLY;
 	} else if (weq(w, wl, "TRAFFIC") || weq(w, wl, "NOTHING")) {
 		st->kind = RPL_NOOP;
 	} else {

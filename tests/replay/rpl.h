@@ -95,6 +95,10 @@ enum rpl_step_kind {
 	RPL_ASSIGN, /* ASSIGN var = ${...} (testbound's macros) */
 	RPL_CHECK_AUTOTRUST, /* the RFC 5011 state of a trust point against
 				the Unbound state file that follows */
+	RPL_CHECK_OUT,	     /* CHECK_OUT_QUERY: a query to a server the
+				entry matches was sent */
+	RPL_REPLY,	     /* REPLY: the answer to the query of the
+				CHECK_OUT_QUERY before it */
 	RPL_UNSUPPORTED,
 };
 
