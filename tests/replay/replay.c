@@ -358,24 +358,62 @@ static int out_reply(struct run *run, const uint8_t *name, uint16_t type,
 	return len;
 }
 
+/* The first entry answering (name, type) over t (TCP) in a range of
+ * w's in force at step at. */
+static const struct rpl_entry *range_hit(const struct run *run,
+					 const struct who *w, long at,
+					 const uint8_t *name, uint16_t type,
+					 int t)
+{
+	for (const struct rpl_range *r = run->sc->ranges; r; r = r->next) {
+		if (at < r->first || at > r->last ||
+		    !range_answers(run->sc, r, w))
+			continue;
+		for (const struct rpl_entry *e = r->entries; e; e = e->next)
+			if (rpl_entry_matches(e, name, type, t))
+				return e;
+	}
+	return NULL;
+}
+
+/*
+ * testbound leaves a query that no range answers pending, and answers
+ * it at a later step from the ranges in force then. The steps before
+ * the next CHECK_ANSWER (NOTHING, TIME_PASSES ...) are such later
+ * moments: the first of them whose ranges answer the query does. NULL
+ * when none does (the query times out, as before).
+ */
+static const struct rpl_entry *later_hit(const struct run *run,
+					 const struct who *w,
+					 const uint8_t *name, uint16_t type)
+{
+	const struct rpl_scenario *sc = run->sc;
+	const struct rpl_entry *hit;
+
+	for (size_t i = 0; i < sc->nsteps; i++) {
+		const struct rpl_step *st = &sc->steps[i];
+
+		if (st->n <= run->step)
+			continue;
+		if (st->kind == RPL_CHECK_ANSWER || st->kind == RPL_QUERY)
+			break;
+		if ((hit = range_hit(run, w, st->n, name, type, 0)))
+			return hit;
+	}
+	return NULL;
+}
+
 static int entry_answer(struct run *run, const struct who *w,
 			const uint8_t *name, uint16_t type, uint8_t *out,
 			size_t cap, bool *tcp)
 {
 	for (int t = 0; t < 2; t++) {
-		const struct rpl_entry *hit = NULL;
+		const struct rpl_entry *hit =
+			range_hit(run, w, run->step, name, type, t);
 		int len;
 
-		for (const struct rpl_range *r = run->sc->ranges; r && !hit;
-		     r = r->next) {
-			if (run->step < r->first || run->step > r->last ||
-			    !range_answers(run->sc, r, w))
-				continue;
-			for (const struct rpl_entry *e = r->entries; e && !hit;
-			     e = e->next)
-				if (rpl_entry_matches(e, name, type, t))
-					hit = e;
-		}
+		if (!hit && t == 0)
+			hit = later_hit(run, w, name, type);
 		if (!hit && t == 0 && run->out_used &&
 		    (len = out_reply(run, name, type, out, cap)) !=
 			    DT_ETIMEOUT) {
