@@ -429,6 +429,11 @@
  * names it was asked before: one per redirected subtree in use, each a
  * few hundred octets. */
 #define DT_IT_DNAME_MAX 64
+/* Wildcard expansions an iterator core keeps (iter_wild.h): a signed
+ * RRset expanded from a wildcard with the NSEC records that proved the
+ * expansion, so that another name the same NSEC covers is answered from
+ * them (RFC 8198 §5.4); one per wildcard in use, each a few KiB. */
+#define DT_IT_WILD_MAX 64
 /* Stub zones an iterator core holds (it_add_stub): a test scenario's
  * root hints and stub-zone clauses, a handful each. */
 #define DT_IT_STUBS_MAX 16

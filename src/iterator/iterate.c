@@ -25,6 +25,7 @@
 #include "iterator/iter_msg.h"
 #include "iterator/iter_nxd.h"
 #include "iterator/iter_prime.h"
+#include "iterator/iter_wild.h"
 #include "iterator/iterate.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
@@ -99,6 +100,7 @@ struct iterator {
 	struct ds_ent *ds; /* DT_IT_DS_MAX */
 	struct it_nxd *nxd; /* NXDOMAIN cuts (RFC 8020) */
 	struct it_dname *dname; /* DNAME RRsets (RFC 6672 §3.2) */
+	struct it_wild *wild;	/* wildcard expansions (RFC 8198 §5.4) */
 	struct it_stats stats;
 	bool root_ok;		    /* atomic */
 	uint64_t rnd;		    /* xorshift64* state, never 0 */
@@ -282,6 +284,7 @@ void it_distrust(struct iterator *it, const char *server,
 		srv_lame(it, s);
 		it_nxd_forget(it->nxd, &s->addr);
 		it_dname_forget(it->dname, &s->addr);
+		it_wild_forget(it->wild, &s->addr);
 	}
 }
 
@@ -783,6 +786,30 @@ static bool dname_answer(struct it_req *r)
 	return true;
 }
 
+/* r's name is below a wildcard whose expansion is kept (iter_wild.h):
+ * the expansion for r's name is a step, final or a CNAME to follow.
+ * Returns true when r ended or went on so. */
+static bool wild_answer(struct it_req *r)
+{
+	struct iterator *it = r->it;
+	uint8_t next[DT_NAME_MAXLEN];
+	struct up_server from;
+	struct up_answer ans = {.server = &from, .msg = it->out};
+	uint16_t type;
+
+	ans.len = it_wild_answer(it->wild, r->cur, r->qtype, r->z.name,
+				 it->now, it->out, sizeof(it->out), &from,
+				 &type, next);
+	if (!ans.len)
+		return false;
+	STAT(it, wild_synth);
+	if (type == WIRE_TYPE_CNAME && r->qtype != WIRE_TYPE_CNAME && next[0])
+		on_kind(r, NULL, IT_CNAME, &ans, next, NULL);
+	else
+		end(r, keep_step(r, &ans));
+	return true;
+}
+
 static void step(struct it_req *r)
 {
 	struct iterator *it = r->it;
@@ -794,7 +821,7 @@ static void step(struct it_req *r)
 		end(r, DT_ERECURSION);
 		return;
 	}
-	if (nxd_answer(r) || dname_answer(r))
+	if (nxd_answer(r) || dname_answer(r) || wild_answer(r))
 		return;
 	if (root_unasked(r) &&
 	    it_prime_hold(it->prime, &it->hints, it->now, rnd(it))) {
@@ -1125,9 +1152,12 @@ static void on_response(struct it_req *r, struct srv_ent *s,
 		it_nxd_learn(r->it->nxd, m, r->ask, r->z.name, ans->server,
 			     r->it->now);
 	if ((kind == IT_FINAL || kind == IT_CNAME) && !r->minimised &&
-	    s->lame_until <= r->it->now)
+	    s->lame_until <= r->it->now) {
 		it_dname_learn(r->it->dname, m, r->z.name, ans->server,
 			       r->it->now);
+		it_wild_learn(r->it->wild, m, r->z.name, ans->server,
+			      r->it->now);
+	}
 	if (kind == IT_REFERRAL)
 		ds_learn(r->it, m, ref->zone, ans->server);
 	if (kind == IT_FINAL && !r->minimised && unsigned_tail(r, s, m, ans))
@@ -1226,9 +1256,10 @@ struct iterator *it_new(const struct it_env *env, const struct it_hints *hints,
 	it->ds = calloc(DT_IT_DS_MAX, sizeof(*it->ds));
 	it->nxd = it_nxd_new();
 	it->dname = it_dname_new();
+	it->wild = it_wild_new();
 	it->prime = it_prime_new(&it->env, on_primed, it);
 	if (!it->zones || !it->srvs || !it->ds || !it->nxd || !it->dname ||
-	    !it->prime) {
+	    !it->wild || !it->prime) {
 		it_free(it);
 		return NULL;
 	}
@@ -1255,6 +1286,7 @@ void it_free(struct iterator *it)
 	free(it->ds);
 	it_nxd_free(it->nxd);
 	it_dname_free(it->dname);
+	it_wild_free(it->wild);
 	free(it->zones);
 	free(it->srvs);
 	free(it);
@@ -1289,6 +1321,7 @@ void it_set_hints(struct iterator *it, const struct it_hints *hints,
 	}
 	it_nxd_clear(it->nxd);
 	it_dname_clear(it->dname);
+	it_wild_clear(it->wild);
 	it_prime_forget(it->prime, hints, now);
 }
 
@@ -1426,6 +1459,8 @@ void it_get_stats(const struct iterator *it, struct it_stats *ret)
 		__atomic_load_n(&it->stats.dname_synth, __ATOMIC_RELAXED);
 	ret->dnssec_lame =
 		__atomic_load_n(&it->stats.dnssec_lame, __ATOMIC_RELAXED);
+	ret->wild_synth =
+		__atomic_load_n(&it->stats.wild_synth, __ATOMIC_RELAXED);
 }
 
 bool it_root_reachable(const struct iterator *it)

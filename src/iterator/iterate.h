@@ -32,7 +32,9 @@
  * validator checks for the new name; unsigned NXDOMAINs are not kept.
  * A signed DNAME met in an answer is kept likewise (iter_dname.h): a
  * name below it gets the DNAME and the CNAME synthesised from it as a
- * step, and the walk goes on with the target.
+ * step, and the walk goes on with the target. A signed wildcard
+ * expansion is kept with its NSEC proof (iter_wild.h): another name the
+ * proof covers gets the expansion for it as a step.
  *
  * A server of a zone whose referral carried a signed DS RRset that
  * answers without any RRSIG is DNSSEC-lame: its response is left for the
@@ -258,6 +260,8 @@ struct it_stats {
 	uint64_t dnssec_lame;	   /* responses without RRSIGs from a
 				      signed zone's server, left for its
 				      other servers */
+	uint64_t wild_synth;	   /* answers expanded from a kept
+				      wildcard (RFC 8198 §5.4) */
 };
 
 void it_get_stats(const struct iterator *it, struct it_stats *ret);
