@@ -16,11 +16,12 @@
 
 struct dname_ent {
 	uint8_t owner[DT_NAME_MAXLEN]; /* lower case */
+	uint16_t type;		       /* DNAME or CNAME */
 	int64_t expires;	       /* ms */
 	int64_t stored;		       /* ms */
 	struct up_server from;
-	uint8_t *msg; /* the DNAME RRset and its RRSIGs, answer section;
-			 NULL: unused */
+	uint8_t *msg; /* the RRset and its RRSIGs, answer section; NULL:
+			 unused */
 	size_t len;
 };
 
@@ -59,22 +60,34 @@ void it_dname_forget(struct it_dname *t, const struct up_server *from)
 			ent_clear(&t->e[i]);
 }
 
-/* Whether rr is a DNAME of owner or an RRSIG over one. */
-static bool of_dname(const struct wire_rr *rr, const uint8_t *owner)
+/* Whether rr is a record of type at owner or an RRSIG over one. */
+static bool of_set(const struct wire_rr *rr, const uint8_t *owner,
+		   uint16_t type)
 {
 	if (!wire_dname_equal(rr->owner, owner))
 		return false;
-	if (rr->type == WIRE_TYPE_DNAME)
+	if (rr->type == type)
 		return true;
 	return rr->type == WIRE_TYPE_RRSIG && rr->rdlen >= 2 &&
-	       wire_get16(rr->rdata) == WIRE_TYPE_DNAME;
+	       wire_get16(rr->rdata) == type;
 }
 
-/* Writes the DNAME RRset of owner in m (with its RRSIGs) to out as the
+/* Whether rr is an RRSIG over an RRset expanded from a wildcard (its
+ * labels fewer than its owner's): such a CNAME holds only with the
+ * proof beside it, which is not kept here. */
+static bool expanded(const struct wire_rr *rr)
+{
+	return rr->type == WIRE_TYPE_RRSIG && rr->rdlen >= 4 &&
+	       rr->rdata[3] < wire_dname_labels(rr->owner);
+}
+
+/* Writes the RRset of type at owner in m (with its RRSIGs) to out as the
  * answer section of a message; its smallest TTL in *ret_ttl. Returns
- * the length, 0 when it is unsigned or cannot be written. */
+ * the length, 0 when it is unsigned, expanded from a wildcard or cannot
+ * be written. */
 static size_t take_set(const struct wire_msg *m, const uint8_t *owner,
-		       uint8_t *out, size_t cap, uint32_t *ret_ttl)
+		       uint16_t type, uint8_t *out, size_t cap,
+		       uint32_t *ret_ttl)
 {
 	struct wire_builder b;
 	uint32_t ttl = UINT32_MAX;
@@ -84,8 +97,10 @@ static size_t take_set(const struct wire_msg *m, const uint8_t *owner,
 	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER] && err == 0; i++) {
 		const struct wire_rr *rr = &m->sec[WIRE_SEC_ANSWER][i];
 
-		if (!of_dname(rr, owner))
+		if (!of_set(rr, owner, type))
 			continue;
+		if (expanded(rr))
+			return 0;
 		sig |= rr->type == WIRE_TYPE_RRSIG;
 		ttl = rr->ttl < ttl ? rr->ttl : ttl;
 		err = wire_build_rr(&b, WIRE_SEC_ANSWER, rr);
@@ -97,14 +112,14 @@ static size_t take_set(const struct wire_msg *m, const uint8_t *owner,
 }
 
 static void learn_one(struct it_dname *t, const struct wire_msg *m,
-		      const uint8_t *owner, const struct up_server *from,
-		      int64_t now)
+		      const uint8_t *owner, uint16_t type,
+		      const struct up_server *from, int64_t now)
 {
 	uint8_t buf[DT_UP_EDNS_BUFSIZE]; /* a set no UDP response holds is
 					    not kept */
 	struct dname_ent *e = &t->e[0];
 	uint32_t ttl = 0;
-	size_t len = take_set(m, owner, buf, sizeof(buf), &ttl);
+	size_t len = take_set(m, owner, type, buf, sizeof(buf), &ttl);
 	uint8_t *copy;
 
 	if (!len || !ttl || !(copy = malloc(len)))
@@ -115,7 +130,8 @@ static void learn_one(struct it_dname *t, const struct wire_msg *m,
 	for (size_t i = 0; i < DT_IT_DNAME_MAX; i++) {
 		struct dname_ent *x = &t->e[i];
 
-		if (!x->msg || wire_dname_equal(x->owner, owner)) {
+		if (!x->msg ||
+		    (x->type == type && wire_dname_equal(x->owner, owner))) {
 			e = x;
 			break;
 		}
@@ -125,6 +141,7 @@ static void learn_one(struct it_dname *t, const struct wire_msg *m,
 	ent_clear(e);
 	wire_dname_copy(e->owner, owner);
 	wire_dname_tolower(e->owner);
+	e->type = type;
 	e->stored = now;
 	e->expires = now + (int64_t)ttl * 1000;
 	e->from = *from;
@@ -139,13 +156,47 @@ void it_dname_learn(struct it_dname *t, const struct wire_msg *m,
 	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER]; i++) {
 		const struct wire_rr *rr = &m->sec[WIRE_SEC_ANSWER][i];
 
-		if (rr->type == WIRE_TYPE_DNAME &&
+		if ((rr->type == WIRE_TYPE_DNAME ||
+		     rr->type == WIRE_TYPE_CNAME) &&
 		    wire_dname_is_subdomain(rr->owner, zone))
-			learn_one(t, m, rr->owner, from, now);
+			learn_one(t, m, rr->owner, rr->type, from, now);
 	}
 }
 
-/* The response of e to name/qtype (name strictly below e's owner). */
+/* A kept CNAME's target, as the next name. */
+static int take_target(const uint8_t *target, uint8_t next[DT_NAME_MAXLEN])
+{
+	wire_dname_copy(next, target);
+	return 0;
+}
+
+/* The CNAME synthesised from e's DNAME (target) for name, of TTL ttl,
+ * added to b; its target (RFC 6672 §2.2: the owner replaced by the
+ * DNAME's target) written to next. -1 when longer than a name may be. */
+static int add_synthesised(struct wire_builder *b, const struct dname_ent *e,
+			   const uint8_t *name, const uint8_t *target,
+			   uint32_t ttl, uint8_t next[DT_NAME_MAXLEN])
+{
+	size_t prefix = wire_dname_len(name) - wire_dname_len(e->owner);
+	size_t tlen = wire_dname_len(target);
+
+	if (prefix + tlen > DT_NAME_MAXLEN)
+		return -1;
+	memcpy(next, name, prefix);
+	memcpy(next + prefix, target, tlen);
+	struct wire_rr cname = {
+		.owner = name,
+		.type = WIRE_TYPE_CNAME,
+		.rclass = WIRE_CLASS_IN,
+		.ttl = ttl,
+		.rdlen = (uint16_t)(prefix + tlen),
+		.rdata = next,
+	};
+	return wire_build_rr(b, WIRE_SEC_ANSWER, &cname);
+}
+
+/* The response of e to name/qtype: name strictly below a DNAME's owner,
+ * or a CNAME's owner. */
 static size_t synthesise(const struct dname_ent *e, const uint8_t *name,
 			 uint16_t qtype, int64_t now, uint8_t *out, size_t cap,
 			 uint8_t next[DT_NAME_MAXLEN])
@@ -169,28 +220,18 @@ static size_t synthesise(const struct dname_ent *e, const uint8_t *name,
 
 		rr.ttl = rr.ttl > age ? rr.ttl - age : 0;
 		ttl = rr.ttl < ttl ? rr.ttl : ttl;
-		if (rr.type == WIRE_TYPE_DNAME)
+		if (rr.type == e->type)
 			target = m->sec[WIRE_SEC_ANSWER][i].rdata;
+		if (e->type == WIRE_TYPE_CNAME)
+			rr.owner = name; /* the same name, its case */
 		err = wire_build_rr(&b, WIRE_SEC_ANSWER, &rr);
 	}
-	/* RFC 6672 §2.2: the owner replaced by the target. */
-	size_t prefix = wire_dname_len(name) - wire_dname_len(e->owner);
-	if (err || !target ||
-	    prefix + wire_dname_len(target) > DT_NAME_MAXLEN) {
-		wire_msg_free(m);
-		return 0;
-	}
-	memcpy(next, name, prefix);
-	memcpy(next + prefix, target, wire_dname_len(target));
-	struct wire_rr cname = {
-		.owner = name,
-		.type = WIRE_TYPE_CNAME,
-		.rclass = WIRE_CLASS_IN,
-		.ttl = ttl,
-		.rdlen = (uint16_t)wire_dname_len(next),
-		.rdata = next,
-	};
-	err = wire_build_rr(&b, WIRE_SEC_ANSWER, &cname);
+	if (err == 0 && target)
+		err = e->type == WIRE_TYPE_CNAME
+			      ? take_target(target, next)
+			      : add_synthesised(&b, e, name, target, ttl, next);
+	if (err == 0 && !target)
+		err = -1;
 	if (err == 0)
 		err = wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, WIRE_EDNS_DO,
 				     NULL, 0);
@@ -213,8 +254,11 @@ size_t it_dname_answer(struct it_dname *t, const uint8_t *name, uint16_t qtype,
 			ent_clear(e);
 			continue;
 		}
+		/* A DNAME redirects the names below its owner, a CNAME
+		 * its owner (RFC 6672 §2.3, RFC 1034 §3.6.2). */
 		if (!wire_dname_is_subdomain(name, e->owner) ||
-		    wire_dname_equal(name, e->owner) ||
+		    wire_dname_equal(name, e->owner) !=
+			    (e->type == WIRE_TYPE_CNAME) ||
 		    !wire_dname_is_subdomain(e->owner, floor))
 			continue;
 		len = synthesise(e, name, qtype, now, out, cap, ret_next);

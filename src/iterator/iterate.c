@@ -766,9 +766,10 @@ static void on_kind(struct it_req *r, struct srv_ent *s, enum it_kind kind,
 		    const struct up_answer *ans, const uint8_t *next,
 		    const struct it_referral *ref);
 
-/* r's name is below a DNAME kept (iter_dname.h): the DNAME and the CNAME
- * synthesised from it are a step, and the walk goes on with the target.
- * Returns true when r went on so. */
+/* r's name is below a DNAME kept, or owns a CNAME kept (iter_dname.h):
+ * the DNAME and the CNAME synthesised from it, or the CNAME, are a step,
+ * and the walk goes on with the target (a question of type CNAME ends
+ * there: the CNAME is its answer). Returns true when r went on so. */
 static bool dname_answer(struct it_req *r)
 {
 	struct iterator *it = r->it;
@@ -782,7 +783,10 @@ static bool dname_answer(struct it_req *r)
 	if (!ans.len)
 		return false;
 	STAT(it, dname_synth);
-	on_kind(r, NULL, IT_CNAME, &ans, next, NULL);
+	if (r->qtype == WIRE_TYPE_CNAME)
+		end(r, keep_step(r, &ans));
+	else
+		on_kind(r, NULL, IT_CNAME, &ans, next, NULL);
 	return true;
 }
 
@@ -823,6 +827,7 @@ static void step(struct it_req *r)
 	}
 	if (nxd_answer(r) || dname_answer(r) || wild_answer(r))
 		return;
+
 	if (root_unasked(r) &&
 	    it_prime_hold(it->prime, &it->hints, it->now, rnd(it))) {
 		r->prime_wait = true; /* on_primed() goes on */
