@@ -625,6 +625,7 @@ static void on_end(struct it_req *r)
 
 static void step(struct it_req *r);
 static int keep_step(struct it_req *r, const struct up_answer *ans);
+static bool ds_answer(struct it_req *r);
 
 static void on_answer(void *arg, int err, const struct up_answer *ans,
 		      int last_rcode, int64_t now);
@@ -827,7 +828,10 @@ static void step(struct it_req *r)
 	}
 	if (nxd_answer(r) || dname_answer(r) || wild_answer(r))
 		return;
-
+	/* A DS question that a CNAME led to another name: the DS RRset a
+	 * referral carried for it answers as for a question of its own. */
+	if (r->qtype == WIRE_TYPE_DS && r->nsteps && ds_answer(r))
+		return;
 	if (root_unasked(r) &&
 	    it_prime_hold(it->prime, &it->hints, it->now, rnd(it))) {
 		r->prime_wait = true; /* on_primed() goes on */
@@ -1339,10 +1343,11 @@ void it_set_lookup(struct iterator *it, const struct it_lookup *lookup)
 }
 
 /* A DS question whose RRset came with the referral to its zone: answered
- * from it, without a query (one question fewer per cut). Used once: the
- * records are not validated here, so a forged referral's DS weighs no
- * more than one forged answer to the DS question would (the resolver
- * core caches the verdict, not this). */
+ * from it, without a query (one question fewer per cut); so is the DS
+ * question that a CNAME chain leads to that zone. Used once by a
+ * question of its own: the records are not validated here, so a forged
+ * referral's DS weighs no more than one forged answer to the DS question
+ * would (the resolver core caches the verdict, not this). */
 static bool ds_answer(struct it_req *r)
 {
 	struct ds_ent *e = ds_lookup(r->it, r->cur);
@@ -1355,8 +1360,12 @@ static bool ds_answer(struct it_req *r)
 		.msg = e->msg, .len = e->len, .server = &e->from};
 	STAT(r->it, ds_from_referral);
 	err = keep_step(r, &ans);
-	free(e->msg);
-	memset(e, 0, sizeof(*e));
+	/* A question of its own takes it (the resolver keeps its verdict);
+	 * the end of a CNAME chain leaves it for that question. */
+	if (r->nsteps == 1) {
+		free(e->msg);
+		memset(e, 0, sizeof(*e));
+	}
 	end(r, err);
 	return true;
 }
