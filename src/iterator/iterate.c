@@ -156,6 +156,11 @@ struct it_req {
 	uint8_t stepzone[MAX_STEPS][DT_NAME_MAXLEN]; /* whose server sent it */
 	size_t nsteps;
 	struct up_server last_server;
+	/* a DNSSEC-lame server's response in r's zone: the answer when no
+	 * other server of the zone gives one */
+	uint8_t *lame_msg;
+	size_t lame_len;
+	struct up_server lame_from;
 	/* the end */
 	bool ending; /* waits for it_deliver */
 	int err;
@@ -490,6 +495,8 @@ static void zone_reset(struct it_req *r)
 	r->rounds = 1;
 	r->z_timeouts = 0;
 	r->qmin_labels = (unsigned)wire_dname_labels(r->z.name) + 1;
+	free(r->lame_msg);
+	r->lame_msg = NULL;
 }
 
 /* Sets r's zone: the closest known for r->cur. */
@@ -567,6 +574,7 @@ static void req_free(struct it_req *r)
 {
 	for (size_t i = 0; i < r->nsteps; i++)
 		free(r->step[i]);
+	free(r->lame_msg);
 	free(r);
 }
 
@@ -815,6 +823,21 @@ static bool wild_answer(struct it_req *r)
 	return true;
 }
 
+/* Nothing is left to ask in r's zone: a DNSSEC-lame server's response
+ * kept is the answer (the validator judges it), else r fails. */
+static void end_zone(struct it_req *r)
+{
+	struct up_answer ans = {.server = &r->lame_from};
+
+	if (!r->lame_msg) {
+		end(r, no_server(r));
+		return;
+	}
+	ans.msg = r->lame_msg;
+	ans.len = r->lame_len;
+	end(r, keep_step(r, &ans));
+}
+
 static void step(struct it_req *r)
 {
 	struct iterator *it = r->it;
@@ -839,7 +862,7 @@ static void step(struct it_req *r)
 	}
 	int64_t waited = it->now - r->z_start;
 	if (!r->z_answered && r->z_timeouts && waited >= DT_IT_ZONE_WAIT_MS) {
-		end(r, no_server(r));
+		end_zone(r);
 		return;
 	}
 	/* The addresses of NS names without glue before a lame server:
@@ -858,7 +881,7 @@ static void step(struct it_req *r)
 		i = choose(r, true);
 	}
 	if (i < 0) {
-		end(r, no_server(r));
+		end_zone(r);
 		return;
 	}
 	s = srv_get(it, &r->z.addr[i]);
@@ -991,6 +1014,7 @@ static void on_minimised(struct it_req *r, const struct wire_msg *m,
 		struct zone child = r->z;
 		wire_dname_copy(child.name, apex);
 		wire_dname_tolower(child.name);
+		child.has_ds = false; /* no referral said */
 		zone_store(r->it, &child, ttl);
 	}
 	if (kind == IT_LAME || m->rcode == WIRE_RCODE_NXDOMAIN ||
@@ -1094,18 +1118,41 @@ static bool other_server_left(const struct it_req *r)
 }
 
 /*
- * A DNSSEC-lame server: an answer (or a CNAME, NODATA, NXDOMAIN) without
- * any RRSIG from a server of a zone whose referral carried a signed DS
+ * A DNSSEC-lame server: an answer (or a NODATA, NXDOMAIN) without any
+ * RRSIG from a server of a zone whose referral carried a signed DS
  * RRset, to a query with DO. The zone is signed, so the response cannot
  * be validated; it is left for the zone's other servers while any is
  * left to ask (Unbound's iterator does the same), else handed on, and
- * the validator judges it.
+ * the validator judges it. Not when its SOA shows the answer comes from
+ * a child zone the same server serves (an unsigned child is no fault).
+ * The server is not marked lame: it may serve such a child, and only
+ * this question's other servers are tried first.
  */
 static bool dnssec_lame(const struct it_req *r, const struct wire_msg *m,
 			enum it_kind kind)
 {
-	return (kind == IT_FINAL || kind == IT_CNAME) && !r->minimised &&
-	       r->z.has_ds && !it_has_rrsig(m) && other_server_left(r);
+	uint32_t ttl;
+
+	return kind == IT_FINAL && !r->minimised && r->z.has_ds &&
+	       !it_has_rrsig(m) &&
+	       !it_child_apex(m, r->z.name, r->ask, &ttl) &&
+	       other_server_left(r);
+}
+
+/* Keeps ans, a DNSSEC-lame server's response, for end_zone(). Returns
+ * false when out of memory (it is taken as it is then). */
+static bool keep_lame(struct it_req *r, const struct up_answer *ans)
+{
+	uint8_t *copy = malloc(ans->len);
+
+	if (!copy)
+		return false;
+	memcpy(copy, ans->msg, ans->len);
+	free(r->lame_msg);
+	r->lame_msg = copy;
+	r->lame_len = ans->len;
+	r->lame_from = *ans->server;
+	return true;
 }
 
 /* A chain whose data at its end is unsigned in a signed zone
@@ -1151,10 +1198,9 @@ static void on_response(struct it_req *r, struct srv_ent *s,
 	kind = it_classify(m, r->z.name, r->ask, r->ask_type, next, ref);
 	if (kind == IT_REFERRAL)
 		ref->has_ds = it_referral_signed(m, ref->zone);
-	if (dnssec_lame(r, m, kind)) {
+	if (dnssec_lame(r, m, kind) && keep_lame(r, ans)) {
 		STAT(r->it, dnssec_lame);
-		srv_lame(r->it, s);
-		step(r);
+		step(r); /* r->tried has it: the others first */
 		goto out;
 	}
 	if ((kind == IT_FINAL || r->minimised) && s->lame_until <= r->it->now)

@@ -38,7 +38,8 @@
  *
  * A server of a zone whose referral carried a signed DS RRset that
  * answers without any RRSIG is DNSSEC-lame: its response is left for the
- * zone's other servers while one is left to ask. A CNAME chain whose
+ * zone's other servers while one is left to ask, and is the answer when
+ * none of them gives one. A CNAME chain whose
  * data at its end is unsigned while a zone at or above it signed the
  * chain is cut there, and its end asked for itself (it_unsigned_tail).
  *
