@@ -211,8 +211,7 @@ static size_t synthesise(const struct dname_ent *e, const uint8_t *name,
 	if (!(m = wire_msg_parse(e->msg, e->len, 0, &err)))
 		return 0;
 	err = wire_build_init(&b, out, cap, 0,
-			      WIRE_FLAG_QR | WIRE_FLAG_AA |
-				      WIRE_RCODE_NOERROR);
+			      WIRE_FLAG_QR | WIRE_FLAG_AA | WIRE_RCODE_NOERROR);
 	if (err == 0)
 		err = wire_build_question(&b, name, qtype, WIRE_CLASS_IN);
 	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER] && err == 0; i++) {

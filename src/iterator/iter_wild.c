@@ -195,8 +195,7 @@ static size_t synthesise(const struct wild_ent *e, const uint8_t *name,
 	if (!(m = wire_msg_parse(e->msg, e->len, 0, &err)))
 		return 0;
 	err = wire_build_init(&b, out, cap, 0,
-			      WIRE_FLAG_QR | WIRE_FLAG_AA |
-				      WIRE_RCODE_NOERROR);
+			      WIRE_FLAG_QR | WIRE_FLAG_AA | WIRE_RCODE_NOERROR);
 	if (err == 0)
 		err = wire_build_question(&b, name, qtype, WIRE_CLASS_IN);
 	for (int sec = WIRE_SEC_ANSWER; sec <= WIRE_SEC_AUTHORITY; sec++)
