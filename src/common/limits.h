@@ -446,6 +446,23 @@
 /* Queries one such DNSKEY question sends before it gives up (nobody waits
  * on it yet): one per round over the zone's servers. */
 #define DT_IT_KEYS_AHEAD_QUERIES DT_IT_ROUNDS_MAX
+/* Names an iterator core keeps as proven absent by a signed-looking
+ * NXDOMAIN (RFC 8020: nothing exists below them; iter_nxd.h), each with
+ * the response (a few KiB), so that a later question below one is
+ * answered from it and validated rather than sent. A small table: the
+ * oldest goes first, and a name not kept is only asked again. */
+#define DT_IT_NXD_MAX 64
+/* DNAME RRsets an iterator core keeps (iter_dname.h), with their
+ * RRSIGs, so that a later name below one is synthesised from it (RFC
+ * 6672 §3.2) instead of asked of a server that may answer only the
+ * names it was asked before: one per redirected subtree in use, each a
+ * few hundred octets. */
+#define DT_IT_DNAME_MAX 64
+/* Wildcard expansions an iterator core keeps (iter_wild.h): a signed
+ * RRset expanded from a wildcard with the NSEC records that proved the
+ * expansion, so that another name the same NSEC covers is answered from
+ * them (RFC 8198 §5.4); one per wildcard in use, each a few KiB. */
+#define DT_IT_WILD_MAX 64
 /* Stub zones an iterator core holds (it_add_stub): a test scenario's
  * root hints and stub-zone clauses, a handful each. */
 #define DT_IT_STUBS_MAX 16

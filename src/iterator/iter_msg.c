@@ -219,9 +219,13 @@ enum it_kind it_classify(const struct wire_msg *m, const uint8_t *zone,
 							       : IT_LAME;
 		/* The target is proven absent, unless it is outside the
 		 * zone: then neither the RCODE nor the records about it
-		 * are this server's to give, and its own servers are asked. */
+		 * are this server's to give, and its own servers are asked.
+		 * So it is when the NODATA's own NSEC at the target lists
+		 * the type: the negative part contradicts itself, and the
+		 * target is asked for itself. */
 		if (wire_dname_is_subdomain(end, zone) &&
-		    (m->rcode == WIRE_RCODE_NXDOMAIN || soa))
+		    (m->rcode == WIRE_RCODE_NXDOMAIN ||
+		     (soa && !it_nsec_has_type(m, end, qtype))))
 			return IT_FINAL;
 		wire_dname_copy(ret_next, end);
 		return IT_CNAME;
@@ -423,6 +427,109 @@ static bool referral_has_ds(const struct wire_msg *m, const uint8_t *zone,
 	}
 	*ttl = ds ? ds_ttl : nsec_ttl;
 	return ds;
+}
+
+bool it_referral_signed(const struct wire_msg *m, const uint8_t *zone)
+{
+	bool ds = false, sig = false;
+
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
+
+		if (!ds_of(rr, zone))
+			continue;
+		if (rr->type == WIRE_TYPE_RRSIG)
+			sig = true;
+		else
+			ds = true;
+	}
+	return ds && sig;
+}
+
+bool it_nsec_has_type(const struct wire_msg *m, const uint8_t *name,
+		      uint16_t type)
+{
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
+		size_t next;
+
+		if (rr->type != WIRE_TYPE_NSEC ||
+		    !wire_dname_equal(rr->owner, name))
+			continue;
+		next = wire_dname_len(rr->rdata);
+		if (next <= rr->rdlen &&
+		    wire_bitmap_has(rr->rdata + next, rr->rdlen - next,
+				    type))
+			return true;
+	}
+	return false;
+}
+
+/* Whether the data at end is unsigned while a zone at or above end
+ * signed another RRset of m's answer. */
+static bool tail_unsigned(const struct wire_msg *m, const uint8_t *end,
+			  uint16_t qtype)
+{
+	bool signed_above = false;
+
+	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_ANSWER][i];
+		const uint8_t *signer;
+
+		if (rr->type != WIRE_TYPE_RRSIG)
+			continue;
+		if (wire_dname_equal(rr->owner, end) &&
+		    rrsig_covered(rr) == qtype)
+			return false;
+		/* The signer's name follows 18 octets of fixed fields
+		 * (RFC 4034 §3.1). */
+		signer = rr->rdata + 18;
+		if (rr->rdlen > 18 &&
+		    wire_dname_check(signer, rr->rdata + rr->rdlen) > 0 &&
+		    wire_dname_is_subdomain(end, signer))
+			signed_above = true;
+	}
+	return signed_above;
+}
+
+int it_unsigned_tail(const struct wire_msg *m, const uint8_t *zone,
+		     const uint8_t *qname, uint16_t qtype,
+		     uint8_t ret_end[DT_NAME_MAXLEN], uint8_t *out, size_t cap)
+{
+	uint8_t end[DT_NAME_MAXLEN];
+	struct wire_builder b;
+	int err;
+
+	if (m->rcode != WIRE_RCODE_NOERROR || qtype == WIRE_TYPE_RRSIG ||
+	    !follow_chain(m, zone, qname, qtype, end) ||
+	    wire_dname_equal(end, qname) || !tail_unsigned(m, end, qtype))
+		return 0;
+	err = wire_build_init(&b, out, cap, 0,
+			      m->hdr.flags & (WIRE_FLAG_QR | WIRE_FLAG_AA));
+	if (err == 0)
+		err = wire_build_question(&b, qname, qtype, WIRE_CLASS_IN);
+	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER] && err == 0; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_ANSWER][i];
+
+		if (!wire_dname_equal(rr->owner, end))
+			err = wire_build_rr(&b, WIRE_SEC_ANSWER, rr);
+	}
+	if (err == 0)
+		err = wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, WIRE_EDNS_DO,
+				     NULL, 0);
+	if (err < 0)
+		return 0;
+	wire_dname_copy(ret_end, end);
+	return (int)wire_build_finish(&b);
+}
+
+bool it_has_rrsig(const struct wire_msg *m)
+{
+	for (int sec = WIRE_SEC_ANSWER; sec <= WIRE_SEC_AUTHORITY; sec++)
+		for (size_t i = 0; i < m->count[sec]; i++)
+			if (m->sec[sec][i].type == WIRE_TYPE_RRSIG)
+				return true;
+	return false;
 }
 
 int it_referral_ds(const struct wire_msg *m, const uint8_t *zone, uint8_t *out,

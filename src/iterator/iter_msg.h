@@ -37,6 +37,8 @@ struct it_referral {
 	struct up_server addr[DT_IT_ADDRS_MAX];
 	size_t naddr;
 	uint32_t ttl; /* of the NS RRset */
+	bool has_ds;  /* a signed DS RRset of zone came with it
+			 (it_referral_signed; not set by it_classify) */
 };
 
 /* The address of an A or AAAA record (class IN, RDATA of the right
@@ -99,6 +101,36 @@ const uint8_t *it_child_apex(const struct wire_msg *m, const uint8_t *zone,
 int it_assemble(const struct wire_msg *const *steps,
 		const uint8_t *const *zones, size_t n, const uint8_t *qname,
 		uint16_t qtype, uint8_t *out, size_t cap);
+
+/* Whether m, a referral to zone, carries a DS RRset of zone with an
+ * RRSIG over it: the child zone is signed, and its servers' answers to
+ * a query with DO must carry RRSIGs. */
+bool it_referral_signed(const struct wire_msg *m, const uint8_t *zone);
+
+/* Whether m's authority section holds an NSEC record owned by name
+ * whose type bitmap has type (DNAME: everything below name is
+ * redirected, so no name below it is asked one label at a time). */
+bool it_nsec_has_type(const struct wire_msg *m, const uint8_t *name,
+		      uint16_t type);
+
+/*
+ * An unsigned tail: m, a NOERROR response of a server of zone to
+ * qname/qtype, follows a CNAME chain (or a DNAME's synthesised CNAME)
+ * within zone to data of qtype at another name, and that data has no
+ * RRSIG although an RRSIG in the answer was made by a zone at or above
+ * its owner. A signed zone signs every RRset, so the data was stripped
+ * or added on the way (or sits below an unsigned cut the server also
+ * serves): the chain's end is asked for itself, as Unbound always does.
+ * Writes the end to ret_end and m without the records owned there
+ * (answer section only, OPT with DO) to out (cap octets); returns the
+ * length, or 0 when m is not so (or does not fit).
+ */
+int it_unsigned_tail(const struct wire_msg *m, const uint8_t *zone,
+		     const uint8_t *qname, uint16_t qtype,
+		     uint8_t ret_end[DT_NAME_MAXLEN], uint8_t *out, size_t cap);
+
+/* Whether m's answer or authority section holds an RRSIG. */
+bool it_has_rrsig(const struct wire_msg *m);
 
 /*
  * The DS RRset of zone that m, a referral to zone, carries in its

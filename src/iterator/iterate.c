@@ -21,8 +21,11 @@
 #include <string.h>
 
 #include "common/errcode.h"
+#include "iterator/iter_dname.h"
 #include "iterator/iter_msg.h"
+#include "iterator/iter_nxd.h"
 #include "iterator/iter_prime.h"
+#include "iterator/iter_wild.h"
 #include "iterator/iterate.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
@@ -34,6 +37,7 @@ struct zone {
 	size_t nns;
 	struct up_server addr[DT_IT_ADDRS_MAX];
 	size_t naddr;
+	bool has_ds; /* the referral to it carried a signed DS RRset */
 };
 
 struct zone_ent {
@@ -98,6 +102,9 @@ struct iterator {
 	struct ds_ent *keys; /* DT_IT_KEYS_MAX */
 	it_keys_fn *keys_fn; /* it_set_keys_ahead (NULL: none asked) */
 	void *keys_arg;
+	struct it_nxd *nxd;	/* NXDOMAIN cuts (RFC 8020) */
+	struct it_dname *dname; /* DNAME RRsets (RFC 6672 §3.2) */
+	struct it_wild *wild;	/* wildcard expansions (RFC 8198 §5.4) */
 	struct it_stats stats;
 	bool root_ok;		    /* atomic */
 	uint64_t rnd;		    /* xorshift64* state, never 0 */
@@ -158,6 +165,11 @@ struct it_req {
 	uint8_t stepzone[MAX_STEPS][DT_NAME_MAXLEN]; /* whose server sent it */
 	size_t nsteps;
 	struct up_server last_server;
+	/* a DNSSEC-lame server's response in r's zone: the answer when no
+	 * other server of the zone gives one */
+	uint8_t *lame_msg;
+	size_t lame_len;
+	struct up_server lame_from;
 	/* the end */
 	bool ending; /* waits for it_deliver */
 	int err;
@@ -290,8 +302,12 @@ void it_distrust(struct iterator *it, const char *server,
 		if (!s->used)
 			continue;
 		fmt(&s->addr, name, sizeof(name));
-		if (strcmp(name, server) == 0)
-			srv_lame(it, s);
+		if (strcmp(name, server) != 0)
+			continue;
+		srv_lame(it, s);
+		it_nxd_forget(it->nxd, &s->addr);
+		it_dname_forget(it->dname, &s->addr);
+		it_wild_forget(it->wild, &s->addr);
 	}
 	/* Nor are the DNSKEY responses it sent beside questions used. */
 	for (size_t i = 0; i < DT_IT_KEYS_MAX; i++) {
@@ -506,6 +522,8 @@ static void zone_reset(struct it_req *r)
 	r->rounds = 1;
 	r->z_timeouts = 0;
 	r->qmin_labels = (unsigned)wire_dname_labels(r->z.name) + 1;
+	free(r->lame_msg);
+	r->lame_msg = NULL;
 }
 
 static void keys_ahead(struct it_req *r);
@@ -586,6 +604,7 @@ static void req_free(struct it_req *r)
 {
 	for (size_t i = 0; i < r->nsteps; i++)
 		free(r->step[i]);
+	free(r->lame_msg);
 	free(r);
 }
 
@@ -650,6 +669,8 @@ static void on_end(struct it_req *r)
 /* --- the walk --- */
 
 static void step(struct it_req *r);
+static int keep_step(struct it_req *r, const struct up_answer *ans);
+static bool ds_answer(struct it_req *r);
 
 static void on_answer(void *arg, int err, const struct up_answer *ans,
 		      int last_rcode, int64_t now);
@@ -771,6 +792,91 @@ static bool root_unasked(const struct it_req *r)
 	       !r->z_answered && r->z_timeouts == 0 && r->rounds == 1;
 }
 
+/* r's name is at or below a name proven absent (iter_nxd.h): its
+ * response, for r's question, is the last step. Returns true when r
+ * ended so. */
+static bool nxd_answer(struct it_req *r)
+{
+	struct iterator *it = r->it;
+	struct up_server from;
+	struct up_answer ans = {.server = &from, .msg = it->out};
+
+	ans.len = it_nxd_answer(it->nxd, r->cur, r->qtype, r->z.name, it->now,
+				it->out, sizeof(it->out), &from);
+	if (!ans.len)
+		return false;
+	STAT(it, nxdomain_cut);
+	end(r, keep_step(r, &ans));
+	return true;
+}
+
+static void on_kind(struct it_req *r, struct srv_ent *s, enum it_kind kind,
+		    const struct up_answer *ans, const uint8_t *next,
+		    const struct it_referral *ref);
+
+/* r's name is below a DNAME kept, or owns a CNAME kept (iter_dname.h):
+ * the DNAME and the CNAME synthesised from it, or the CNAME, are a step,
+ * and the walk goes on with the target (a question of type CNAME ends
+ * there: the CNAME is its answer). Returns true when r went on so. */
+static bool dname_answer(struct it_req *r)
+{
+	struct iterator *it = r->it;
+	uint8_t next[DT_NAME_MAXLEN];
+	struct up_server from;
+	struct up_answer ans = {.server = &from, .msg = it->out};
+
+	ans.len = it_dname_answer(it->dname, r->cur, r->qtype, r->z.name,
+				  it->now, it->out, sizeof(it->out), next,
+				  &from);
+	if (!ans.len)
+		return false;
+	STAT(it, dname_synth);
+	if (r->qtype == WIRE_TYPE_CNAME)
+		end(r, keep_step(r, &ans));
+	else
+		on_kind(r, NULL, IT_CNAME, &ans, next, NULL);
+	return true;
+}
+
+/* r's name is below a wildcard whose expansion is kept (iter_wild.h):
+ * the expansion for r's name is a step, final or a CNAME to follow.
+ * Returns true when r ended or went on so. */
+static bool wild_answer(struct it_req *r)
+{
+	struct iterator *it = r->it;
+	uint8_t next[DT_NAME_MAXLEN];
+	struct up_server from;
+	struct up_answer ans = {.server = &from, .msg = it->out};
+	uint16_t type;
+
+	ans.len = it_wild_answer(it->wild, r->cur, r->qtype, r->z.name,
+				 it->now, it->out, sizeof(it->out), &from,
+				 &type, next);
+	if (!ans.len)
+		return false;
+	STAT(it, wild_synth);
+	if (type == WIRE_TYPE_CNAME && r->qtype != WIRE_TYPE_CNAME && next[0])
+		on_kind(r, NULL, IT_CNAME, &ans, next, NULL);
+	else
+		end(r, keep_step(r, &ans));
+	return true;
+}
+
+/* Nothing is left to ask in r's zone: a DNSSEC-lame server's response
+ * kept is the answer (the validator judges it), else r fails. */
+static void end_zone(struct it_req *r)
+{
+	struct up_answer ans = {.server = &r->lame_from};
+
+	if (!r->lame_msg) {
+		end(r, no_server(r));
+		return;
+	}
+	ans.msg = r->lame_msg;
+	ans.len = r->lame_len;
+	end(r, keep_step(r, &ans));
+}
+
 static void step(struct it_req *r)
 {
 	struct iterator *it = r->it;
@@ -784,6 +890,12 @@ static void step(struct it_req *r)
 		end(r, DT_ERECURSION);
 		return;
 	}
+	if (nxd_answer(r) || dname_answer(r) || wild_answer(r))
+		return;
+	/* A DS question that a CNAME led to another name: the DS RRset a
+	 * referral carried for it answers as for a question of its own. */
+	if (r->qtype == WIRE_TYPE_DS && r->nsteps && ds_answer(r))
+		return;
 	if (root_unasked(r) &&
 	    it_prime_hold(it->prime, &it->hints, it->now, rnd(it))) {
 		r->prime_wait = true; /* on_primed() goes on */
@@ -791,7 +903,7 @@ static void step(struct it_req *r)
 	}
 	int64_t waited = it->now - r->z_start;
 	if (!r->z_answered && r->z_timeouts && waited >= DT_IT_ZONE_WAIT_MS) {
-		end(r, no_server(r));
+		end_zone(r);
 		return;
 	}
 	/* The addresses of NS names without glue before a lame server:
@@ -810,7 +922,7 @@ static void step(struct it_req *r)
 		i = choose(r, true);
 	}
 	if (i < 0) {
-		end(r, no_server(r));
+		end_zone(r);
 		return;
 	}
 	s = srv_get(it, &r->z.addr[i]);
@@ -867,6 +979,7 @@ static void follow_referral(struct it_req *r, const struct it_referral *ref)
 		wire_dname_tolower(z->ns[i]);
 	}
 	z->nns = ref->nns;
+	z->has_ds = ref->has_ds;
 	for (size_t i = 0; i < ref->naddr; i++)
 		if (addr_usable(r->it, &ref->addr[i]))
 			z->addr[z->naddr++] = ref->addr[i];
@@ -1043,8 +1156,9 @@ static void ahead_end(struct it_req *r)
 
 /* The response to a minimised query that is not a referral: the name
  * exists and is no zone cut, so one more label is asked; NXDOMAIN (which
- * broken servers give for empty non-terminals) or an unusable response
- * sends the full name instead. */
+ * broken servers give for empty non-terminals), an NSEC showing a DNAME
+ * at the name (no name below it exists: the DNAME answers for them) or
+ * an unusable response sends the full name instead. */
 static void on_minimised(struct it_req *r, const struct wire_msg *m,
 			 enum it_kind kind)
 {
@@ -1058,13 +1172,15 @@ static void on_minimised(struct it_req *r, const struct wire_msg *m,
 		struct zone child = r->z;
 		wire_dname_copy(child.name, apex);
 		wire_dname_tolower(child.name);
+		child.has_ds = false; /* no referral said */
 		zone_store(r->it, &child, ttl);
 		/* Its DS and DNSKEY with the next query, of the same
 		 * servers: no referral brings them. */
 		ahead(r, &r->z, child.name, WIRE_TYPE_DS);
 		ahead(r, &child, child.name, WIRE_TYPE_DNSKEY);
 	}
-	if (kind == IT_LAME || m->rcode == WIRE_RCODE_NXDOMAIN) {
+	if (kind == IT_LAME || m->rcode == WIRE_RCODE_NXDOMAIN ||
+	    it_nsec_has_type(m, r->ask, WIRE_TYPE_DNAME)) {
 		qmin_fallback(r);
 	} else {
 		r->qmin_labels++;
@@ -1147,6 +1263,81 @@ static bool ds_self_referral(struct it_req *r, const struct wire_msg *m,
 	return true;
 }
 
+/* Whether a server of r's zone other than those asked may yet be asked:
+ * an address not tried and not dead, or an NS name to look up. */
+static bool other_server_left(const struct it_req *r)
+{
+	struct iterator *it = r->it;
+
+	for (size_t i = 0; i < r->z.naddr; i++)
+		if (!(r->tried & (1u << i)) &&
+		    !srv_dead(srv_get(it, &r->z.addr[i]), it->now))
+			return true;
+	if (r->ns_aaaa)
+		return true;
+	for (size_t k = r->ns_next; k < r->z.nns; k++)
+		if (!wire_dname_is_subdomain(r->z.ns[k], r->z.name))
+			return true;
+	return false;
+}
+
+/*
+ * A DNSSEC-lame server: an answer (or a NODATA, NXDOMAIN) without any
+ * RRSIG from a server of a zone whose referral carried a signed DS
+ * RRset, to a query with DO. The zone is signed, so the response cannot
+ * be validated; it is left for the zone's other servers while any is
+ * left to ask (Unbound's iterator does the same), else handed on, and
+ * the validator judges it. Not when its SOA shows the answer comes from
+ * a child zone the same server serves (an unsigned child is no fault).
+ * The server is not marked lame: it may serve such a child, and only
+ * this question's other servers are tried first.
+ */
+static bool dnssec_lame(const struct it_req *r, const struct wire_msg *m,
+			enum it_kind kind)
+{
+	uint32_t ttl;
+
+	return kind == IT_FINAL && !r->minimised && r->z.has_ds &&
+	       !it_has_rrsig(m) &&
+	       !it_child_apex(m, r->z.name, r->ask, &ttl) &&
+	       other_server_left(r);
+}
+
+/* Keeps ans, a DNSSEC-lame server's response, for end_zone(). Returns
+ * false when out of memory (it is taken as it is then). */
+static bool keep_lame(struct it_req *r, const struct up_answer *ans)
+{
+	uint8_t *copy = malloc(ans->len);
+
+	if (!copy)
+		return false;
+	memcpy(copy, ans->msg, ans->len);
+	free(r->lame_msg);
+	r->lame_msg = copy;
+	r->lame_len = ans->len;
+	r->lame_from = *ans->server;
+	return true;
+}
+
+/* A chain whose data at its end is unsigned in a signed zone
+ * (it_unsigned_tail): the chain up to there is a step, and its end is
+ * asked for itself. Returns true when r went on so. */
+static bool unsigned_tail(struct it_req *r, struct srv_ent *s,
+			  const struct wire_msg *m, const struct up_answer *ans)
+{
+	uint8_t end[DT_NAME_MAXLEN];
+	struct up_answer cut = *ans;
+	int len = it_unsigned_tail(m, r->z.name, r->ask, r->ask_type, end,
+				   r->it->out, sizeof(r->it->out));
+
+	if (len <= 0)
+		return false;
+	cut.msg = r->it->out;
+	cut.len = (size_t)len;
+	on_kind(r, s, IT_CNAME, &cut, end, NULL);
+	return true;
+}
+
 /* One response of a server of r's zone. */
 static void on_response(struct it_req *r, struct srv_ent *s,
 			const struct up_answer *ans)
@@ -1169,14 +1360,34 @@ static void on_response(struct it_req *r, struct srv_ent *s,
 		return;
 	}
 	kind = it_classify(m, r->z.name, r->ask, r->ask_type, next, ref);
+	if (kind == IT_REFERRAL)
+		ref->has_ds = it_referral_signed(m, ref->zone);
+	if (dnssec_lame(r, m, kind) && keep_lame(r, ans)) {
+		STAT(r->it, dnssec_lame);
+		step(r); /* r->tried has it: the others first */
+		goto out;
+	}
+	if ((kind == IT_FINAL || r->minimised) && s->lame_until <= r->it->now)
+		it_nxd_learn(r->it->nxd, m, r->ask, r->z.name, ans->server,
+			     r->it->now);
+	if ((kind == IT_FINAL || kind == IT_CNAME) && !r->minimised &&
+	    s->lame_until <= r->it->now) {
+		it_dname_learn(r->it->dname, m, r->z.name, ans->server,
+			       r->it->now);
+		it_wild_learn(r->it->wild, m, r->z.name, ans->server,
+			      r->it->now);
+	}
 	if (kind == IT_REFERRAL && !ds_learn(r->it, m, ref->zone, ans->server))
 		r->unsigned_below = true;
+	if (kind == IT_FINAL && !r->minimised && unsigned_tail(r, s, m, ans))
+		goto out;
 	if (kind != IT_FINAL || !ds_self_referral(r, m, ans)) {
 		if (r->minimised && kind != IT_REFERRAL)
 			on_minimised(r, m, kind);
 		else
 			on_kind(r, s, kind, ans, next, ref);
 	}
+out:
 	wire_msg_free(m);
 	free(ref);
 }
@@ -1263,8 +1474,12 @@ struct iterator *it_new(const struct it_env *env, const struct it_hints *hints,
 	it->srvs = calloc(DT_IT_SERVERS_MAX, sizeof(*it->srvs));
 	it->ds = calloc(DT_IT_DS_MAX, sizeof(*it->ds));
 	it->keys = calloc(DT_IT_KEYS_MAX, sizeof(*it->keys));
+	it->nxd = it_nxd_new();
+	it->dname = it_dname_new();
+	it->wild = it_wild_new();
 	it->prime = it_prime_new(&it->env, on_primed, it);
-	if (!it->zones || !it->srvs || !it->ds || !it->keys || !it->prime) {
+	if (!it->zones || !it->srvs || !it->ds || !it->keys || !it->nxd ||
+	    !it->dname || !it->wild || !it->prime) {
 		it_free(it);
 		return NULL;
 	}
@@ -1290,6 +1505,9 @@ void it_free(struct iterator *it)
 	kept_clear(it->keys, DT_IT_KEYS_MAX);
 	free(it->ds);
 	free(it->keys);
+	it_nxd_free(it->nxd);
+	it_dname_free(it->dname);
+	it_wild_free(it->wild);
 	free(it->zones);
 	free(it->srvs);
 	free(it);
@@ -1320,6 +1538,9 @@ void it_set_hints(struct iterator *it, const struct it_hints *hints,
 	memset(it->zones, 0, DT_IT_ZONES_MAX * sizeof(*it->zones));
 	kept_clear(it->ds, DT_IT_DS_MAX);
 	kept_clear(it->keys, DT_IT_KEYS_MAX);
+	it_nxd_clear(it->nxd);
+	it_dname_clear(it->dname);
+	it_wild_clear(it->wild);
 	it_prime_forget(it->prime, hints, now);
 }
 
@@ -1338,10 +1559,11 @@ void it_set_keys_ahead(struct iterator *it, it_keys_fn *fn, void *arg)
 }
 
 /* A DS question whose RRset came with the referral to its zone: answered
- * from it, without a query (one question fewer per cut). Used once: the
- * records are not validated here, so a forged referral's DS weighs no
- * more than one forged answer to the DS question would (the resolver
- * core caches the verdict, not this). */
+ * from it, without a query (one question fewer per cut); so is the DS
+ * question that a CNAME chain leads to that zone. Used once by a
+ * question of its own: the records are not validated here, so a forged
+ * referral's DS weighs no more than one forged answer to the DS question
+ * would (the resolver core caches the verdict, not this). */
 static bool ds_answer(struct it_req *r)
 {
 	struct ds_ent *e = ds_lookup(r->it, r->cur);
@@ -1354,7 +1576,10 @@ static bool ds_answer(struct it_req *r)
 		.msg = e->msg, .len = e->len, .server = &e->from};
 	STAT(r->it, ds_from_referral);
 	err = keep_step(r, &ans);
-	kept_clear(e, 1);
+	/* A question of its own takes it (the resolver keeps its verdict);
+	 * the end of a CNAME chain leaves it for that question. */
+	if (r->nsteps == 1)
+		kept_clear(e, 1);
 	end(r, err);
 	return true;
 }
@@ -1497,6 +1722,14 @@ void it_get_stats(const struct iterator *it, struct it_stats *ret)
 		__atomic_load_n(&it->stats.keys_ahead, __ATOMIC_RELAXED);
 	ret->keys_from_ahead =
 		__atomic_load_n(&it->stats.keys_from_ahead, __ATOMIC_RELAXED);
+	ret->nxdomain_cut =
+		__atomic_load_n(&it->stats.nxdomain_cut, __ATOMIC_RELAXED);
+	ret->dname_synth =
+		__atomic_load_n(&it->stats.dname_synth, __ATOMIC_RELAXED);
+	ret->dnssec_lame =
+		__atomic_load_n(&it->stats.dnssec_lame, __ATOMIC_RELAXED);
+	ret->wild_synth =
+		__atomic_load_n(&it->stats.wild_synth, __ATOMIC_RELAXED);
 }
 
 bool it_root_reachable(const struct iterator *it)

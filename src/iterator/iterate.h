@@ -26,6 +26,23 @@
  * to a hint address on the first question, again when its TTL runs out;
  * questions wait for it; the hints stay in use when it fails.
  *
+ * A name an authoritative server answered NXDOMAIN for with signed
+ * NSEC/NSEC3 records is an NXDOMAIN cut (RFC 8020, iter_nxd.h): a later
+ * question for it or below it is answered from that response, which the
+ * validator checks for the new name; unsigned NXDOMAINs are not kept.
+ * A signed DNAME met in an answer is kept likewise (iter_dname.h): a
+ * name below it gets the DNAME and the CNAME synthesised from it as a
+ * step, and the walk goes on with the target. A signed wildcard
+ * expansion is kept with its NSEC proof (iter_wild.h): another name the
+ * proof covers gets the expansion for it as a step.
+ *
+ * A server of a zone whose referral carried a signed DS RRset that
+ * answers without any RRSIG is DNSSEC-lame: its response is left for the
+ * zone's other servers while one is left to ask, and is the answer when
+ * none of them gives one. A CNAME chain whose
+ * data at its end is unsigned while a zone at or above it signed the
+ * chain is cut there, and its end asked for itself (it_unsigned_tail).
+ *
  * One core per event loop (thread), with its own cache of zone cuts
  * (NS names and addresses, TTL-bounded) and of servers (smoothed RTT,
  * lameness), chosen by RTT with some exploration (a generator seeded by
@@ -267,6 +284,15 @@ struct it_stats {
 	uint64_t keys_ahead;	   /* DNSKEY and DS questions asked beside
 				      a question (it_set_keys_ahead) */
 	uint64_t keys_from_ahead;  /* questions answered by them */
+	uint64_t nxdomain_cut;	   /* questions answered from a signed
+				      NXDOMAIN above them (RFC 8020) */
+	uint64_t dname_synth;	   /* CNAMEs synthesised from a kept
+				      DNAME (RFC 6672 §3.2) */
+	uint64_t dnssec_lame;	   /* responses without RRSIGs from a
+				      signed zone's server, left for its
+				      other servers */
+	uint64_t wild_synth;	   /* answers expanded from a kept
+				      wildcard (RFC 8198 §5.4) */
 };
 
 void it_get_stats(const struct iterator *it, struct it_stats *ret);

@@ -48,7 +48,13 @@ struct answer {
 	bool unvalidated;		/* not proven, returned during a
 					   hotspot sign-on: status
 					   unvalidated, never cached */
-	uint32_t ttl;
+	uint32_t ttl;			/* the answer's: its shortest RRset's,
+					   or what policy lowered it to */
+	bool ttl_own;			/* ttl is the validator's (no policy
+					   lowered it): the answer section's
+					   RRsets show their own TTLs, up to
+					   ttl_max (render.c) */
+	uint32_t ttl_max;
 	int64_t stored;			/* monotonic seconds */
 	const char *tag;
 	char reason[VAL_REASON_MAXLEN];

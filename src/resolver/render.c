@@ -84,7 +84,8 @@ static uint32_t aged(uint32_t ttl, uint32_t cap, int64_t age)
 
 /* Which records of a used RRset the client gets: the data of the
  * chain and the SOA always, proofs and RRSIGs with DO; never an RRSIG
- * over a synthesised CNAME (it has none: RFC 6672 §5.3.1). */
+ * over a synthesised CNAME (it has none: RFC 6672 §5.3.1). RRSIGs asked
+ * for (qtype RRSIG) are the data. */
 static bool shown(const struct val_used *u, const struct wire_rr *rr,
 		  bool do_bit)
 {
@@ -92,17 +93,24 @@ static bool shown(const struct val_used *u, const struct wire_rr *rr,
 		return false;
 	if (rr->type != WIRE_TYPE_RRSIG)
 		return true;
+	if (u->type == WIRE_TYPE_RRSIG && u->role != VAL_ROLE_PROOF)
+		return true;
 	return do_bit && u->role != VAL_ROLE_SYNTH;
 }
 
 /* The records of one used RRset, in the upstream's order, with the
- * RRset's TTL. Returns 0 or DT_ESPACE. */
+ * RRset's TTL: in the answer section its own (up to max-cache-ttl) when
+ * no policy shortened the answer, elsewhere at most the answer's (a
+ * negative answer's SOA shows the negative TTL). Returns 0 or
+ * DT_ESPACE. */
 static int add_used(struct render *r, const struct answer *a,
 		    const struct val_used *u, bool do_bit, int64_t age)
 {
 	const struct wire_msg *m = a->msg;
 	const struct wire_rr *sec = m->sec[u->section];
-	uint32_t ttl = aged(u->ttl, a->ttl, age);
+	uint32_t cap = a->ttl_own && u->section == WIRE_SEC_ANSWER ? a->ttl_max
+								 : a->ttl;
+	uint32_t ttl = aged(u->ttl, cap, age);
 	int e;
 
 	if (u->first >= m->count[u->section])

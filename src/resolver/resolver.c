@@ -605,6 +605,7 @@ static bool finish_stale(struct rsv_task *t, int err)
 	}
 	/* Rendered with the age the cache would give it. */
 	a.ttl = past >= 0 ? a.ttl : (uint32_t)(-past);
+	a.ttl_own = false;
 	a.stored = t->mono;
 	task_end(t, &a);
 	cache_unref(t->r->cache, &ref);
@@ -999,6 +1000,10 @@ static struct answer *result_answer(struct rsv_task *t,
 		a->ttl = 0; /* never cached: ends with the sign-on */
 	}
 	apply_policy(t, a);
+	/* An answer's RRsets keep their own TTLs (a CNAME of TTL 0 does
+	 * not shorten its target's), unless policy shortened the answer. */
+	a->ttl_own = a->ttl == res->ttl && !a->unvalidated;
+	a->ttl_max = t->st->cfg.max_cache_ttl;
 	return a;
 }
 

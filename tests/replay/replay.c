@@ -31,6 +31,7 @@
 #include "common/errcode.h"
 #include "iterator/iterate.h"
 #include "policy/nta.h"
+#include "resolver/render.h"
 #include "resolver/resolver.h"
 #include "resolver/state.h"
 #include "rpl.h"
@@ -126,6 +127,8 @@ struct run {
 	struct dstate *st;	  /* the state in force */
 	struct val_anchors *base; /* the scenario's own trust-anchor lines */
 	struct nta_rt *nta;
+	bool *out_used; /* per step: a CHECK_OUT_QUERY or REPLY step that
+			   a query sent has taken */
 };
 
 static int env_fetch(void *arg, struct rsv_fetch *f, const uint8_t *name,
@@ -328,23 +331,101 @@ static bool range_answers(const struct rpl_scenario *sc,
  * type); a TC reply is retried over TCP as the transport does (*tcp
  * says which answered). The length, DT_ETIMEOUT when no entry matches,
  * DT_EUPSTREAM when the entry cannot be built. */
+/*
+ * testbound's CHECK_OUT_QUERY and REPLY steps: a query no range answers
+ * that the next CHECK_OUT_QUERY step still to come matches gets the
+ * entry of the REPLY step after it, and both steps are marked taken
+ * (the steps themselves then check that they were). Returns the reply's
+ * length, or DT_ETIMEOUT when there is none.
+ */
+static int out_reply(struct run *run, const uint8_t *name, uint16_t type,
+		     uint8_t *out, size_t cap)
+{
+	const struct rpl_scenario *sc = run->sc;
+	size_t i = 0, k;
+	int len;
+
+	while (i < sc->nsteps && (sc->steps[i].n <= run->step ||
+				  sc->steps[i].kind != RPL_CHECK_OUT ||
+				  run->out_used[i]))
+		i++;
+	if (i == sc->nsteps || !sc->steps[i].e ||
+	    !rpl_entry_matches(sc->steps[i].e, name, type, false))
+		return DT_ETIMEOUT;
+	for (k = i + 1; k < sc->nsteps && sc->steps[k].kind != RPL_REPLY; k++)
+		;
+	if (k == sc->nsteps || !sc->steps[k].e || run->out_used[k])
+		return DT_ETIMEOUT;
+	len = rpl_entry_reply(sc->steps[k].e, name, type, out, cap);
+	if (len < 0)
+		return DT_EUPSTREAM;
+	run->out_used[i] = run->out_used[k] = true;
+	return len;
+}
+
+/* The first entry answering (name, type) over t (TCP) in a range of
+ * w's in force at step at. */
+static const struct rpl_entry *range_hit(const struct run *run,
+					 const struct who *w, long at,
+					 const uint8_t *name, uint16_t type,
+					 int t)
+{
+	for (const struct rpl_range *r = run->sc->ranges; r; r = r->next) {
+		if (at < r->first || at > r->last ||
+		    !range_answers(run->sc, r, w))
+			continue;
+		for (const struct rpl_entry *e = r->entries; e; e = e->next)
+			if (rpl_entry_matches(e, name, type, t))
+				return e;
+	}
+	return NULL;
+}
+
+/*
+ * testbound leaves a query that no range answers pending, and answers
+ * it at a later step from the ranges in force then. The steps before
+ * the next CHECK_ANSWER (NOTHING, TIME_PASSES ...) are such later
+ * moments: the first of them whose ranges answer the query does. NULL
+ * when none does (the query times out, as before).
+ */
+static const struct rpl_entry *later_hit(const struct run *run,
+					 const struct who *w,
+					 const uint8_t *name, uint16_t type)
+{
+	const struct rpl_scenario *sc = run->sc;
+	const struct rpl_entry *hit;
+
+	for (size_t i = 0; i < sc->nsteps; i++) {
+		const struct rpl_step *st = &sc->steps[i];
+
+		if (st->n <= run->step)
+			continue;
+		if (st->kind == RPL_CHECK_ANSWER || st->kind == RPL_QUERY)
+			break;
+		if ((hit = range_hit(run, w, st->n, name, type, 0)))
+			return hit;
+	}
+	return NULL;
+}
+
 static int entry_answer(struct run *run, const struct who *w,
 			const uint8_t *name, uint16_t type, uint8_t *out,
 			size_t cap, bool *tcp)
 {
 	for (int t = 0; t < 2; t++) {
-		const struct rpl_entry *hit = NULL;
+		const struct rpl_entry *hit =
+			range_hit(run, w, run->step, name, type, t);
 		int len;
 
-		for (const struct rpl_range *r = run->sc->ranges; r && !hit;
-		     r = r->next) {
-			if (run->step < r->first || run->step > r->last ||
-			    !range_answers(run->sc, r, w))
-				continue;
-			for (const struct rpl_entry *e = r->entries; e && !hit;
-			     e = e->next)
-				if (rpl_entry_matches(e, name, type, t))
-					hit = e;
+		if (!hit && t == 0)
+			hit = later_hit(run, w, name, type);
+		if (!hit && t == 0 && run->out_used &&
+		    (len = out_reply(run, name, type, out, cap)) !=
+			    DT_ETIMEOUT) {
+			if (run->trace)
+				fprintf(stderr, "  fetch: a REPLY step\n");
+			*tcp = false;
+			return len;
 		}
 		if (run->trace)
 			trace(name, type, t, hit);
@@ -639,6 +720,26 @@ static int make_qinfo(const struct rpl_entry *e, long step, struct qinfo *q,
 	return 0;
 }
 
+/*
+ * A question of another class than IN never reaches the resolver core:
+ * dnstrustd's listener (src/daemon/server.c) answers class CH from its
+ * administrative names (admin.c: under dnstrust. and version.bind,
+ * which no peer scenario asks; any other CH name is REFUSED, "unknown
+ * administrative name") and refuses the other classes. The runner gives
+ * the listener's answer, so that a CH question is never resolved as IN.
+ * Returns its length in run->buf, or 0 for class IN.
+ */
+static size_t answer_class(struct run *run, const struct qinfo *q)
+{
+	if (q->qclass == WIRE_CLASS_IN)
+		return 0;
+	return render_error(q, WIRE_RCODE_REFUSED, WIRE_EDE_NOT_SUPPORTED,
+			    q->qclass == WIRE_CLASS_CH
+				    ? "unknown administrative name"
+				    : "only class IN is resolved",
+			    run->buf, sizeof(run->buf));
+}
+
 static int step_query(struct run *run, const struct rpl_step *st, char *why,
 		      size_t whylen)
 {
@@ -658,6 +759,10 @@ static int step_query(struct run *run, const struct rpl_step *st, char *why,
 		return -1;
 	run->round = run->rounds = 0;
 	run->aq_round = run->wake_round = run->aq_rounds = 0;
+	if ((len = answer_class(run, &qr->wt.q))) {
+		push_reply(run, run->buf, len);
+		return 0;
+	}
 	len = answer_cached(run->r, &qr->wt.q, &run->now, run->buf,
 			    sizeof(run->buf));
 	if (len) {
@@ -1049,6 +1154,13 @@ static int run_step(struct run *run, const struct rpl_step *st, char *why,
 		return -1;
 	}
 	case RPL_NOOP: return 0;
+	case RPL_CHECK_OUT:
+	case RPL_REPLY:
+		if (run->out_used && run->out_used[st - run->sc->steps])
+			return 0;
+		snprintf(why, whylen, "%s: no query to a server matched it",
+			 st->name);
+		return -1;
 	case RPL_UNSUPPORTED: break;
 	}
 	snprintf(why, whylen, "%s: not supported", st->name);
@@ -1202,6 +1314,7 @@ static void run_free(struct run *run)
 	}
 	free(run->q);
 	free(run->at);
+	free(run->out_used);
 	val_anchors_free(run->base);
 }
 
@@ -1237,6 +1350,7 @@ static int run_scenario(struct rpl_scenario *sc, char *why, size_t whylen)
 		return -1;
 	}
 	run->sc = sc;
+	run->out_used = calloc(sc->nsteps ? sc->nsteps : 1, sizeof(bool));
 	run->rtail = &run->replies;
 	run->trace = getenv("REPLAY_TRACE") != NULL;
 	run->now.wall = sc->has_date ? sc->date : REPLAY_DEFAULT_DATE;

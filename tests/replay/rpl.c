@@ -491,14 +491,19 @@ static int match_line(struct parser *p, const char *s)
 	struct rpl_entry *e = p->entry;
 	const char *w;
 	size_t wl;
+	bool any = false;
 
 	while (word(&s, &w, &wl)) {
+		any = true;
 		if (weq(w, wl, "opcode"))
 			e->match |= RPL_M_OPCODE;
 		else if (weq(w, wl, "qtype"))
 			e->match |= RPL_M_QTYPE;
 		else if (weq(w, wl, "qname"))
 			e->match |= RPL_M_QNAME;
+		else if (weq(w, wl, "question")) /* Deckard: name, type
+							     and class */
+			e->match |= RPL_M_QTYPE | RPL_M_QNAME;
 		else if (weq(w, wl, "subdomain"))
 			e->match |= RPL_M_SUBDOMAIN;
 		else if (weq(w, wl, "TCP"))
@@ -520,8 +525,10 @@ static int match_line(struct parser *p, const char *s)
 				return fail(p, "bad ede=");
 			e->match |= RPL_M_EDE;
 		}
-		/* all, question, DO and others: no meaning here */
+		/* all, DO and others: no meaning here */
 	}
+	if (!any)
+		e->match |= RPL_M_NOTHING;
 	return 0;
 }
 
@@ -822,6 +829,10 @@ static int step_line(struct parser *p, const char *s)
 			return fail(p, "CHECK_ROUNDS without a count");
 		st->arg = strtol(w, NULL, 10);
 		return 0;
+	} else if (weq(w, wl, "CHECK_OUT_QUERY")) {
+		st->kind = RPL_CHECK_OUT;
+	} else if (weq(w, wl, "REPLY")) {
+		st->kind = RPL_REPLY;
 	} else if (weq(w, wl, "TRAFFIC") || weq(w, wl, "NOTHING")) {
 		st->kind = RPL_NOOP;
 	} else {

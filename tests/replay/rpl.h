@@ -30,6 +30,8 @@ enum {
 	RPL_M_SECTIONS = 1 << 6, /* check: authority, additional too */
 	RPL_M_TTL = 1 << 7,	 /* check: TTLs compared */
 	RPL_M_EDE = 1 << 8,	 /* check: the EDE code (ede= or noede) */
+	RPL_M_NOTHING = 1 << 9,	 /* a MATCH line naming nothing: a check
+				    that any reply passes, as testbound's */
 };
 
 #define RPL_EDE_ABSENT (-1)
@@ -94,6 +96,10 @@ enum rpl_step_kind {
 	RPL_ASSIGN, /* ASSIGN var = ${...} (testbound's macros) */
 	RPL_CHECK_AUTOTRUST, /* the RFC 5011 state of a trust point against
 				the Unbound state file that follows */
+	RPL_CHECK_OUT,	     /* CHECK_OUT_QUERY: a query to a server the
+				entry matches was sent */
+	RPL_REPLY,	     /* REPLY: the answer to the query of the
+				CHECK_OUT_QUERY before it */
 	RPL_UNSUPPORTED,
 };
 

@@ -16,6 +16,8 @@ category() {
 		/val_faildnskey_ok\.rpl: .*DNSKEY query for .* failed/{s/.*/kept-dnskey-required-rfc4035/;p;q;}
 		/val_any_cap\.rpl: .*signature verifications per question/{s/.*/kept-work-limit-keytrap/;p;q;}
 		/val_anchor_nx_nosig\.rpl: .*no DNSKEY RRset for sub\.example\.com/{s/.*/kept-anchor-keys-required-rfc4033/;p;q;}
+		/chaos_trustanchor\.rpl: .*rcode REFUSED, expected NOERROR/{s/.*/kept-no-anchor-disclosure/;p;q;}
+		/iter_dname_ttl0\(_grace\)\{0,1\}\.rpl: step 40: .*no usable upstream answer for foo2\.test-dname\.example\.com/{s/.*/kept-ttl0-not-cached-rfc1035/;p;q;}
 		/TIME_PASSES: ELAPSE n or EVAL\|CHECK_AUTOTRUST:\|AUTOTRUST_FILE\|TEMPFILE_NAME\|CHECK_TEMPFILE/{s/.*/unsupported-step/;p;q;}
 		/, Unbound.s \|Unbound has none\|not in range \[/{s/.*/rfc5011-state/;p;q;}
 		/algorithms not supported here/{s/.*/alg-unsupported-rfc8624/;p;q;}

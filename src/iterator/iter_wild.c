@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Wildcard answers kept by the iterator (iter_wild.h): a fixed table,
+ * scanned; the oldest entry makes room.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iterator/iter_wild.h"
+#include "wire/bytes.h"
+#include "wire/dname.h"
+#include "wire/msg.h"
+#include "wire/rr.h"
+
+struct wild_ent {
+	uint8_t ce[DT_NAME_MAXLEN]; /* the closest encloser, lower case */
+	uint16_t type;		    /* of the RRset expanded */
+	int64_t expires;	    /* ms */
+	int64_t stored;		    /* ms */
+	struct up_server from;
+	uint8_t *msg; /* the RRset with its RRSIGs (answer section), the
+			 NSEC records with theirs (authority); NULL:
+			 unused */
+	size_t len;
+};
+
+struct it_wild {
+	struct wild_ent e[DT_IT_WILD_MAX];
+};
+
+struct it_wild *it_wild_new(void)
+{
+	return calloc(1, sizeof(struct it_wild));
+}
+
+static void ent_clear(struct wild_ent *e)
+{
+	free(e->msg);
+	memset(e, 0, sizeof(*e));
+}
+
+void it_wild_free(struct it_wild *t)
+{
+	for (size_t i = 0; t && i < DT_IT_WILD_MAX; i++)
+		free(t->e[i].msg);
+	free(t);
+}
+
+void it_wild_clear(struct it_wild *t)
+{
+	for (size_t i = 0; i < DT_IT_WILD_MAX; i++)
+		ent_clear(&t->e[i]);
+}
+
+void it_wild_forget(struct it_wild *t, const struct up_server *from)
+{
+	for (size_t i = 0; i < DT_IT_WILD_MAX; i++)
+		if (t->e[i].msg && up_server_equal(&t->e[i].from, from))
+			ent_clear(&t->e[i]);
+}
+
+/* The type an RRSIG covers, 0 for any other record. */
+static uint16_t covered(const struct wire_rr *rr)
+{
+	return rr->type == WIRE_TYPE_RRSIG && rr->rdlen >= 18
+		       ? wire_get16(rr->rdata)
+		       : 0;
+}
+
+/* Whether rr is an NSEC or an RRSIG over one. */
+static bool is_nsec(const struct wire_rr *rr)
+{
+	return rr->type == WIRE_TYPE_NSEC || covered(rr) == WIRE_TYPE_NSEC;
+}
+
+/* Whether the NSEC rr covers name (lies strictly between its owner and
+ * its next name, the last NSEC of a zone wrapping to the apex). */
+static bool nsec_covers(const struct wire_rr *rr, const uint8_t *name)
+{
+	const uint8_t *next = rr->rdata;
+
+	if (rr->type != WIRE_TYPE_NSEC ||
+	    wire_dname_check(next, rr->rdata + rr->rdlen) < 0 ||
+	    wire_dname_canon_cmp(rr->owner, name) >= 0)
+		return false;
+	if (wire_dname_canon_cmp(rr->owner, next) >= 0)
+		return wire_dname_is_subdomain(name, next); /* wraps */
+	return wire_dname_canon_cmp(name, next) < 0;
+}
+
+/* Writes the RRset of type at owner with its RRSIGs (answer section) and
+ * m's NSEC records (authority) to out; their smallest TTL in *ret_ttl.
+ * Returns the length, 0 when no NSEC covers owner or it does not fit. */
+static size_t take(const struct wire_msg *m, const uint8_t *owner,
+		   uint16_t type, uint8_t *out, size_t cap, uint32_t *ret_ttl)
+{
+	struct wire_builder b;
+	uint32_t ttl = UINT32_MAX;
+	bool cover = false;
+	int err = wire_build_init(&b, out, cap, 0, WIRE_FLAG_QR);
+
+	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER] && err == 0; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_ANSWER][i];
+
+		if (!wire_dname_equal(rr->owner, owner) ||
+		    (rr->type != type && covered(rr) != type))
+			continue;
+		ttl = rr->ttl < ttl ? rr->ttl : ttl;
+		err = wire_build_rr(&b, WIRE_SEC_ANSWER, rr);
+	}
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY] && err == 0; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
+
+		if (!is_nsec(rr))
+			continue;
+		cover |= nsec_covers(rr, owner);
+		ttl = rr->ttl < ttl ? rr->ttl : ttl;
+		err = wire_build_rr(&b, WIRE_SEC_AUTHORITY, rr);
+	}
+	if (err < 0 || !cover || ttl == 0 || ttl == UINT32_MAX)
+		return 0;
+	*ret_ttl = ttl;
+	return wire_build_finish(&b);
+}
+
+static void learn_one(struct it_wild *t, const struct wire_msg *m,
+		      const struct wire_rr *sig, const struct up_server *from,
+		      int64_t now)
+{
+	uint8_t buf[DT_UP_EDNS_BUFSIZE]; /* what no UDP response holds is
+					    not kept */
+	struct wild_ent *e = &t->e[0];
+	uint16_t type = covered(sig);
+	const uint8_t *ce = wire_dname_ancestor(sig->owner, sig->rdata[3]);
+	uint32_t ttl = 0;
+	size_t len = take(m, sig->owner, type, buf, sizeof(buf), &ttl);
+	uint8_t *copy;
+
+	if (!len || !ce || !(copy = malloc(len)))
+		return;
+	memcpy(copy, buf, len);
+	if (ttl > DT_IT_ZONE_TTL_MAX)
+		ttl = DT_IT_ZONE_TTL_MAX;
+	for (size_t i = 0; i < DT_IT_WILD_MAX; i++) {
+		struct wild_ent *x = &t->e[i];
+
+		if (!x->msg ||
+		    (x->type == type && wire_dname_equal(x->ce, ce))) {
+			e = x;
+			break;
+		}
+		if (x->stored < e->stored)
+			e = x;
+	}
+	ent_clear(e);
+	wire_dname_copy(e->ce, ce);
+	wire_dname_tolower(e->ce);
+	e->type = type;
+	e->stored = now;
+	e->expires = now + (int64_t)ttl * 1000;
+	e->from = *from;
+	e->msg = copy;
+	e->len = len;
+}
+
+void it_wild_learn(struct it_wild *t, const struct wire_msg *m,
+		   const uint8_t *zone, const struct up_server *from,
+		   int64_t now)
+{
+	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_ANSWER][i];
+		int labels = wire_dname_labels(rr->owner);
+
+		/* An expansion: the RRSIG's labels fewer than the owner's,
+		 * the owner no wildcard itself (RFC 4035 §5.3.4). */
+		if (!covered(rr) || rr->rdata[3] >= labels ||
+		    (rr->owner[0] == 1 && rr->owner[1] == '*') ||
+		    !wire_dname_is_subdomain(rr->owner, zone))
+			continue;
+		learn_one(t, m, rr, from, now);
+	}
+}
+
+/* The response of e to name/qtype. */
+static size_t synthesise(const struct wild_ent *e, const uint8_t *name,
+			 uint16_t qtype, int64_t now, uint8_t *out, size_t cap,
+			 uint8_t next[DT_NAME_MAXLEN])
+{
+	uint32_t age = (uint32_t)((now - e->stored) / 1000);
+	struct wire_builder b;
+	struct wire_msg *m;
+	int err;
+
+	if (!(m = wire_msg_parse(e->msg, e->len, 0, &err)))
+		return 0;
+	err = wire_build_init(&b, out, cap, 0,
+			      WIRE_FLAG_QR | WIRE_FLAG_AA | WIRE_RCODE_NOERROR);
+	if (err == 0)
+		err = wire_build_question(&b, name, qtype, WIRE_CLASS_IN);
+	for (int sec = WIRE_SEC_ANSWER; sec <= WIRE_SEC_AUTHORITY; sec++)
+		for (size_t i = 0; i < m->count[sec] && err == 0; i++) {
+			struct wire_rr rr = m->sec[sec][i];
+
+			rr.ttl = rr.ttl > age ? rr.ttl - age : 0;
+			if (sec == WIRE_SEC_ANSWER)
+				rr.owner = name;
+			if (rr.type == WIRE_TYPE_CNAME &&
+			    wire_dname_check(rr.rdata, rr.rdata + rr.rdlen) > 0)
+				wire_dname_copy(next, rr.rdata);
+			err = wire_build_rr(&b, (enum wire_section)sec, &rr);
+		}
+	if (err == 0)
+		err = wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, WIRE_EDNS_DO,
+				     NULL, 0);
+	wire_msg_free(m);
+	return err == 0 ? wire_build_finish(&b) : 0;
+}
+
+/* Whether one of e's NSEC records covers the next closer name of name
+ * (the ancestor one label below e's closest encloser): no name between
+ * the encloser and name exists, so the wildcard applies to name. */
+static bool proven_absent(const struct wild_ent *e, const uint8_t *name)
+{
+	const uint8_t *nc =
+		wire_dname_ancestor(name, wire_dname_labels(e->ce) + 1);
+	struct wire_msg *m;
+	bool ok = false;
+	int err;
+
+	if (!nc || !(m = wire_msg_parse(e->msg, e->len, 0, &err)))
+		return false;
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY] && !ok; i++)
+		ok = nsec_covers(&m->sec[WIRE_SEC_AUTHORITY][i], nc);
+	wire_msg_free(m);
+	return ok;
+}
+
+size_t it_wild_answer(struct it_wild *t, const uint8_t *name, uint16_t qtype,
+		      const uint8_t *floor, int64_t now, uint8_t *out,
+		      size_t cap, struct up_server *ret_from,
+		      uint16_t *ret_type, uint8_t ret_next[DT_NAME_MAXLEN])
+{
+	for (size_t i = 0; i < DT_IT_WILD_MAX; i++) {
+		struct wild_ent *e = &t->e[i];
+		size_t len;
+
+		if (!e->msg)
+			continue;
+		if (e->expires <= now) {
+			ent_clear(e);
+			continue;
+		}
+		if ((e->type != qtype && e->type != WIRE_TYPE_CNAME) ||
+		    qtype == WIRE_TYPE_DS ||
+		    !wire_dname_is_subdomain(name, e->ce) ||
+		    wire_dname_equal(name, e->ce) ||
+		    !wire_dname_is_subdomain(e->ce, floor) ||
+		    !proven_absent(e, name))
+			continue;
+		ret_next[0] = 0;
+		len = synthesise(e, name, qtype, now, out, cap, ret_next);
+		if (len) {
+			*ret_from = e->from;
+			*ret_type = e->type;
+		}
+		return len;
+	}
+	return 0;
+}
