@@ -1110,10 +1110,13 @@ static void drop_synthesized(struct rsv_task *t)
 	t->want_type = t->qtype;
 }
 
-/* Whether f was sent by a server (not taken from a cache or kept). */
+/* Whether f was sent by a server (not read from the cache nor put
+ * together from kept records). By its source, not by f->kept: a
+ * response a server sent is kept as a 'Q' entry once validated, bogus
+ * ones too (for bogus-ttl), and its sender is still to blame. */
 static bool from_server(const struct rsv_fetched *f)
 {
-	return !f->kept && strcmp(f->from, "cache") != 0 &&
+	return strcmp(f->from, "cache") != 0 &&
 	       strcmp(f->from, "aggressive-nsec") != 0;
 }
 

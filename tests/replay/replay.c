@@ -208,15 +208,19 @@ static void env_answered(void *arg, struct rsv_waiter *waiters,
 
 /* REPLAY_TRACE=1 in the environment: each fetch and the entry that
  * answers it, on stderr. */
+static void server_name(const struct up_server *s, char *out, size_t cap);
+
 static void trace(const uint8_t *name, uint16_t type, int tcp,
-		  const struct rpl_entry *hit)
+		  const struct up_server *to, const struct rpl_entry *hit)
 {
-	char n[DT_NAME_TEXT_MAXLEN], t[16];
+	char n[DT_NAME_TEXT_MAXLEN], t[16], a[64] = "";
 
 	if (wire_dname_to_str(name, n, sizeof(n)) < 0)
 		snprintf(n, sizeof(n), "?");
-	fprintf(stderr, "  fetch %s %s%s: ", n, wire_type_to_str(type, t),
-		tcp ? " (TCP)" : "");
+	if (to)
+		server_name(to, a, sizeof(a));
+	fprintf(stderr, "  fetch %s %s%s%s%s: ", n, wire_type_to_str(type, t),
+		tcp ? " (TCP)" : "", to ? " to " : "", a);
 	if (hit)
 		fprintf(stderr, "entry of line %u\n", hit->line);
 	else
@@ -342,7 +346,7 @@ static int entry_answer(struct run *run, const struct who *w,
 					hit = e;
 		}
 		if (run->trace)
-			trace(name, type, t, hit);
+			trace(name, type, t, w->addr, hit);
 		if (!hit)
 			return DT_ETIMEOUT;
 		len = rpl_entry_reply(hit, name, type, out, cap);
@@ -504,6 +508,8 @@ static void env_distrust(void *arg, const char *from)
 {
 	struct run *run = arg;
 
+	if (run->trace)
+		fprintf(stderr, "  distrust %s\n", from);
 	if (run->it)
 		it_distrust(run->it, from, server_name, run->now.mono_ms);
 }
