@@ -1225,6 +1225,7 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 	t->tmpl.work = &t->work;
 	t->tmpl.sigcache = t->r->sigcache;
 	t->tmpl.test_fake_sig = t->st->test_fake_sig;
+	t->tmpl.test_sig_time_any = t->st->test_sig_time_any;
 	if (search_pending(t)) {
 		fetch_wanted(t, NULL);
 		return;

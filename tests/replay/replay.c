@@ -751,6 +751,7 @@ static int at_restate(struct run *run)
 	if (!st)
 		return -ENOMEM;
 	st->test_fake_sig = run->sc->fake_sig;
+	st->test_sig_time_any = run->sc->sig_time_any;
 	st->nta = run->nta;
 	rsv_set_state(run->r, st);
 	if (run->st)
@@ -860,6 +861,7 @@ static int at_update(struct run *run, struct val_at_point *tp,
 	}
 	val_ctx_init(&ctx, run->now.wall, &run->st->lim);
 	ctx.test_fake_sig = run->sc->fake_sig;
+	ctx.test_sig_time_any = run->sc->sig_time_any;
 	r = val_at_update(&ctx, tp, set, &run->pol, &res);
 	arena_free(&ar);
 	wire_msg_free(m);
@@ -1153,6 +1155,7 @@ static struct dstate *make_state(struct rpl_scenario *sc, struct nta_rt *nta)
 	st = dstate_new(&sc->cfg, ta, "replay");
 	if (st) {
 		st->test_fake_sig = sc->fake_sig;
+		st->test_sig_time_any = sc->sig_time_any;
 		st->nta = nta;
 	}
 	return st;

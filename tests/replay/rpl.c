@@ -371,10 +371,12 @@ static int config_line(struct parser *p, char *s)
 	if (strcmp(key, "trust-anchor") == 0)
 		return add_anchor(p, val);
 	if (strcmp(key, "val-override-date") == 0) {
-		/* -1: no override: the time is now */
+		/* -1: Unbound takes every signature whatever its dates
+		 * (val_sig.c's "ignore date"); the clock is now's. */
 		if (strcmp(val, "-1") == 0) {
 			p->sc->date = (int64_t)time(NULL);
 			p->sc->has_date = true;
+			p->sc->sig_time_any = true;
 			return 0;
 		}
 		if (parse_date(val, &p->sc->date) < 0)
