@@ -244,9 +244,15 @@ static int fetch_start(struct rsv_task *t, const uint8_t *name, uint16_t type)
 		f->type = type;
 		f->nest = t->nest;
 		f->attempt = t->attempt;
-		/* Split DNS: a domain rule's servers, else resolv.conf's. */
+		/* Split DNS: a domain rule's servers, else resolv.conf's.
+		 * A DS RRset is the parent's (RFC 4035 §2.4): the DS of a
+		 * rule's own domain is asked where its parent's questions
+		 * go, as Unbound does for a forward-zone. */
+		const uint8_t *at = name;
+		if (type == WIRE_TYPE_DS && !wire_dname_is_root(name))
+			at = wire_dname_parent(name);
 		const struct cfg_domain *d =
-			policy_domain(&t->st->cfg, name, true);
+			policy_domain(&t->st->cfg, at, true);
 		int e = r->env.fetch(r->env.arg, f, name, type,
 				     d ? &t->st->split[d - t->st->cfg.domain]
 				       : NULL,

@@ -1090,8 +1090,10 @@ static bool scenario_hints(const struct rpl_scenario *sc, struct it_hints *ret)
 	for (size_t i = 0; i < sc->nzones; i++) {
 		const struct rpl_zone *z = &sc->zones[i];
 
-		if (z->forward)
+		if (z->forward && wire_dname_is_root(z->name))
 			return false;
+		if (z->forward)
+			continue; /* split DNS (rpl.c forward_below_root) */
 		stubs = true;
 		if (!wire_dname_is_root(z->name))
 			continue;

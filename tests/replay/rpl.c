@@ -400,10 +400,42 @@ static int config_line(struct parser *p, char *s)
 	return 0; /* server:, forward-zone:, Unbound-only keys */
 }
 
+/* A forward-zone below the root, in a recursive resolver's scenario:
+ * its questions (and the DS and DNSKEY queries of zones there) go to its
+ * servers, which is dnstrust's `domain NAME upstream ADDR...` (split DNS,
+ * at most DT_UP_MAXNS servers). */
+static int forward_below_root(struct parser *p, const struct rpl_zone *z)
+{
+	char line[DT_NAME_TEXT_MAXLEN + 200], a[INET6_ADDRSTRLEN];
+	size_t n;
+
+	if (wire_dname_to_str(z->name, line, sizeof(line)) < 0)
+		return fail(p, "forward-zone: bad name");
+	memmove(line + 7, line, strlen(line) + 1);
+	memcpy(line, "domain ", 7);
+	n = strlen(line);
+	n += (size_t)snprintf(line + n, sizeof(line) - n, " upstream");
+	for (size_t i = 0; i < z->naddr && i < DT_UP_MAXNS; i++) {
+		inet_ntop(z->addr[i].family, z->addr[i].a, a, sizeof(a));
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %s", a);
+	}
+	line[n++] = '\n';
+	return append(&p->cfgtext, &p->cfglen, line, n) < 0
+		       ? fail(p, "out of memory")
+		       : 0;
+}
+
 static int config_end(struct parser *p)
 {
 	char err[512];
 
+	for (size_t i = 0; i < p->sc->nzones; i++) {
+		const struct rpl_zone *z = &p->sc->zones[i];
+
+		if (z->forward && z->naddr && !wire_dname_is_root(z->name) &&
+		    forward_below_root(p, z) < 0)
+			return -1;
+	}
 	cfg_default(&p->sc->cfg);
 	if (p->cfglen && cfg_parse(p->cfgtext, p->cfglen, "dnstrust:",
 				   &p->sc->cfg, err, sizeof(err)) < 0)
