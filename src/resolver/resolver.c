@@ -15,6 +15,7 @@
 #include "common/errcode.h"
 #include "common/log.h"
 #include "policy/policy.h"
+#include "resolver/chase.h"
 #include "resolver/task.h"
 #include "validator/anchor.h"
 #include "validator/keyset.h"
@@ -1179,6 +1180,7 @@ static bool retry(struct rsv_task *t, bool budget)
 	t->bytes = 0;
 	source_release(t);
 	t->attempt++;
+	t->chased = 0;
 	t->fail_err = 0;
 	t->want = true;
 	wire_dname_copy(t->want_name, t->qname);
@@ -1207,6 +1209,47 @@ static bool keep_bogus(struct rsv_task *t, const struct val_result *res)
 	answer_free(t->bogus);
 	t->bogus = a;
 	return true;
+}
+
+/*
+ * Forwarding, the question's response stops at a CNAME target without
+ * its data or a negative answer for it (chase.c): the target is asked
+ * and its response joined to the question's, which is then validated as
+ * one (each RRset with its own zone's keys). Returns true when a fetch
+ * is wanted; *m becomes the joined response once the target's is in.
+ * A target that cannot be had leaves the response as it came.
+ */
+static bool chase(struct rsv_task *t, const struct wire_msg **m)
+{
+	struct resolver *r = t->r;
+	uint8_t target[DT_NAME_MAXLEN];
+	const struct wire_msg *next;
+	struct wire_msg *joined;
+	int err, len;
+
+	if (!r->env.forwarding || !r->env.forwarding(r->env.arg))
+		return false;
+	while (t->chased < DT_RSV_CHASE_MAX &&
+	       chase_target(*m, t->qname, t->qtype, target)) {
+		next = source_task_fetched(t, target, t->qtype, &err);
+		if (!next && !err)
+			return true;
+		if (!next)
+			return false;
+		t->chased++;
+		len = chase_join(*m, next, t->qname, t->qtype, r->nsec_buf,
+				 sizeof(r->nsec_buf));
+		if (len < 0 ||
+		    !(joined = wire_msg_parse(r->nsec_buf, (size_t)len, 0,
+					      &err)))
+			return false;
+		struct rsv_fetched *f =
+			source_fetched_find(t, t->qname, t->qtype);
+		if (source_fetched_replace(t, f, joined) < 0)
+			return false;
+		*m = joined;
+	}
+	return false;
 }
 
 /* One validation run; fetches what is missing or finishes. */
@@ -1266,6 +1309,10 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 		}
 		finish_failed(t, DT_EUPSTREAM, "upstream-rcode",
 			      "upstream RCODE not usable");
+		return;
+	}
+	if (m && m->rcode == WIRE_RCODE_NOERROR && chase(t, &m)) {
+		fetch_wanted(t, NULL);
 		return;
 	}
 	if (m && finish_exempt(t))

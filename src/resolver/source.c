@@ -287,6 +287,23 @@ static size_t msg_bytes(const struct wire_msg *m)
 	return n;
 }
 
+int source_fetched_replace(struct rsv_task *t, struct rsv_fetched *f,
+			   struct wire_msg *msg)
+{
+	size_t old = f->msg ? msg_bytes(f->msg) : 0;
+	size_t bytes = msg_bytes(msg);
+
+	if (t->bytes - old + bytes > t->r->bytes_max) {
+		wire_msg_free(msg);
+		return DT_ELIMIT;
+	}
+	t->bytes = t->bytes - old + bytes;
+	wire_msg_free(f->msg);
+	f->msg = msg;
+	f->err = 0;
+	return 0;
+}
+
 int source_fetched_add(struct rsv_task *t, const uint8_t *name, uint16_t type,
 		       struct wire_msg *msg, int err, const char *from)
 {

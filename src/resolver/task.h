@@ -26,9 +26,10 @@ struct resolver {
 	size_t bytes_max;		/* per task */
 	struct rsv_stats stats;
 	struct val_sigcache *sigcache;	/* verifications that succeeded */
-	/* nsec.c's message under construction (nsec_learn, nsec_synthesize:
-	 * one at a time, the core being single-threaded, and each done with
-	 * it on return); DT_MSG_MAXLEN, the largest DNS message */
+	/* nsec.c's message under construction (nsec_learn, nsec_synthesize,
+	 * and resolver.c's chase(): one at a time, the core being
+	 * single-threaded, and each done with it on return); DT_MSG_MAXLEN,
+	 * the largest DNS message */
 	uint8_t nsec_buf[DT_MSG_MAXLEN];
 	/* Bogus answers logged at notice in the current window (started
 	 * at bogus_window, monotonic seconds), and those held back. */
@@ -91,6 +92,8 @@ struct rsv_task {
 					   end without any answer (a retry
 					   never turns bogus into a
 					   network error) */
+	unsigned chased;		/* CNAME targets asked while
+					   forwarding (chase()) */
 	bool search_walked;		/* the walk to its search suffix
 					   is done (search_pending) */
 	struct val_work work;		/* shared by every run and key set */
@@ -108,6 +111,12 @@ const struct wire_msg *source_task_fetched(struct rsv_task *t,
  * with DT_ELIMIT, which is returned; -ENOMEM. */
 int source_fetched_add(struct rsv_task *t, const uint8_t *name, uint16_t type,
 		       struct wire_msg *msg, int err, const char *from);
+
+/* Puts msg in f's place (its old message freed), as f's response; past
+ * the resolver's bytes_max msg is freed and DT_ELIMIT returned, f
+ * unchanged. */
+int source_fetched_replace(struct rsv_task *t, struct rsv_fetched *f,
+			   struct wire_msg *msg);
 
 /* The fetched entry for (name, type), or NULL. */
 struct rsv_fetched *source_fetched_find(struct rsv_task *t, const uint8_t *name,
