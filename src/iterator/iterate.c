@@ -75,6 +75,9 @@ struct ds_ent {
 	struct up_server from;	      /* the parent's server that sent it */
 	uint8_t *msg;
 	size_t len;
+	bool lent;		      /* used once by a CNAME chain's step
+				         (ds_answer()), not yet by its own
+				         DS question */
 };
 
 struct iterator {
@@ -868,6 +871,7 @@ static void ds_learn(struct iterator *it, const struct wire_msg *m,
 	e->from = *from;
 	e->msg = copy;
 	e->len = (size_t)len;
+	e->lent = false;
 }
 
 /* The DS response kept for zone, or NULL. */
@@ -911,6 +915,8 @@ static void on_minimised(struct it_req *r, const struct wire_msg *m,
 	step(r);
 }
 
+static bool ds_answer(struct it_req *r, bool chain);
+
 /* What a response of a server of r's zone makes r do next. */
 static void on_kind(struct it_req *r, struct srv_ent *s, enum it_kind kind,
 		    const struct up_answer *ans, const uint8_t *next,
@@ -927,6 +933,10 @@ static void on_kind(struct it_req *r, struct srv_ent *s, enum it_kind kind,
 			break;
 		}
 		wire_dname_copy(r->cur, next);
+		/* qtype DS: the target's DS RRset may have come with a
+		 * referral already (a CNAME to a zone's apex). */
+		if (r->qtype == WIRE_TYPE_DS && ds_answer(r, true))
+			break;
 		zone_start(r);
 		step(r);
 		break;
@@ -1171,8 +1181,11 @@ void it_set_lookup(struct iterator *it, const struct it_lookup *lookup)
  * from it, without a query (one question fewer per cut). Used once: the
  * records are not validated here, so a forged referral's DS weighs no
  * more than one forged answer to the DS question would (the resolver
- * core caches the verdict, not this). */
-static bool ds_answer(struct it_req *r)
+ * core caches the verdict, not this). A step of a CNAME chain (chain)
+ * leaves it once for the DS question of its own that the validator's
+ * chain of trust asks next (the same records, checked the same way); a
+ * second such step takes it. */
+static bool ds_answer(struct it_req *r, bool chain)
 {
 	struct ds_ent *e = ds_lookup(r->it, r->cur);
 	struct up_answer ans;
@@ -1184,8 +1197,12 @@ static bool ds_answer(struct it_req *r)
 		.msg = e->msg, .len = e->len, .server = &e->from};
 	STAT(r->it, ds_from_referral);
 	err = keep_step(r, &ans);
-	free(e->msg);
-	memset(e, 0, sizeof(*e));
+	if (chain && !e->lent) {
+		e->lent = true;
+	} else {
+		free(e->msg);
+		memset(e, 0, sizeof(*e));
+	}
 	end(r, err);
 	return true;
 }
@@ -1251,7 +1268,7 @@ struct it_req *it_query_nest(struct iterator *it, int64_t now,
 		return r;
 	}
 	wire_dname_tolower(r->cur);
-	if (qtype == WIRE_TYPE_DS && ds_answer(r))
+	if (qtype == WIRE_TYPE_DS && ds_answer(r, false))
 		return r;
 	zone_start(r);
 	step(r);

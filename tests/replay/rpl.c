@@ -457,6 +457,7 @@ static int flush_section(struct parser *p)
 	zr = wire_zreader_new(p->text, p->textlen, ".", 3600, p->sc->file);
 	if (!zr)
 		return fail(p, "out of memory");
+	wire_zreader_set_lax(zr); /* a server's records, as it sent them */
 	while ((ret = wire_zreader_next(zr, &rr)) == 1) {
 		struct wire_rr *n =
 			realloc(e->sec[s], (e->n[s] + 1) * sizeof(*n));
