@@ -113,6 +113,22 @@ static void validated(void *arg, const uint8_t *name, uint16_t type,
 		  t->mono + ttl, free);
 }
 
+/* The walk proved with signed NSEC records that name has no DS (a
+ * referral's proof of an unsigned delegation among them, which has no
+ * SOA and is not kept as a response, RFC 2308 §5): the records join the
+ * kept NSEC records of the parent's zone (nsec.c), so that the question
+ * `name DS` is answered from them (RFC 8198), validated again there. */
+static void ds_validated(void *arg, const uint8_t *name,
+			 const struct val_result *res)
+{
+	struct rsv_task *t = arg;
+	struct rsv_fetched *f = source_fetched_find(t, name, WIRE_TYPE_DS);
+
+	if (f && f->msg && res->verdict.status == VAL_SECURE &&
+	    res->kind == VAL_KIND_NODATA)
+		nsec_learn_proof(t->r, f->msg, res, t->mono);
+}
+
 /* After a change of upstreams: whether a cache entry was learnt without
  * a secure validation ('W' entries are renderings of 'V' ones; 'P'
  * probes come from secure DS proofs only). */
@@ -623,5 +639,6 @@ void source_init(struct rsv_task *t, struct walk_source *src)
 	src->probe_get = probe_get;
 	src->probe_put = probe_put;
 	src->validated = validated;
+	src->ds_validated = ds_validated;
 	src->exempt = exempt;
 }

@@ -169,6 +169,12 @@ void rsv_prefetch(struct resolver *r, const struct qinfo *q,
  * aggressive use of NSEC (nsec.c, RFC 8198). */
 void nsec_learn(struct resolver *r, const struct answer *a, int64_t now);
 
+/* Likewise for m, a response validated secure with res (a DS proof of
+ * the chain of trust); a TTL of 0 in res (no SOA, RFC 2308 §5) leaves the
+ * records their own TTLs. */
+void nsec_learn_proof(struct resolver *r, const struct wire_msg *m,
+		      const struct val_result *res, int64_t now);
+
 /* A response to t's question put together from kept NSEC records, to be
  * validated like an upstream's, or NULL (nsec.c). */
 struct wire_msg *nsec_synthesize(struct rsv_task *t);
