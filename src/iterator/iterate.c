@@ -132,6 +132,7 @@ struct it_req {
 	size_t ns_next;	     /* z.ns[] looked up so far */
 	bool ns_aaaa;	     /* z.ns[ns_next - 1] had no A: AAAA next */
 	bool z_answered;     /* a server of z answered at all */
+	bool z_servfail;     /* one answered SERVFAIL */
 	int64_t z_start;     /* when z was first asked (ms) */
 	unsigned rounds;     /* rounds over z's servers */
 	unsigned z_timeouts; /* tries of z's servers without an answer */
@@ -478,6 +479,7 @@ static void zone_reset(struct it_req *r)
 	r->ns_next = 0;
 	r->ns_aaaa = false;
 	r->z_answered = false;
+	r->z_servfail = false;
 	r->z_start = r->it->now;
 	r->rounds = 1;
 	r->z_timeouts = 0;
@@ -625,8 +627,11 @@ static int no_server(struct it_req *r)
 {
 	struct iterator *it = r->it;
 
+	/* A server that answered SERVFAIL failed while we talked to it
+	 * (RFC 8914 EDE 23, Network Error, as Unbound says); refusals
+	 * only: nothing reachable would answer (EDE 22). */
 	if (r->z_answered)
-		return DT_ENOAUTH;
+		return r->z_servfail ? DT_EUPSTREAM : DT_ENOAUTH;
 	if (!wire_dname_is_root(r->z.name))
 		return DT_ETIMEOUT;
 	__atomic_store_n(&it->root_ok, false, __ATOMIC_RELAXED);
@@ -1015,6 +1020,8 @@ static void on_response(struct it_req *r, struct srv_ent *s,
 		return;
 	}
 	kind = it_classify(m, r->z.name, r->ask, r->ask_type, next, ref);
+	if (m->rcode == WIRE_RCODE_SERVFAIL)
+		r->z_servfail = true;
 	if (kind == IT_REFERRAL)
 		ds_learn(r->it, m, ref->zone, ans->server);
 	if (kind != IT_FINAL || !ds_self_referral(r, m, ans)) {
@@ -1056,6 +1063,8 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 	r->z_answered = true;
 	__atomic_store_n(&it->root_ok, true, __ATOMIC_RELAXED);
 	if (err) {
+		if (last_rcode == WIRE_RCODE_SERVFAIL)
+			r->z_servfail = true;
 		if (r->minimised)
 			qmin_fallback(r);
 		else
