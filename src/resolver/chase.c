@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Forwarding: an upstream's answer whose CNAME chain stops at a target
- * without its data and without a negative answer for it (a forwarder
- * that is not recursive, or answered the alias alone). The target is
- * asked, and its response joined to the first as a recursive upstream
- * would have sent them together (RFC 1034 §4.3.2 step 3a); the validator
+ * A response whose CNAME chain stops at a target without its data and
+ * without a negative answer for it (a forwarder that is not recursive,
+ * or answered the alias alone; recursing, a server that put a CNAME
+ * beside the data asked for, which the iterator takes as final). The
+ * target is asked, and its response joined to the first as a recursive
+ * upstream would have sent them together (RFC 1034 §4.3.2 step 3a); the
+ * validator
  * then checks the joined response as any other, each RRset with its own
  * zone's keys and the proofs per zone along the chain.
  */

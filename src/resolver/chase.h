@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CNAME targets asked while forwarding (chase.c). Not for use outside
+ * CNAME targets a response left out, asked (chase.c). Not for use outside
  * src/resolver.
  */
 #ifndef DT_RESOLVER_CHASE_H

@@ -1212,8 +1212,8 @@ static bool keep_bogus(struct rsv_task *t, const struct val_result *res)
 }
 
 /*
- * Forwarding, the question's response stops at a CNAME target without
- * its data or a negative answer for it (chase.c): the target is asked
+ * The question's response stops at a CNAME target without its data or
+ * a negative answer for it (chase.c): the target is asked
  * and its response joined to the question's, which is then validated as
  * one (each RRset with its own zone's keys). Returns true when a fetch
  * is wanted; *m becomes the joined response once the target's is in.
@@ -1227,8 +1227,6 @@ static bool chase(struct rsv_task *t, const struct wire_msg **m)
 	struct wire_msg *joined;
 	int err, len;
 
-	if (!r->env.forwarding || !r->env.forwarding(r->env.arg))
-		return false;
 	while (t->chased < DT_RSV_CHASE_MAX &&
 	       chase_target(*m, t->qname, t->qtype, target)) {
 		next = source_task_fetched(t, target, t->qtype, &err);

@@ -92,8 +92,8 @@ struct rsv_task {
 					   end without any answer (a retry
 					   never turns bogus into a
 					   network error) */
-	unsigned chased;		/* CNAME targets asked while
-					   forwarding (chase()) */
+	unsigned chased;		/* CNAME targets asked
+					   (chase()) */
 	bool search_walked;		/* the walk to its search suffix
 					   is done (search_pending) */
 	struct val_work work;		/* shared by every run and key set */
