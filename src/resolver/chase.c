@@ -33,16 +33,26 @@ static const struct wire_rr *answer_rr(const struct wire_msg *m,
 	return NULL;
 }
 
-/* Whether the authority section holds a negative answer's records. */
-static bool has_denial(const struct wire_msg *m)
+/* Whether the authority section holds an SOA: a negative answer for the
+ * chain's end (RFC 2308 §3). NSEC and NSEC3 records alone may be the
+ * proofs of the chain's own links (a wildcard CNAME, the opt-out span
+ * above the target), not a denial of the end. */
+static bool has_soa(const struct wire_msg *m)
 {
-	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY]; i++) {
-		uint16_t t = m->sec[WIRE_SEC_AUTHORITY][i].type;
-		if (t == WIRE_TYPE_SOA || t == WIRE_TYPE_NSEC ||
-		    t == WIRE_TYPE_NSEC3)
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY]; i++)
+		if (m->sec[WIRE_SEC_AUTHORITY][i].type == WIRE_TYPE_SOA)
 			return true;
-	}
 	return false;
+}
+
+/* An NSEC or NSEC3 record, or an RRSIG over one. */
+static bool is_proof(const struct wire_rr *rr)
+{
+	uint16_t t = rr->type;
+
+	if (t == WIRE_TYPE_RRSIG && rr->rdlen >= 2)
+		t = (uint16_t)(rr->rdata[0] << 8 | rr->rdata[1]);
+	return t == WIRE_TYPE_NSEC || t == WIRE_TYPE_NSEC3;
 }
 
 bool chase_target(const struct wire_msg *m, const uint8_t *qname,
@@ -53,7 +63,7 @@ bool chase_target(const struct wire_msg *m, const uint8_t *qname,
 
 	if (m->rcode != WIRE_RCODE_NOERROR || qtype == WIRE_TYPE_CNAME ||
 	    qtype == WIRE_TYPE_DNAME || qtype == WIRE_TYPE_ANY ||
-	    qtype == WIRE_TYPE_RRSIG || has_denial(m))
+	    qtype == WIRE_TYPE_RRSIG || has_soa(m))
 		return false;
 	for (int i = 0; i < DT_VAL_CHAIN_MAX; i++) {
 		rr = answer_rr(m, cur, WIRE_TYPE_CNAME);
@@ -110,8 +120,13 @@ int chase_join(const struct wire_msg *first, const struct wire_msg *next,
 		err = copy_section(&b, WIRE_SEC_ANSWER, first, NULL);
 	if (err == 0)
 		err = copy_section(&b, WIRE_SEC_ANSWER, next, first);
+	for (size_t i = 0; err == 0 && i < first->count[WIRE_SEC_AUTHORITY];
+	     i++)
+		if (is_proof(&first->sec[WIRE_SEC_AUTHORITY][i]))
+			err = wire_build_rr(&b, WIRE_SEC_AUTHORITY,
+					    &first->sec[WIRE_SEC_AUTHORITY][i]);
 	if (err == 0)
-		err = copy_section(&b, WIRE_SEC_AUTHORITY, next, NULL);
+		err = copy_section(&b, WIRE_SEC_AUTHORITY, next, first);
 	if (err == 0)
 		err = copy_section(&b, WIRE_SEC_ADDITIONAL, first, NULL);
 	if (err == 0)

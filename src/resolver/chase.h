@@ -15,7 +15,7 @@
 
 /* Whether m, the response to (qname, qtype), is NOERROR, follows
  * CNAMEs from qname to a name without any record in the answer section,
- * and has no SOA, NSEC or NSEC3 in the authority section: then that name
+ * and has no SOA in the authority section: then that name
  * is written to target. Never for qtype CNAME, DNAME, ANY or RRSIG (the
  * alias is the answer), a loop or a chain past DT_VAL_CHAIN_MAX. */
 bool chase_target(const struct wire_msg *m, const uint8_t *qname,
@@ -23,9 +23,10 @@ bool chase_target(const struct wire_msg *m, const uint8_t *qname,
 
 /* Writes to out (cap octets) the response to (qname, qtype) made of
  * first and next, the response for first's chain target: RA and next's
- * RCODE, first's answer records then next's not in first, next's
- * authority section, both additional sections, and an OPT record with
- * DO. Returns its length or a negative code (DT_ESPACE). */
+ * RCODE, first's answer records then next's not in first, first's NSEC
+ * and NSEC3 records (the proofs of its links) then next's authority
+ * records not among them, both additional sections, and an OPT record
+ * with DO. Returns its length or a negative code (DT_ESPACE). */
 int chase_join(const struct wire_msg *first, const struct wire_msg *next,
 	       const uint8_t *qname, uint16_t qtype, uint8_t *out, size_t cap);
 
