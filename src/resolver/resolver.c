@@ -1349,9 +1349,11 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 			return;
 		}
 		if (res.kind != VAL_KIND_NEED_KEYS) {
-			/* Put together from kept NSEC records, and not
-			 * secure now: asked of the upstream instead. */
+			/* Put together from kept records, and not secure
+			 * now: asked of the upstream instead (m is freed
+			 * with it). */
 			drop_synthesized(t);
+			m = NULL;
 		}
 		if (!t->want) {
 			finish_failed(t, -EINVAL, "internal-keys",
