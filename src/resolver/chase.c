@@ -62,7 +62,7 @@ bool chase_target(const struct wire_msg *m, const uint8_t *qname,
 	const struct wire_rr *rr;
 
 	if (m->rcode != WIRE_RCODE_NOERROR || qtype == WIRE_TYPE_CNAME ||
-	    qtype == WIRE_TYPE_DNAME || qtype == WIRE_TYPE_ANY ||
+	    qtype == WIRE_TYPE_ANY ||
 	    qtype == WIRE_TYPE_RRSIG || has_soa(m))
 		return false;
 	for (int i = 0; i < DT_VAL_CHAIN_MAX; i++) {

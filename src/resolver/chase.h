@@ -16,8 +16,9 @@
 /* Whether m, the response to (qname, qtype), is NOERROR, follows
  * CNAMEs from qname to a name without any record in the answer section,
  * and has no SOA in the authority section: then that name
- * is written to target. Never for qtype CNAME, DNAME, ANY or RRSIG (the
- * alias is the answer), a loop or a chain past DT_VAL_CHAIN_MAX. */
+ * is written to target. Never for qtype CNAME (the alias is the answer),
+ * ANY or RRSIG, a loop or a chain past DT_VAL_CHAIN_MAX (qtype DNAME is
+ * chased: a DNAME above the name is not the DNAME at it). */
 bool chase_target(const struct wire_msg *m, const uint8_t *qname,
 		  uint16_t qtype, uint8_t target[DT_NAME_MAXLEN]);
 

@@ -1004,6 +1004,8 @@ static void finish_result(struct rsv_task *t, const struct val_result *res)
 		RSV_STAT_INC(t->r, synthesized);
 	else if (a->status == VAL_SECURE && a->rcode != WIRE_RCODE_SERVFAIL)
 		nsec_learn(t->r, a, t->mono);
+	if (!t->synth)
+		source_alias_learn(t, a);
 	if (a->status == VAL_BOGUS)
 		log_bogus(t, a);
 	else if (log_enabled(LOG_INFO) && a->status != VAL_SECURE &&
@@ -1093,9 +1095,14 @@ static const struct wire_msg *try_synthesize(struct rsv_task *t)
 	struct wire_msg *m;
 
 	t->synth_tried = true;
-	if (ask_network(t) || !(m = nsec_synthesize(t)) ||
-	    source_fetched_add(t, t->qname, t->qtype, m, 0, "aggressive-nsec") <
-		    0)
+	if (ask_network(t))
+		return NULL;
+	const char *from = "aggressive-nsec";
+	if (!(m = nsec_synthesize(t))) {
+		m = source_alias_synthesize(t);
+		from = "cache";
+	}
+	if (!m || source_fetched_add(t, t->qname, t->qtype, m, 0, from) < 0)
 		return NULL;
 	t->f[t->nf - 1].kept = true;
 	t->synth = true;

@@ -112,6 +112,20 @@ const struct wire_msg *source_task_fetched(struct rsv_task *t,
 int source_fetched_add(struct rsv_task *t, const uint8_t *name, uint16_t type,
 		       struct wire_msg *msg, int err, const char *from);
 
+/* An answer validated secure leaves the CNAME and DNAME RRsets of its
+ * chain (with their RRSIGs; not a wildcard's expansion) as the
+ * responses to `owner CNAME` and `owner DNAME` ('Q' entries, for their
+ * TTLs), so that those questions are answered from them, validated
+ * again, as Unbound answers them from its RRset cache (val_cnameqtype,
+ * val_dnameqtype). */
+void source_alias_learn(struct rsv_task *t, const struct answer *a);
+
+/* A response for t's question put together from a kept DNAME at an
+ * ancestor of its name (the deepest one kept): the DNAME RRset with its
+ * RRSIGs and the CNAME it synthesises (RFC 6672 §3.4), to be validated
+ * like an upstream's; NULL when none is kept. Never for qtype DS. */
+struct wire_msg *source_alias_synthesize(struct rsv_task *t);
+
 /* Puts msg in f's place (its old message freed), as f's response; past
  * the resolver's bytes_max msg is freed and DT_ELIMIT returned, f
  * unchanged. */
