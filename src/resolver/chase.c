@@ -6,9 +6,8 @@
  * beside the data asked for, which the iterator takes as final). The
  * target is asked, and its response joined to the first as a recursive
  * upstream would have sent them together (RFC 1034 §4.3.2 step 3a); the
- * validator
- * then checks the joined response as any other, each RRset with its own
- * zone's keys and the proofs per zone along the chain.
+ * validator then checks the joined response as any other, each RRset
+ * with its own zone's keys and the proofs per zone along the chain.
  */
 #include <string.h>
 
