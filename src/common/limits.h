@@ -639,6 +639,10 @@
  * costs three resolutions, not an open-ended number (Unbound: a few,
  * each to other servers). */
 #define DT_RSV_RETRY_MAX 2
+/* CNAME targets asked when a response stops at an alias
+ * (resolver/chase.c): one question per link of a chain the
+ * validator would accept (DT_VAL_CHAIN_MAX), no more. */
+#define DT_RSV_CHASE_MAX DT_VAL_CHAIN_MAX
 /* The TTL of an answer served stale (RFC 8767 §4: 30 s). */
 #define DT_RSV_STALE_TTL 30
 /* Memory the parsed upstream responses of one question may hold: a real

@@ -80,6 +80,9 @@ struct ds_ent {
 	struct up_server from;	      /* the parent's server that sent it */
 	uint8_t *msg;
 	size_t len;
+	bool lent;		      /* used once by a CNAME chain's step
+				         (ds_answer()), not yet by its own
+				         DS question */
 };
 
 struct iterator {
@@ -145,6 +148,7 @@ struct it_req {
 	size_t ns_next;	     /* z.ns[] looked up so far */
 	bool ns_aaaa;	     /* z.ns[ns_next - 1] had no A: AAAA next */
 	bool z_answered;     /* a server of z answered at all */
+	bool z_servfail;     /* one answered SERVFAIL */
 	int64_t z_start;     /* when z was first asked (ms) */
 	unsigned rounds;     /* rounds over z's servers */
 	unsigned z_timeouts; /* tries of z's servers without an answer */
@@ -518,6 +522,7 @@ static void zone_reset(struct it_req *r)
 	r->ns_next = 0;
 	r->ns_aaaa = false;
 	r->z_answered = false;
+	r->z_servfail = false;
 	r->z_start = r->it->now;
 	r->rounds = 1;
 	r->z_timeouts = 0;
@@ -670,7 +675,7 @@ static void on_end(struct it_req *r)
 
 static void step(struct it_req *r);
 static int keep_step(struct it_req *r, const struct up_answer *ans);
-static bool ds_answer(struct it_req *r);
+static bool ds_answer(struct it_req *r, bool chain);
 
 static void on_answer(void *arg, int err, const struct up_answer *ans,
 		      int last_rcode, int64_t now);
@@ -680,8 +685,11 @@ static int no_server(struct it_req *r)
 {
 	struct iterator *it = r->it;
 
+	/* A server that answered SERVFAIL failed while we talked to it
+	 * (RFC 8914 EDE 23, Network Error, as Unbound says); refusals
+	 * only: nothing reachable would answer (EDE 22). */
 	if (r->z_answered)
-		return DT_ENOAUTH;
+		return r->z_servfail ? DT_EUPSTREAM : DT_ENOAUTH;
 	if (!wire_dname_is_root(r->z.name))
 		return DT_ETIMEOUT;
 	__atomic_store_n(&it->root_ok, false, __ATOMIC_RELAXED);
@@ -894,7 +902,7 @@ static void step(struct it_req *r)
 		return;
 	/* A DS question that a CNAME led to another name: the DS RRset a
 	 * referral carried for it answers as for a question of its own. */
-	if (r->qtype == WIRE_TYPE_DS && r->nsteps && ds_answer(r))
+	if (r->qtype == WIRE_TYPE_DS && r->nsteps && ds_answer(r, true))
 		return;
 	if (root_unasked(r) &&
 	    it_prime_hold(it->prime, &it->hints, it->now, rnd(it))) {
@@ -1019,6 +1027,7 @@ static void kept_put(struct ds_ent *tab, size_t n, const uint8_t *zone,
 	e->from = *from;
 	e->msg = copy;
 	e->len = len;
+	e->lent = false;
 }
 
 /* The response kept in tab (n entries) for zone at now, or NULL. */
@@ -1206,7 +1215,7 @@ static void on_kind(struct it_req *r, struct srv_ent *s, enum it_kind kind,
 		}
 		wire_dname_copy(r->cur, next);
 		r->unsigned_below = false;
-		zone_start(r);
+		zone_start(r); /* step(): its DS may have come already */
 		step(r);
 		break;
 	case IT_REFERRAL:
@@ -1360,6 +1369,8 @@ static void on_response(struct it_req *r, struct srv_ent *s,
 		return;
 	}
 	kind = it_classify(m, r->z.name, r->ask, r->ask_type, next, ref);
+	if (m->rcode == WIRE_RCODE_SERVFAIL)
+		r->z_servfail = true;
 	if (kind == IT_REFERRAL)
 		ref->has_ds = it_referral_signed(m, ref->zone);
 	if (dnssec_lame(r, m, kind) && keep_lame(r, ans)) {
@@ -1421,6 +1432,8 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 	r->z_answered = true;
 	__atomic_store_n(&it->root_ok, true, __ATOMIC_RELAXED);
 	if (err) {
+		if (last_rcode == WIRE_RCODE_SERVFAIL)
+			r->z_servfail = true;
 		if (r->minimised)
 			qmin_fallback(r);
 		else
@@ -1559,12 +1572,14 @@ void it_set_keys_ahead(struct iterator *it, it_keys_fn *fn, void *arg)
 }
 
 /* A DS question whose RRset came with the referral to its zone: answered
- * from it, without a query (one question fewer per cut); so is the DS
- * question that a CNAME chain leads to that zone. Used once by a
- * question of its own: the records are not validated here, so a forged
- * referral's DS weighs no more than one forged answer to the DS question
- * would (the resolver core caches the verdict, not this). */
-static bool ds_answer(struct it_req *r)
+ * from it, without a query (one question fewer per cut). Used once: the
+ * records are not validated here, so a forged referral's DS weighs no
+ * more than one forged answer to the DS question would (the resolver
+ * core caches the verdict, not this). A step of a CNAME chain (chain)
+ * leaves it once for the DS question of its own that the validator's
+ * chain of trust asks next (the same records, checked the same way); a
+ * second such step takes it. */
+static bool ds_answer(struct it_req *r, bool chain)
 {
 	struct ds_ent *e = ds_lookup(r->it, r->cur);
 	struct up_answer ans;
@@ -1576,9 +1591,9 @@ static bool ds_answer(struct it_req *r)
 		.msg = e->msg, .len = e->len, .server = &e->from};
 	STAT(r->it, ds_from_referral);
 	err = keep_step(r, &ans);
-	/* A question of its own takes it (the resolver keeps its verdict);
-	 * the end of a CNAME chain leaves it for that question. */
-	if (r->nsteps == 1)
+	if (chain && !e->lent)
+		e->lent = true;
+	else
 		kept_clear(e, 1);
 	end(r, err);
 	return true;
@@ -1682,7 +1697,7 @@ struct it_req *it_query_nest(struct iterator *it, int64_t now,
 		return r;
 	}
 	wire_dname_tolower(r->cur);
-	if (qtype == WIRE_TYPE_DS && ds_answer(r))
+	if (qtype == WIRE_TYPE_DS && ds_answer(r, false))
 		return r;
 	zone_start(r);
 	step(r);

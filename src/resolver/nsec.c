@@ -81,6 +81,20 @@ static bool same_rr(const struct wire_rr *a, const struct wire_rr *b)
 	       memcmp(a->rdata, b->rdata, a->rdlen) == 0;
 }
 
+void nsec_learn_proof(struct resolver *r, const struct wire_msg *m,
+		      const struct val_result *res, int64_t now)
+{
+	struct answer a = {
+		.status = res->verdict.status,
+		.ttl = res->ttl ? res->ttl : UINT32_MAX,
+		.msg = (struct wire_msg *)m,
+		.used = (struct val_used *)res->used,
+		.nused = res->nused,
+	};
+
+	nsec_learn(r, &a, now);
+}
+
 void nsec_learn(struct resolver *r, const struct answer *a, int64_t now)
 {
 	uint8_t *buf = r->nsec_buf;

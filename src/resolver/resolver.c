@@ -15,6 +15,7 @@
 #include "common/errcode.h"
 #include "common/log.h"
 #include "policy/policy.h"
+#include "resolver/chase.h"
 #include "resolver/task.h"
 #include "validator/anchor.h"
 #include "validator/keyset.h"
@@ -245,9 +246,15 @@ static int fetch_start(struct rsv_task *t, const uint8_t *name, uint16_t type)
 		f->nest = t->nest;
 		f->attempt = t->attempt;
 		/* Split DNS: a domain rule's servers, else a learnt route's,
-		 * else resolv.conf's. */
+		 * else resolv.conf's. A DS RRset is the parent's (RFC 4035
+		 * §2.4): the DS of a rule's own domain is asked where its
+		 * parent's questions go, as Unbound does for a forward-zone
+		 * (a learnt route's DS likewise, policy_route_find()). */
+		const uint8_t *at = name;
+		if (type == WIRE_TYPE_DS && !wire_dname_is_root(name))
+			at = wire_dname_parent(name);
 		const struct cfg_domain *d =
-			policy_domain(&t->st->cfg, name, true);
+			policy_domain(&t->st->cfg, at, true);
 		const struct up_conf *servers =
 			d ? &t->st->split[d - t->st->cfg.domain]
 			: r->env.route ? r->env.route(r->env.arg, name, type)
@@ -1032,6 +1039,8 @@ static void finish_result(struct rsv_task *t, const struct val_result *res)
 		RSV_STAT_INC(t->r, synthesized);
 	else if (a->status == VAL_SECURE && a->rcode != WIRE_RCODE_SERVFAIL)
 		nsec_learn(t->r, a, t->mono);
+	if (!t->synth)
+		source_alias_learn(t, a);
 	if (a->status == VAL_BOGUS)
 		log_bogus(t, a);
 	else if (log_enabled(LOG_INFO) && a->status != VAL_SECURE &&
@@ -1121,9 +1130,14 @@ static const struct wire_msg *try_synthesize(struct rsv_task *t)
 	struct wire_msg *m;
 
 	t->synth_tried = true;
-	if (ask_network(t) || !(m = nsec_synthesize(t)) ||
-	    source_fetched_add(t, t->qname, t->qtype, m, 0, "aggressive-nsec") <
-		    0)
+	if (ask_network(t))
+		return NULL;
+	const char *from = "aggressive-nsec";
+	if (!(m = nsec_synthesize(t))) {
+		m = source_alias_synthesize(t);
+		from = "cache";
+	}
+	if (!m || source_fetched_add(t, t->qname, t->qtype, m, 0, from) < 0)
 		return NULL;
 	t->f[t->nf - 1].kept = true;
 	t->synth = true;
@@ -1145,10 +1159,13 @@ static void drop_synthesized(struct rsv_task *t)
 	t->want_type = t->qtype;
 }
 
-/* Whether f was sent by a server (not taken from a cache or kept). */
+/* Whether f was sent by a server (not read from the cache nor put
+ * together from kept records). By its source, not by f->kept: a
+ * response a server sent is kept as a 'Q' entry once validated, bogus
+ * ones too (for bogus-ttl), and its sender is still to blame. */
 static bool from_server(const struct rsv_fetched *f)
 {
-	return !f->kept && strcmp(f->from, "cache") != 0 &&
+	return strcmp(f->from, "cache") != 0 &&
 	       strcmp(f->from, "aggressive-nsec") != 0;
 }
 
@@ -1205,6 +1222,7 @@ static bool retry(struct rsv_task *t, bool budget)
 	t->bytes = 0;
 	source_release(t);
 	t->attempt++;
+	t->chased = 0;
 	t->fail_err = 0;
 	t->want = true;
 	wire_dname_copy(t->want_name, t->qname);
@@ -1235,6 +1253,45 @@ static bool keep_bogus(struct rsv_task *t, const struct val_result *res)
 	return true;
 }
 
+/*
+ * The question's response stops at a CNAME target without its data or
+ * a negative answer for it (chase.c): the target is asked
+ * and its response joined to the question's, which is then validated as
+ * one (each RRset with its own zone's keys). Returns true when a fetch
+ * is wanted; *m becomes the joined response once the target's is in.
+ * A target that cannot be had leaves the response as it came.
+ */
+static bool chase(struct rsv_task *t, const struct wire_msg **m)
+{
+	struct resolver *r = t->r;
+	uint8_t target[DT_NAME_MAXLEN];
+	const struct wire_msg *next;
+	struct wire_msg *joined;
+	int err, len;
+
+	while (t->chased < DT_RSV_CHASE_MAX &&
+	       chase_target(*m, t->qname, t->qtype, target)) {
+		next = source_task_fetched(t, target, t->qtype, &err);
+		if (!next && !err)
+			return true;
+		if (!next)
+			return false;
+		t->chased++;
+		len = chase_join(*m, next, t->qname, t->qtype, r->nsec_buf,
+				 sizeof(r->nsec_buf));
+		if (len < 0 ||
+		    !(joined = wire_msg_parse(r->nsec_buf, (size_t)len, 0,
+					      &err)))
+			return false;
+		struct rsv_fetched *f =
+			source_fetched_find(t, t->qname, t->qtype);
+		if (source_fetched_replace(t, f, joined) < 0)
+			return false;
+		*m = joined;
+	}
+	return false;
+}
+
 /* One validation run; fetches what is missing or finishes. */
 static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 {
@@ -1257,6 +1314,7 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 	t->tmpl.work = &t->work;
 	t->tmpl.sigcache = t->r->sigcache;
 	t->tmpl.test_fake_sig = t->st->test_fake_sig;
+	t->tmpl.test_sig_time_any = t->st->test_sig_time_any;
 	if (search_pending(t)) {
 		fetch_wanted(t, NULL);
 		return;
@@ -1291,6 +1349,10 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 		}
 		finish_failed(t, DT_EUPSTREAM, "upstream-rcode",
 			      "upstream RCODE not usable");
+		return;
+	}
+	if (m && m->rcode == WIRE_RCODE_NOERROR && chase(t, &m)) {
+		fetch_wanted(t, NULL);
 		return;
 	}
 	if (m && finish_exempt(t))
@@ -1329,9 +1391,11 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 			return;
 		}
 		if (res.kind != VAL_KIND_NEED_KEYS) {
-			/* Put together from kept NSEC records, and not
-			 * secure now: asked of the upstream instead. */
+			/* Put together from kept records, and not secure
+			 * now: asked of the upstream instead (m is freed
+			 * with it). */
 			drop_synthesized(t);
+			m = NULL;
 		}
 		if (!t->want) {
 			finish_failed(t, -EINVAL, "internal-keys",

@@ -113,6 +113,176 @@ static void validated(void *arg, const uint8_t *name, uint16_t type,
 		  t->mono + ttl, free);
 }
 
+/* The walk proved with signed NSEC records that name has no DS (a
+ * referral's proof of an unsigned delegation among them, which has no
+ * SOA and is not kept as a response, RFC 2308 §5): the records join the
+ * kept NSEC records of the parent's zone (nsec.c), so that the question
+ * `name DS` is answered from them (RFC 8198), validated again there. */
+static void ds_validated(void *arg, const uint8_t *name,
+			 const struct val_result *res)
+{
+	struct rsv_task *t = arg;
+	struct rsv_fetched *f = source_fetched_find(t, name, WIRE_TYPE_DS);
+
+	if (f && f->msg && res->verdict.status == VAL_SECURE &&
+	    res->kind == VAL_KIND_NODATA)
+		nsec_learn_proof(t->r, f->msg, res, t->mono);
+}
+
+/* --- CNAME and DNAME RRsets kept from answers --- */
+
+static struct wire_msg *response_cached(struct rsv_task *t,
+					const uint8_t *name, uint16_t type);
+
+/* Whether rr, an RRSIG, was made for a wildcard (RFC 4035 §5.3.2: fewer
+ * labels than its owner has). */
+static bool sig_expanded(const struct wire_rr *rr)
+{
+	int labels = wire_dname_labels(rr->owner);
+
+	if (wire_dname_is_wildcard(rr->owner))
+		labels--;
+	return rr->rdlen < 4 || rr->rdata[3] < labels;
+}
+
+/* Keeps the RRset of u (a CNAME or DNAME link of a's chain, with its
+ * RRSIGs) as the response to `owner TYPE` ('Q' entry, secure). */
+static void alias_keep(struct rsv_task *t, const struct answer *a,
+		       const struct val_used *u)
+{
+	const struct wire_rr *recs = a->msg->sec[WIRE_SEC_ANSWER];
+	const struct wire_rr *first = &recs[u->first];
+	uint8_t *buf = t->r->nsec_buf, key[DT_CACHE_KEY_MAXLEN];
+	uint32_t ttl = u->ttl < t->st->cfg.max_cache_ttl
+			       ? u->ttl
+			       : t->st->cfg.max_cache_ttl;
+	struct wire_builder b;
+	int err;
+
+	if (!ttl)
+		return;
+	err = wire_build_init(&b, buf, sizeof(t->r->nsec_buf), 0,
+			      WIRE_FLAG_QR | WIRE_FLAG_RA);
+	if (err == 0)
+		err = wire_build_question(&b, first->owner, u->type,
+					  WIRE_CLASS_IN);
+	for (size_t i = 0; err == 0 && i < a->msg->count[WIRE_SEC_ANSWER];
+	     i++) {
+		if (!val_used_holds(u, first, &recs[i]))
+			continue;
+		if (recs[i].type == WIRE_TYPE_RRSIG && sig_expanded(&recs[i]))
+			return; /* its wildcard proof is not kept with it */
+		err = wire_build_rr(&b, WIRE_SEC_ANSWER, &recs[i]);
+	}
+	if (err == 0)
+		err = wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, WIRE_EDNS_DO,
+				     NULL, 0);
+	if (err < 0)
+		return;
+	size_t len = wire_build_finish(&b);
+	struct rawmsg *r = malloc(sizeof(*r) + len);
+	if (!r)
+		return;
+	r->status = VAL_SECURE;
+	r->len = len;
+	memcpy(r->data, buf, len);
+	size_t klen = answer_key('Q', first->owner, u->type, WIRE_CLASS_IN,
+				 key);
+	cache_put(t->r->cache, key, klen, r, sizeof(*r) + len, t->mono + ttl,
+		  free);
+}
+
+void source_alias_learn(struct rsv_task *t, const struct answer *a)
+{
+	if (a->status != VAL_SECURE || !a->msg)
+		return;
+	for (size_t i = 0; i < a->nused; i++) {
+		const struct val_used *u = &a->used[i];
+		if (u->role == VAL_ROLE_LINK && u->section == WIRE_SEC_ANSWER &&
+		    (u->type == WIRE_TYPE_CNAME || u->type == WIRE_TYPE_DNAME))
+			alias_keep(t, a, u);
+	}
+}
+
+/* name with its suffix owner replaced by target (RFC 6672 §2.2), into
+ * out; false when the result is longer than a name may be. */
+static bool substitute(const uint8_t *name, const uint8_t *owner,
+		       const uint8_t *target, uint8_t out[DT_NAME_MAXLEN])
+{
+	size_t prefix = wire_dname_len(name) - wire_dname_len(owner);
+	size_t tlen = wire_dname_len(target);
+
+	if (prefix + tlen > DT_NAME_MAXLEN)
+		return false;
+	memcpy(out, name, prefix);
+	memcpy(out + prefix, target, tlen);
+	return true;
+}
+
+/* The response a kept DNAME at owner (m, its 'Q' entry) gives for
+ * (qname, qtype): the DNAME RRset with its RRSIGs and the CNAME it
+ * synthesises (RFC 6672 §3.4), in buf; 0 when it gives none. */
+static size_t dname_response(const struct wire_msg *m, const uint8_t *qname,
+			     uint16_t qtype, uint8_t *buf, size_t cap)
+{
+	const struct wire_rr *dn = NULL;
+	uint8_t target[DT_NAME_MAXLEN];
+	struct wire_builder b;
+	struct wire_rr cname;
+	int err;
+
+	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER] && !dn; i++)
+		if (m->sec[WIRE_SEC_ANSWER][i].type == WIRE_TYPE_DNAME)
+			dn = &m->sec[WIRE_SEC_ANSWER][i];
+	if (!dn || !substitute(qname, dn->owner, dn->rdata, target))
+		return 0;
+	cname = (struct wire_rr){.owner = qname,
+				 .type = WIRE_TYPE_CNAME,
+				 .rclass = WIRE_CLASS_IN,
+				 .ttl = dn->ttl,
+				 .rdlen = (uint16_t)wire_dname_len(target),
+				 .rdata = target};
+	err = wire_build_init(&b, buf, cap, 0, WIRE_FLAG_QR | WIRE_FLAG_RA);
+	if (err == 0)
+		err = wire_build_question(&b, qname, qtype, WIRE_CLASS_IN);
+	for (size_t i = 0; err == 0 && i < m->count[WIRE_SEC_ANSWER]; i++)
+		err = wire_build_rr(&b, WIRE_SEC_ANSWER,
+				    &m->sec[WIRE_SEC_ANSWER][i]);
+	if (err == 0)
+		err = wire_build_rr(&b, WIRE_SEC_ANSWER, &cname);
+	if (err == 0)
+		err = wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, WIRE_EDNS_DO,
+				     NULL, 0);
+	return err < 0 ? 0 : wire_build_finish(&b);
+}
+
+struct wire_msg *source_alias_synthesize(struct rsv_task *t)
+{
+	int labels = wire_dname_labels(t->qname);
+	struct wire_msg *m, *out = NULL;
+	int err;
+
+	const struct cfg *cfg = &t->st->cfg;
+
+	if (t->qtype == WIRE_TYPE_DS || t->qclass != WIRE_CLASS_IN ||
+	    policy_nta(cfg, t->st->nta, t->qname, t->now) ||
+	    policy_domain(cfg, t->qname, false))
+		return NULL;
+	for (int l = labels - 1; l >= 1 && !out; l--) {
+		const uint8_t *owner = wire_dname_ancestor(t->qname, l);
+		if (!(m = response_cached(t, owner, WIRE_TYPE_DNAME)))
+			continue;
+		size_t len = dname_response(m, t->qname, t->qtype,
+					    t->r->nsec_buf,
+					    sizeof(t->r->nsec_buf));
+		wire_msg_free(m);
+		if (len)
+			out = wire_msg_parse(t->r->nsec_buf, len, 0, &err);
+		break; /* the deepest DNAME speaks */
+	}
+	return out;
+}
+
 /* After a change of upstreams: whether a cache entry was learnt without
  * a secure validation ('W' entries are renderings of 'V' ones; 'P'
  * probes come from secure DS proofs only). */
@@ -259,6 +429,17 @@ static struct wire_msg *response_cached(struct rsv_task *t,
 	}
 	struct wire_msg *m = wire_msg_parse(r->data, r->len, 0, &err);
 	cache_unref(t->r->cache, &ref);
+	/* A CNAME or DNAME RRset kept from an answer (source_alias_learn)
+	 * carries the TTL left to it. */
+	int64_t left = ref.expire - t->mono;
+	for (size_t i = 0; m && (type == WIRE_TYPE_CNAME ||
+				 type == WIRE_TYPE_DNAME) &&
+			   i < m->count[WIRE_SEC_ANSWER];
+	     i++) {
+		struct wire_rr *rr = &m->sec[WIRE_SEC_ANSWER][i];
+		if ((int64_t)rr->ttl > left)
+			rr->ttl = left > 0 ? (uint32_t)left : 0;
+	}
 	return m;
 }
 
@@ -285,6 +466,23 @@ static size_t msg_bytes(const struct wire_msg *m)
 			     wire_dname_len(m->sec[s][i].owner) +
 			     m->sec[s][i].rdlen;
 	return n;
+}
+
+int source_fetched_replace(struct rsv_task *t, struct rsv_fetched *f,
+			   struct wire_msg *msg)
+{
+	size_t old = f->msg ? msg_bytes(f->msg) : 0;
+	size_t bytes = msg_bytes(msg);
+
+	if (t->bytes - old + bytes > t->r->bytes_max) {
+		wire_msg_free(msg);
+		return DT_ELIMIT;
+	}
+	t->bytes = t->bytes - old + bytes;
+	wire_msg_free(f->msg);
+	f->msg = msg;
+	f->err = 0;
+	return 0;
 }
 
 int source_fetched_add(struct rsv_task *t, const uint8_t *name, uint16_t type,
@@ -615,5 +813,6 @@ void source_init(struct rsv_task *t, struct walk_source *src)
 	src->probe_get = probe_get;
 	src->probe_put = probe_put;
 	src->validated = validated;
+	src->ds_validated = ds_validated;
 	src->exempt = exempt;
 }

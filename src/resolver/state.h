@@ -29,6 +29,9 @@ struct dstate {
 	 * test_fake_sig. False from dstate_new(); no configuration key sets
 	 * it (tests/replay/fake_sig_scope.sh checks). */
 	bool test_fake_sig;
+	/* Tests only (tests/replay's val-override-date -1): val_ctx's
+	 * test_sig_time_any, likewise. */
+	bool test_sig_time_any;
 	struct nta_rt *nta;		/* negative trust anchors added at run
 					   time (policy/nta.h): the owner's
 					   (the daemon's, or a test's), which

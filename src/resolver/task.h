@@ -26,9 +26,10 @@ struct resolver {
 	size_t bytes_max;		/* per task */
 	struct rsv_stats stats;
 	struct val_sigcache *sigcache;	/* verifications that succeeded */
-	/* nsec.c's message under construction (nsec_learn, nsec_synthesize:
-	 * one at a time, the core being single-threaded, and each done with
-	 * it on return); DT_MSG_MAXLEN, the largest DNS message */
+	/* nsec.c's message under construction (nsec_learn, nsec_synthesize,
+	 * and resolver.c's chase(): one at a time, the core being
+	 * single-threaded, and each done with it on return); DT_MSG_MAXLEN,
+	 * the largest DNS message */
 	uint8_t nsec_buf[DT_MSG_MAXLEN];
 	/* Bogus answers logged at notice in the current window (started
 	 * at bogus_window, monotonic seconds), and those held back. */
@@ -91,6 +92,8 @@ struct rsv_task {
 					   end without any answer (a retry
 					   never turns bogus into a
 					   network error) */
+	unsigned chased;		/* CNAME targets asked
+					   (chase()) */
 	bool search_walked;		/* the walk to its search suffix
 					   is done (search_pending) */
 	struct val_work work;		/* shared by every run and key set */
@@ -108,6 +111,26 @@ const struct wire_msg *source_task_fetched(struct rsv_task *t,
  * with DT_ELIMIT, which is returned; -ENOMEM. */
 int source_fetched_add(struct rsv_task *t, const uint8_t *name, uint16_t type,
 		       struct wire_msg *msg, int err, const char *from);
+
+/* An answer validated secure leaves the CNAME and DNAME RRsets of its
+ * chain (with their RRSIGs; not a wildcard's expansion) as the
+ * responses to `owner CNAME` and `owner DNAME` ('Q' entries, for their
+ * TTLs), so that those questions are answered from them, validated
+ * again, as Unbound answers them from its RRset cache (val_cnameqtype,
+ * val_dnameqtype). */
+void source_alias_learn(struct rsv_task *t, const struct answer *a);
+
+/* A response for t's question put together from a kept DNAME at an
+ * ancestor of its name (the deepest one kept): the DNAME RRset with its
+ * RRSIGs and the CNAME it synthesises (RFC 6672 §3.4), to be validated
+ * like an upstream's; NULL when none is kept. Never for qtype DS. */
+struct wire_msg *source_alias_synthesize(struct rsv_task *t);
+
+/* Puts msg in f's place (its old message freed), as f's response; past
+ * the resolver's bytes_max msg is freed and DT_ELIMIT returned, f
+ * unchanged. */
+int source_fetched_replace(struct rsv_task *t, struct rsv_fetched *f,
+			   struct wire_msg *msg);
 
 /* The fetched entry for (name, type), or NULL. */
 struct rsv_fetched *source_fetched_find(struct rsv_task *t, const uint8_t *name,
@@ -162,6 +185,12 @@ void rsv_prefetch(struct resolver *r, const struct qinfo *q,
 /* Keeps the NSEC and SOA records of a secure negative answer for the
  * aggressive use of NSEC (nsec.c, RFC 8198). */
 void nsec_learn(struct resolver *r, const struct answer *a, int64_t now);
+
+/* Likewise for m, a response validated secure with res (a DS proof of
+ * the chain of trust); a TTL of 0 in res (no SOA, RFC 2308 §5) leaves the
+ * records their own TTLs. */
+void nsec_learn_proof(struct resolver *r, const struct wire_msg *m,
+		      const struct val_result *res, int64_t now);
 
 /* A response to t's question put together from kept NSEC records, to be
  * validated like an upstream's, or NULL (nsec.c). */

@@ -831,6 +831,28 @@ static int pick(struct walk *w, struct cand *c, int n, int *ret)
 	return 0;
 }
 
+/*
+ * The RRset of the queried type was taken as secure beside a CNAME at
+ * the same name (RFC 2181 §10.1: one of them should not be there). When
+ * the CNAME comes first in the answer section and is secure too, the
+ * zone signed both and the CNAME is taken, as Unbound's scrubber keeps
+ * the first RRset at a name (val_cnameother): either reading is the
+ * zone's own, so neither is weaker than the other.
+ */
+static int earlier_cname(struct walk *w, struct cand *c, int *k)
+{
+	int r;
+
+	if (!c[2].set || c[0].v.status != VAL_SECURE ||
+	    c[2].set->rrs[0] >= c[0].set->rrs[0])
+		return 0;
+	if ((r = evaluate(w, &c[2])) < 0 || w->need)
+		return r;
+	if (c[2].v.status == VAL_SECURE)
+		*k = 2;
+	return 0;
+}
+
 /* The deepest DNAME whose owner is a proper ancestor of name. */
 static const struct val_rrset *find_dname(const struct walk *w,
 					  const uint8_t *name)
@@ -1046,6 +1068,10 @@ static int chain_step(struct walk *w, uint8_t cur[DT_NAME_MAXLEN])
 		c[2].set = val_rrset_find(w->ans, w->nans, cur, WIRE_TYPE_CNAME);
 	if ((r = pick(w, c, 3, &k)) < 0 || w->need)
 		return r;
+	if (k == 0 && (r = earlier_cname(w, c, &k)) < 0)
+		return r;
+	if (w->need)
+		return 0;
 	if (k < 0) {
 		r = prove_negative(w, cur,
 				   w->resp->rcode == WIRE_RCODE_NXDOMAIN);

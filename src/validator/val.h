@@ -119,6 +119,11 @@ struct val_ctx {
 	 * from resolver/state.h's dstate.test_fake_sig, which no
 	 * configuration key sets (tests/replay/fake_sig_scope.sh checks). */
 	bool test_fake_sig;
+	/* Tests only: the replay runner's `val-override-date: -1`, which
+	 * in Unbound's testbound means signatures are taken whatever their
+	 * inception and expiration. Set from dstate.test_sig_time_any, like
+	 * test_fake_sig (fake_sig_scope.sh checks both). */
+	bool test_sig_time_any;
 };
 
 /* Work of one answer across contexts (see val_ctx.work). */

@@ -381,8 +381,11 @@ static enum walk_got ds_response(struct walk *w, const uint8_t *name,
 	}
 	if (res->kind == VAL_KIND_NEED_KEYS)
 		return WALK_PENDING;
-	if (!*tentative)
+	if (!*tentative) {
 		validated(w, name, WIRE_TYPE_DS, &res->verdict, res->ttl);
+		if (w->src.ds_validated && !res->verdict.budget)
+			w->src.ds_validated(w->src.arg, name, res);
+	}
 	return WALK_GOT;
 }
 

@@ -73,6 +73,10 @@ struct walk_source {
 	 * good for ttl seconds. */
 	void (*validated)(void *arg, const uint8_t *name, uint16_t type,
 			  const struct val_verdict *v, uint32_t ttl);
+	/* Optional: the response to "name DS" was validated, with res (whose
+	 * used list points into that response). */
+	void (*ds_validated)(void *arg, const uint8_t *name,
+			     const struct val_result *res);
 	/* Optional: a negative trust anchor at or above name: returns its
 	 * name and sets *v (insecure), or NULL. */
 	const uint8_t *(*exempt)(void *arg, const uint8_t *name,

@@ -38,6 +38,14 @@ struct wire_zreader *wire_zreader_new(const char *text, size_t len,
 int wire_zreader_open(const char *path, const char *origin,
 		      uint32_t default_ttl, struct wire_zreader **ret_zr);
 
+/* For players of recorded servers (the replay runner), which must send
+ * what a scenario's server sent, malformed or not: "\# len hex" RDATA is
+ * taken as it is, not checked against its type's layout, and base64
+ * with more '=' than its length needs is read up to its padding, as
+ * Python's base64 module (Deckard's) reads it. Never for zone files,
+ * anchors or configuration. */
+void wire_zreader_set_lax(struct wire_zreader *zr);
+
 /* Reads the next record. Returns 1 and fills *rr, whose pointers stay
  * valid until the next call or wire_zreader_free(); 0 at the end of the
  * text; a negative code on error, after which wire_zreader_error() says

@@ -10,7 +10,7 @@
 . "${DT_HARNESS:-$(dirname "$0")/../harness.sh}"
 root=$1
 cd "$root" || exit 1
-names='test_fake_sig\|crypto_key_new_unchecked\|fake-sha1\|fake-dsa\|fake_sig'
+names='test_fake_sig\|test_sig_time_any\|crypto_key_new_unchecked\|fake-sha1\|fake-dsa\|fake_sig'
 for d in src/daemon src/lib src/nss src/cli src/upstream src/iterator src/cache src/policy; do
 	[ -d "$d" ] || continue
 	hits=$(grep -rln "$names" "$d" 2>/dev/null)
@@ -27,6 +27,13 @@ if [ -z "$writes" ]; then
 	ok "no code under src/ sets test_fake_sig"
 else
 	not_ok "code under src/ sets test_fake_sig" "$writes"
+fi
+# Likewise the runner's val-override-date -1 (dates not checked).
+writes=$(grep -rn 'test_sig_time_any *=[^=]' src | grep -v 'tmpl\.test_sig_time_any = t->st->test_sig_time_any')
+if [ -z "$writes" ]; then
+	ok "no code under src/ sets test_sig_time_any"
+else
+	not_ok "code under src/ sets test_sig_time_any" "$writes"
 fi
 if grep -q 'st->test_fake_sig = sc->fake_sig' tests/replay/replay.c; then
 	ok "the replay runner sets it from the scenario"

@@ -216,15 +216,19 @@ static void env_answered(void *arg, struct rsv_waiter *waiters,
 
 /* REPLAY_TRACE=1 in the environment: each fetch and the entry that
  * answers it, on stderr. */
+static void server_name(const struct up_server *s, char *out, size_t cap);
+
 static void trace(const uint8_t *name, uint16_t type, int tcp,
-		  const struct rpl_entry *hit)
+		  const struct up_server *to, const struct rpl_entry *hit)
 {
-	char n[DT_NAME_TEXT_MAXLEN], t[16];
+	char n[DT_NAME_TEXT_MAXLEN], t[16], a[64] = "";
 
 	if (wire_dname_to_str(name, n, sizeof(n)) < 0)
 		snprintf(n, sizeof(n), "?");
-	fprintf(stderr, "  fetch %s %s%s: ", n, wire_type_to_str(type, t),
-		tcp ? " (TCP)" : "");
+	if (to)
+		server_name(to, a, sizeof(a));
+	fprintf(stderr, "  fetch %s %s%s%s%s: ", n, wire_type_to_str(type, t),
+		tcp ? " (TCP)" : "", to ? " to " : "", a);
 	if (hit)
 		fprintf(stderr, "entry of line %u\n", hit->line);
 	else
@@ -428,7 +432,7 @@ static int entry_answer(struct run *run, const struct who *w,
 			return len;
 		}
 		if (run->trace)
-			trace(name, type, t, hit);
+			trace(name, type, t, w->addr, hit);
 		if (!hit)
 			return DT_ETIMEOUT;
 		len = rpl_entry_reply(hit, name, type, out, cap);
@@ -596,6 +600,8 @@ static void env_distrust(void *arg, const char *from)
 {
 	struct run *run = arg;
 
+	if (run->trace)
+		fprintf(stderr, "  distrust %s\n", from);
 	if (run->it)
 		it_distrust(run->it, from, server_name, run->now.mono_ms);
 }
@@ -864,6 +870,7 @@ static int at_restate(struct run *run)
 	if (!st)
 		return -ENOMEM;
 	st->test_fake_sig = run->sc->fake_sig;
+	st->test_sig_time_any = run->sc->sig_time_any;
 	st->nta = run->nta;
 	rsv_set_state(run->r, st);
 	if (run->st)
@@ -973,6 +980,7 @@ static int at_update(struct run *run, struct val_at_point *tp,
 	}
 	val_ctx_init(&ctx, run->now.wall, &run->st->lim);
 	ctx.test_fake_sig = run->sc->fake_sig;
+	ctx.test_sig_time_any = run->sc->sig_time_any;
 	r = val_at_update(&ctx, tp, set, &run->pol, &res);
 	arena_free(&ar);
 	wire_msg_free(m);
@@ -1212,8 +1220,10 @@ static bool scenario_hints(const struct rpl_scenario *sc, struct it_hints *ret)
 	for (size_t i = 0; i < sc->nzones; i++) {
 		const struct rpl_zone *z = &sc->zones[i];
 
-		if (z->forward)
+		if (z->forward && wire_dname_is_root(z->name))
 			return false;
+		if (z->forward)
+			continue; /* split DNS (rpl.c forward_below_root) */
 		stubs = true;
 		if (!wire_dname_is_root(z->name))
 			continue;
@@ -1288,6 +1298,7 @@ static struct dstate *make_state(struct rpl_scenario *sc, struct nta_rt *nta)
 	st = dstate_new(&sc->cfg, ta, "replay");
 	if (st) {
 		st->test_fake_sig = sc->fake_sig;
+		st->test_sig_time_any = sc->sig_time_any;
 		st->nta = nta;
 	}
 	return st;

@@ -371,10 +371,12 @@ static int config_line(struct parser *p, char *s)
 	if (strcmp(key, "trust-anchor") == 0)
 		return add_anchor(p, val);
 	if (strcmp(key, "val-override-date") == 0) {
-		/* -1: no override: the time is now */
+		/* -1: Unbound takes every signature whatever its dates
+		 * (val_sig.c's "ignore date"); the clock is now's. */
 		if (strcmp(val, "-1") == 0) {
 			p->sc->date = (int64_t)time(NULL);
 			p->sc->has_date = true;
+			p->sc->sig_time_any = true;
 			return 0;
 		}
 		if (parse_date(val, &p->sc->date) < 0)
@@ -398,10 +400,42 @@ static int config_line(struct parser *p, char *s)
 	return 0; /* server:, forward-zone:, Unbound-only keys */
 }
 
+/* A forward-zone below the root, in a recursive resolver's scenario:
+ * its questions (and the DS and DNSKEY queries of zones there) go to its
+ * servers, which is dnstrust's `domain NAME upstream ADDR...` (split DNS,
+ * at most DT_UP_MAXNS servers). */
+static int forward_below_root(struct parser *p, const struct rpl_zone *z)
+{
+	char line[DT_NAME_TEXT_MAXLEN + 200], a[INET6_ADDRSTRLEN];
+	size_t n;
+
+	if (wire_dname_to_str(z->name, line, sizeof(line)) < 0)
+		return fail(p, "forward-zone: bad name");
+	memmove(line + 7, line, strlen(line) + 1);
+	memcpy(line, "domain ", 7);
+	n = strlen(line);
+	n += (size_t)snprintf(line + n, sizeof(line) - n, " upstream");
+	for (size_t i = 0; i < z->naddr && i < DT_UP_MAXNS; i++) {
+		inet_ntop(z->addr[i].family, z->addr[i].a, a, sizeof(a));
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %s", a);
+	}
+	line[n++] = '\n';
+	return append(&p->cfgtext, &p->cfglen, line, n) < 0
+		       ? fail(p, "out of memory")
+		       : 0;
+}
+
 static int config_end(struct parser *p)
 {
 	char err[512];
 
+	for (size_t i = 0; i < p->sc->nzones; i++) {
+		const struct rpl_zone *z = &p->sc->zones[i];
+
+		if (z->forward && z->naddr && !wire_dname_is_root(z->name) &&
+		    forward_below_root(p, z) < 0)
+			return -1;
+	}
 	cfg_default(&p->sc->cfg);
 	if (p->cfglen && cfg_parse(p->cfgtext, p->cfglen, "dnstrust:",
 				   &p->sc->cfg, err, sizeof(err)) < 0)
@@ -423,6 +457,7 @@ static int flush_section(struct parser *p)
 	zr = wire_zreader_new(p->text, p->textlen, ".", 3600, p->sc->file);
 	if (!zr)
 		return fail(p, "out of memory");
+	wire_zreader_set_lax(zr); /* a server's records, as it sent them */
 	while ((ret = wire_zreader_next(zr, &rr)) == 1) {
 		struct wire_rr *n =
 			realloc(e->sec[s], (e->n[s] + 1) * sizeof(*n));

@@ -141,6 +141,7 @@ struct rpl_scenario {
 	/* fake-sha1 / fake-dsa: signatures of algorithms 3, 5, 6 and 7
 	 * pass unchecked (the runner's state only, never the product's) */
 	bool fake_sig;
+	bool sig_time_any; /* val-override-date: -1 (dates not checked) */
 	bool no_qmin; /* qname-minimisation: no */
 	struct rpl_autotrust at[RPL_MAX_AUTOTRUST];
 	size_t nat;

@@ -780,6 +780,33 @@ static int want_records(const char *file)
 	return -1;
 }
 
+/* wire_zreader_set_lax(): a recorded server's malformed records, as
+ * sent. */
+static void test_lax(void)
+{
+	const uint8_t five[5] = {1, 2, 3, 4, 5};
+	struct wire_zreader *zr;
+	struct wire_rr rr;
+
+	zr = zr_text("x A \\# 5 0102030405\n"
+		     "x DNSKEY 257 3 253 UNUSABLE==\n"
+		     "x DNSKEY 257 3 253 AAA\n"
+		     "x DNSKEY 257 3 253 A\n");
+	wire_zreader_set_lax(zr);
+	ok(wire_zreader_next(zr, &rr) == 1 && rr.type == WIRE_TYPE_A,
+	   "lax: an A of 5 octets is read");
+	is_mem(rr.rdata, rr.rdlen, five, 5, "as it was written");
+	ok(wire_zreader_next(zr, &rr) == 1 && rr.rdlen == 4 + 6,
+	   "lax: base64 with padding past its quantum is read up to it");
+	ok(wire_zreader_next(zr, &rr) == 1 && rr.rdlen == 4 + 2,
+	   "lax: base64 without its padding is read");
+	ok(wire_zreader_next(zr, &rr) < 0,
+	   "lax: base64 of a single character in a quantum is still refused");
+	wire_zreader_free(zr);
+	is_err("x DNSKEY 257 3 253 UNUSABLE==\n", DT_EBASE64, 1, "bad base64",
+	       "not lax: the same base64 is refused");
+}
+
 static void test_rfc_vectors(void)
 {
 	const char *peer = getenv("DT_PEER"), *dir = vec_dir();
@@ -825,6 +852,7 @@ int main(void)
 	test_tool_formats();
 	test_limits();
 	test_open();
+	test_lax();
 	test_rfc_vectors();
 	return done_testing();
 }
