@@ -29,6 +29,8 @@
 #
 # Output: a Markdown table on stdout (medians over the measurements) and
 # the raw lines in BENCH_OUT (default bench/results)/inproc-raw.txt.
+# With BENCH_SMAPS_DIR=DIR, each in-process and libunbound measurement
+# leaves its two copies of /proc/self/smaps there (bench/smaps_diff.py).
 # Nothing is sent off 127.0.0.0/8.
 set -eu
 set -o pipefail
@@ -114,8 +116,16 @@ start_daemon() {
 # One measurement: PATH NAME; prints the program's line.
 measure() {
 	case $1 in
-	inproc) "$BENCH" inproc "$work/dnstrust.conf" "$2" ;;
-	unbound) "$BENCH" unbound "$work/resolv.conf" "$LAB_ANCHOR" "$2" ;;
+	inproc | unbound)
+		# BENCH_SMAPS_DIR: each run's smaps copies, for smaps_diff.py.
+		[ -n "${BENCH_SMAPS_DIR:-}" ] &&
+			export BENCH_SMAPS="$BENCH_SMAPS_DIR/$1-$2-$(date +%s%N)"
+		if [ "$1" = inproc ]; then
+			"$BENCH" inproc "$work/dnstrust.conf" "$2"
+		else
+			"$BENCH" unbound "$work/resolv.conf" "$LAB_ANCHOR" "$2"
+		fi
+		;;
 	daemon)
 		start_daemon
 		"$BENCH" daemon "$sock" "$2"
