@@ -25,7 +25,7 @@ BUILD     := build
 ASAN      := build-asan
 FUZZB     := build-fuzz
 FUZZERS   := msg zone validator resolvconf config autotrust nsswitch render \
-	     stream iterate capab
+	     stream iterate capab netif
 
 .PHONY: all deps build check check-deb check-load test test-asan demo fuzz \
 	bench bench-cold bench-cold-cpu install deb clean

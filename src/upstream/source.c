@@ -304,15 +304,8 @@ static void nd_line(struct up_iface *f, const char *s, const char *e)
 #undef KEY
 }
 
-/* Reads a link state file into *f (its name not set). */
-static int nd_load(const char *path, struct up_iface *f)
+void up_netif_parse(const char *text, size_t len, struct up_iface *f)
 {
-	char *text;
-	size_t len;
-	int r = file_read_path(path, DT_UP_CONF_MAXSIZE, &text, &len);
-
-	if (r < 0)
-		return r;
 	memset(f, 0, sizeof(*f));
 	f->conf.timeout_ms = DT_UP_TIMEOUT_DEFAULT_MS;
 	f->conf.attempts = DT_UP_ATTEMPTS_DEFAULT;
@@ -324,8 +317,20 @@ static int nd_load(const char *path, struct up_iface *f)
 		nd_line(f, s, end);
 		s = nl ? nl + 1 : e;
 	}
-	free(text);
 	f->conf.defaulted = f->conf.nns == 0;
+}
+
+/* Reads a link state file into *f (its name not set). */
+static int nd_load(const char *path, struct up_iface *f)
+{
+	char *text;
+	size_t len;
+	int r = file_read_path(path, DT_UP_CONF_MAXSIZE, &text, &len);
+
+	if (r < 0)
+		return r;
+	up_netif_parse(text, len, f);
+	free(text);
 	return 0;
 }
 

@@ -61,6 +61,14 @@ struct up_iface {
 				    systemd-resolved decides) */
 };
 
+/* A systemd-networkd link state file's text (len octets, no NUL
+ * needed) into *f, its name not set: DNS= servers (plain addresses,
+ * "ADDR:PORT", "[ADDR]:PORT"; the rest skipped and counted), DOMAINS=
+ * search names, ROUTE_DOMAINS= routing-only names ("~." making the link
+ * a default route), DNS_DEFAULT_ROUTE=; other lines ignored. Never
+ * fails: what it cannot read it leaves out. */
+void up_netif_parse(const char *text, size_t len, struct up_iface *f);
+
 /* Whether names under no interface's domain may go to f's servers. */
 bool up_iface_default_route(const struct up_iface *f);
 
