@@ -5,8 +5,11 @@
  * turn; the root's NS RRset of the answer and the A/AAAA records of
  * those names from the additional section become the root's servers
  * until the TTL (bounded by DT_IT_PRIME_TTL_MIN/MAX) runs out. One
- * priming exchange at a time: the iterator holds the questions that
- * would ask the root meanwhile and is told once when it ends. A failed
+ * priming exchange at a time, told once to the iterator when it ends;
+ * meanwhile a question asks one hint address as a root server (as
+ * Knot Resolver does; RFC 8109 section 3 asks for priming, not that
+ * the first questions wait for it) and waits for the priming before
+ * asking the root again. A failed
  * priming leaves the hints in use and is tried again after a back-off
  * (DT_IT_PRIME_RETRY_MIN_MS doubling to DT_IT_PRIME_RETRY_MAX_MS).
  */
@@ -63,12 +66,11 @@ void it_prime_set_notice(struct it_prime *p, it_notice_fn *fn, void *arg);
 void it_prime_set_port(struct it_prime *p, uint16_t port);
 
 /*
- * Whether a question about to ask the root's servers must wait (at
- * time now): true while a priming exchange is under way, starting one
- * (to hints, from the address of index pick modulo their number) when
- * the primed servers are missing or expired and no back-off runs; the
- * caller holds the question until done runs. False: go on with
- * it_prime_servers().
+ * Whether a priming exchange is under way (at time now) for a question
+ * about to ask the root's servers, starting one (to hints, from the
+ * address of index pick modulo their number) when the primed servers
+ * are missing or expired and no back-off runs; done runs when it ends.
+ * False: the root's servers are it_prime_servers().
  */
 bool it_prime_hold(struct it_prime *p, const struct it_hints *hints,
 		   int64_t now, unsigned pick);

@@ -179,6 +179,7 @@ struct it_req {
 	int err;
 	bool in_cb;
 	bool prime_wait; /* held until the root is primed */
+	bool beside;	 /* asked a hint while the root was primed */
 };
 
 #define STAT(it, f) __atomic_fetch_add(&(it)->stats.f, 1, __ATOMIC_RELAXED)
@@ -526,6 +527,7 @@ static void zone_reset(struct it_req *r)
 	r->z_start = r->it->now;
 	r->rounds = 1;
 	r->z_timeouts = 0;
+	r->beside = false;
 	r->qmin_labels = (unsigned)wire_dname_labels(r->z.name) + 1;
 	free(r->lame_msg);
 	r->lame_msg = NULL;
@@ -800,6 +802,37 @@ static bool root_unasked(const struct it_req *r)
 	       !r->z_answered && r->z_timeouts == 0 && r->rounds == 1;
 }
 
+/* Whether r waits for the root's priming (on_primed() goes on): the
+ * first query of a question to the root goes to a hint address beside
+ * the priming query, which saves a cold start a round trip; a second
+ * one (the hint timed out, refused, was lame) waits for the priming's
+ * end, then asks the servers it names (the hints when it failed), with
+ * the time the zone took so far kept. So a question sends at most one
+ * query to the hints while priming runs. */
+static bool prime_hold(struct it_req *r)
+{
+	struct iterator *it = r->it;
+	int64_t start = r->z_start;
+	unsigned timeouts = r->z_timeouts;
+
+	if (!wire_dname_is_root(r->z.name) || (!r->beside && !root_unasked(r)))
+		return false;
+	if (it_prime_hold(it->prime, &it->hints, it->now, rnd(it))) {
+		if (root_unasked(r)) {
+			r->beside = true;
+			return false;
+		}
+		r->prime_wait = true;
+		return true;
+	}
+	if (r->beside) {
+		zone_start(r);
+		r->z_start = start;
+		r->z_timeouts = timeouts;
+	}
+	return false;
+}
+
 /* r's name is at or below a name proven absent (iter_nxd.h): its
  * response, for r's question, is the last step. Returns true when r
  * ended so. */
@@ -904,11 +937,8 @@ static void step(struct it_req *r)
 	 * referral carried for it answers as for a question of its own. */
 	if (r->qtype == WIRE_TYPE_DS && r->nsteps && ds_answer(r, true))
 		return;
-	if (root_unasked(r) &&
-	    it_prime_hold(it->prime, &it->hints, it->now, rnd(it))) {
-		r->prime_wait = true; /* on_primed() goes on */
+	if (prime_hold(r))
 		return;
-	}
 	int64_t waited = it->now - r->z_start;
 	if (!r->z_answered && r->z_timeouts && waited >= DT_IT_ZONE_WAIT_MS) {
 		end_zone(r);
