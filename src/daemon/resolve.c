@@ -416,8 +416,16 @@ static void answered(void *arg, struct rsv_waiter *list,
 		     const struct rsv_done *d)
 {
 	struct worker *w = arg;
+	bool client = false;
 
-	admin_ops_finished(w, d->qname, d->qtype, d->a, d->elapsed_ms);
+	/* The monitor and the latency and EDE statistics are the clients'
+	 * questions: not the core's own lookups of name servers' addresses
+	 * (nest > 0), unless a client's question joined one. */
+	for (const struct rsv_waiter *rw = list; rw && !client; rw = rw->next)
+		client = rw->nest == 0;
+	if (client)
+		admin_ops_finished(w, d->qname, d->qtype, d->a,
+				   d->elapsed_ms);
 	hotspot_note(w, d->qname, d->qtype, d->a);
 	share_answered(w, d);
 	while (list) {

@@ -128,7 +128,15 @@ fi
 
 # glueless.lab. NS ns.secure.lab.: lab. has no address for it, so the
 # iterator asks for one, and the answer (signed in secure.lab.) is secure.
+# The monitor shows the client's question, not that lookup, which the
+# core finishes first.
+timeout 20 "$DNSTRUST" monitor --count 1 --socket "$sock" >"$work/mon" 2>&1 &
+mon_pid=$!
+sleep 1
 out=$(q www.glueless.lab. A)
+wait "$mon_pid"
+check "monitor: the client's www.glueless.lab. A, not the name server's lookup ($(cat "$work/mon"))" \
+	grep -q 'www\.glueless\.lab\. A,' "$work/mon"
 if [ "$(echo "$out" | field status)/$(echo "$out" | field rcode)" = insecure/NOERROR ] &&
 	"$DNSTRUST" query www.glueless.lab. A --socket "$sock" 2>&1 |
 	grep -q '192\.0\.2\.120'; then
