@@ -132,11 +132,12 @@ check "  the VPN names corp.example. alone again" \
 	wait_for 50 routes_are "corp.example. $vpn (01-tun0)|"
 
 # The administrator's domain ... upstream rule wins over the learnt route.
+reloads() { grep -c "configuration reloaded" "$dlog"; }
+more_reloads() { [ "$(reloads)" -gt "$1" ]; } # counted at each try
 reload() {
 	local before
-	before=$(grep -c "configuration reloaded" "$dlog")
-	kill -HUP "$dpid" &&
-		wait_for 50 test "$(grep -c "configuration reloaded" "$dlog")" -gt "$before"
+	before=$(reloads)
+	kill -HUP "$dpid" && wait_for 50 more_reloads "$before"
 }
 echo "domain corp.example upstream $wifi" >>"$conf"
 check "reload with domain corp.example upstream (the Wi-Fi's server)" reload
