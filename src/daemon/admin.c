@@ -288,6 +288,13 @@ static void status_resolution(struct txt *t, struct worker *w)
 		sum.timeouts += one.timeouts;
 		sum.lame += one.lame;
 		sum.root_unreachable += one.root_unreachable;
+		sum.ds_from_referral += one.ds_from_referral;
+		sum.keys_ahead += one.keys_ahead;
+		sum.keys_from_ahead += one.keys_from_ahead;
+		sum.nxdomain_cut += one.nxdomain_cut;
+		sum.dname_synth += one.dname_synth;
+		sum.dnssec_lame += one.dnssec_lame;
+		sum.wild_synth += one.wild_synth;
 	}
 	line(t, "root-reachable=%s",
 	     reachable ? "yes"
@@ -301,6 +308,18 @@ static void status_resolution(struct txt *t, struct worker *w)
 	line(t, "iterator-lame=%llu", (unsigned long long)sum.lame);
 	line(t, "iterator-root-unreachable=%llu",
 	     (unsigned long long)sum.root_unreachable);
+	line(t, "iterator-ds-from-referral=%llu",
+	     (unsigned long long)sum.ds_from_referral);
+	line(t, "iterator-keys-ahead=%llu", (unsigned long long)sum.keys_ahead);
+	line(t, "iterator-keys-from-ahead=%llu",
+	     (unsigned long long)sum.keys_from_ahead);
+	line(t, "iterator-nxdomain-cut=%llu",
+	     (unsigned long long)sum.nxdomain_cut);
+	line(t, "iterator-dname-synth=%llu",
+	     (unsigned long long)sum.dname_synth);
+	line(t, "iterator-dnssec-lame=%llu",
+	     (unsigned long long)sum.dnssec_lame);
+	line(t, "iterator-wild-synth=%llu", (unsigned long long)sum.wild_synth);
 }
 
 static void status(struct txt *t, struct worker *w)
