@@ -32,6 +32,41 @@ static void deliver(struct loop_timer *t)
 	free(nl);
 }
 
+/* The addresses of the rendered answer reply (len octets) for nl. */
+static void take_addrs(struct nslookup *nl, const uint8_t *reply, size_t len)
+{
+	struct wire_msg *m;
+	int e;
+
+	if (!len || !(m = wire_msg_parse(reply, len, 0, &e)))
+		return;
+	for (size_t i = 0;
+	     i < m->count[WIRE_SEC_ANSWER] && nl->naddr < DT_IT_ADDRS_MAX; i++)
+		if (it_addr_from_rr(&m->sec[WIRE_SEC_ANSWER][i],
+				    &nl->addr[nl->naddr]))
+			nl->naddr++;
+	wire_msg_free(m);
+}
+
+/* A fresh proven answer in the cache answers the lookup without a
+ * question of its own: cb runs from the loop, as after one. */
+static bool from_cache(struct nslookup *nl, struct resolver *r,
+		       const struct rsv_clock *now, const uint8_t *name,
+		       uint16_t type)
+{
+	uint8_t *buf = r ? malloc(DT_MSG_MAXLEN) : NULL;
+	size_t len = buf ? rsv_proven_cached(r, name, type, now, buf,
+					     DT_MSG_MAXLEN)
+			 : 0;
+
+	take_addrs(nl, buf, len);
+	free(buf);
+	if (!len)
+		return false;
+	loop_timer_start(nl->loop, &nl->deliver, 0);
+	return true;
+}
+
 void *ns_lookup_start(struct loop *loop, struct resolver *r,
 		      const struct rsv_clock *now, const uint8_t *name,
 		      uint16_t type, unsigned nest, it_addrs_fn *cb,
@@ -51,6 +86,8 @@ void *ns_lookup_start(struct loop *loop, struct resolver *r,
 	nl->rw.q.qtype = type;
 	nl->rw.q.qclass = WIRE_CLASS_IN;
 	wire_dname_copy(nl->rw.q.qname, name);
+	if (from_cache(nl, r, now, name, type))
+		return nl;
 	if (!r || rsv_submit(r, &nl->rw, now) != 0) {
 		free(nl);
 		return NULL;
@@ -72,22 +109,10 @@ void ns_lookup_answered(struct rsv_waiter *rw, const struct answer *a,
 			uint8_t *buf, size_t cap)
 {
 	struct nslookup *nl = (struct nslookup *)rw;
-	struct wire_msg *m;
-	size_t len;
-	int e;
 
-	if ((a->status == VAL_SECURE || a->status == VAL_INSECURE) &&
-	    !a->unvalidated && !a->permissive && buf &&
-	    (len = answer_render(a, &nl->rw.q, 0, buf, cap)) &&
-	    (m = wire_msg_parse(buf, len, 0, &e))) {
-		for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER] &&
-				   nl->naddr < DT_IT_ADDRS_MAX;
-		     i++)
-			if (it_addr_from_rr(&m->sec[WIRE_SEC_ANSWER][i],
-					    &nl->addr[nl->naddr]))
-				nl->naddr++;
-		wire_msg_free(m);
-	} else if (a->status == VAL_BOGUS && log_enabled(LOG_INFO)) {
+	if (answer_proven(a) && buf)
+		take_addrs(nl, buf, answer_render(a, &nl->rw.q, 0, buf, cap));
+	else if (a->status == VAL_BOGUS && log_enabled(LOG_INFO)) {
 		char txt[DT_NAME_TEXT_MAXLEN];
 		wire_dname_to_str(nl->rw.q.qname, txt, sizeof(txt));
 		log_info("name server %s: address bogus, not asked (%s)", txt,

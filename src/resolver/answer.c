@@ -235,6 +235,35 @@ size_t answer_error(const struct qinfo *q, uint16_t rcode, uint16_t ede,
 	return render_error(q, rcode, ede, text, buf, cap);
 }
 
+bool answer_proven(const struct answer *a)
+{
+	return (a->status == VAL_SECURE || a->status == VAL_INSECURE) &&
+	       !a->unvalidated && !a->permissive;
+}
+
+size_t rsv_proven_cached(struct resolver *rv, const uint8_t *qname,
+			 uint16_t qtype, const struct rsv_clock *clock,
+			 uint8_t *buf, size_t cap)
+{
+	uint8_t key[DT_CACHE_KEY_MAXLEN];
+	size_t klen = answer_key('V', qname, qtype, WIRE_CLASS_IN, key);
+	int64_t now = clock->mono_ms / 1000;
+	struct qinfo q = {.edns = true,
+			  .qtype = qtype, .qclass = WIRE_CLASS_IN};
+	struct cache_ref ref;
+	size_t len = 0;
+
+	if (!cache_get(rv->cache, key, klen, now, &ref))
+		return 0;
+	const struct answer *a = ref.val;
+	wire_dname_copy(q.qname, qname);
+	/* Kept past its TTL only for serve-stale: not for a lookup. */
+	if (now < a->stored + (int64_t)a->ttl && answer_proven(a))
+		len = answer_render(a, &q, now - a->stored, buf, cap);
+	cache_unref(rv->cache, &ref);
+	return len;
+}
+
 /* RFC 8767: only what was validated (secure) or proven unsigned
  * (insecure) may be served stale; never bogus, indeterminate or an
  * upstream failure, nor what policy let through unvalidated. */

@@ -67,6 +67,11 @@ struct answer {
 
 void answer_free(void *answer);
 
+/* Whether a's data may be used by the resolver itself (the address of a
+ * name server): validated secure or proven unsigned, neither a bogus
+ * answer let through (permissive) nor one returned unvalidated. */
+bool answer_proven(const struct answer *a);
+
 /* q filled from a parsed query m: its ID, flags, EDNS (DO, the status
  * option of docs/PROTOCOL.md), question; udp: the reply's size limit is
  * m's EDNS buffer (512 without EDNS, at most DT_UP_EDNS_BUFSIZE), else 0

@@ -192,6 +192,17 @@ size_t answer_cached(struct resolver *r, const struct qinfo *q,
 		     const struct rsv_clock *now, uint8_t *buf, size_t cap);
 
 /*
+ * The answer cache's fresh answer to (qname, qtype, IN) when it is
+ * proven (answer_proven), rendered to buf (cap octets, at least
+ * DT_MSG_MAXLEN); returns its length, else 0. For the
+ * core's own lookups (a name server's address), which no client's
+ * cached reply serves.
+ */
+size_t rsv_proven_cached(struct resolver *r, const uint8_t *qname,
+			 uint16_t qtype, const struct rsv_clock *now,
+			 uint8_t *buf, size_t cap);
+
+/*
  * Starts or joins the resolution of wt->q. Returns 0 when wt waits (it
  * may already have been answered through answered(), before this
  * returns), or DT_ELIMIT when too many questions are under way (the
