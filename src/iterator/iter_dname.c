@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * DNAME RRsets kept by the iterator (iter_dname.h): a fixed table,
- * scanned; the oldest entry makes room.
+ * DNAME RRsets kept by the iterator (iter_dname.h): a table of kept
+ * responses (iter_kept.h) keyed by owner and type.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -9,24 +9,16 @@
 
 #include "common/limits.h"
 #include "iterator/iter_dname.h"
+#include "iterator/iter_kept.h"
 #include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
 
-struct dname_ent {
-	uint8_t owner[DT_NAME_MAXLEN]; /* lower case */
-	uint16_t type;		       /* DNAME or CNAME */
-	int64_t expires;	       /* ms */
-	int64_t stored;		       /* ms */
-	struct up_server from;
-	uint8_t *msg; /* the RRset and its RRSIGs, answer section; NULL:
-			 unused */
-	size_t len;
-};
-
 struct it_dname {
-	struct dname_ent e[DT_IT_DNAME_MAX];
+	struct it_kept e[DT_IT_DNAME_MAX]; /* DNAME or CNAME RRsets with
+					      their RRSIGs, answer
+					      section */
 };
 
 struct it_dname *it_dname_new(void)
@@ -34,30 +26,21 @@ struct it_dname *it_dname_new(void)
 	return calloc(1, sizeof(struct it_dname));
 }
 
-static void ent_clear(struct dname_ent *e)
-{
-	free(e->msg);
-	memset(e, 0, sizeof(*e));
-}
-
 void it_dname_free(struct it_dname *t)
 {
-	for (size_t i = 0; t && i < DT_IT_DNAME_MAX; i++)
-		free(t->e[i].msg);
+	if (t)
+		it_kept_clear_all(t->e, DT_IT_DNAME_MAX);
 	free(t);
 }
 
 void it_dname_clear(struct it_dname *t)
 {
-	for (size_t i = 0; i < DT_IT_DNAME_MAX; i++)
-		ent_clear(&t->e[i]);
+	it_kept_clear_all(t->e, DT_IT_DNAME_MAX);
 }
 
 void it_dname_forget(struct it_dname *t, const struct up_server *from)
 {
-	for (size_t i = 0; i < DT_IT_DNAME_MAX; i++)
-		if (t->e[i].msg && up_server_equal(&t->e[i].from, from))
-			ent_clear(&t->e[i]);
+	it_kept_forget(t->e, DT_IT_DNAME_MAX, from);
 }
 
 /* Whether rr is a record of type at owner or an RRSIG over one. */
@@ -117,36 +100,15 @@ static void learn_one(struct it_dname *t, const struct wire_msg *m,
 {
 	uint8_t buf[DT_UP_EDNS_BUFSIZE]; /* a set no UDP response holds is
 					    not kept */
-	struct dname_ent *e = &t->e[0];
 	uint32_t ttl = 0;
 	size_t len = take_set(m, owner, type, buf, sizeof(buf), &ttl);
-	uint8_t *copy;
 
-	if (!len || !ttl || !(copy = malloc(len)))
+	if (!len || !ttl)
 		return;
-	memcpy(copy, buf, len);
 	if (ttl > DT_IT_ZONE_TTL_MAX)
 		ttl = DT_IT_ZONE_TTL_MAX;
-	for (size_t i = 0; i < DT_IT_DNAME_MAX; i++) {
-		struct dname_ent *x = &t->e[i];
-
-		if (!x->msg ||
-		    (x->type == type && wire_dname_equal(x->owner, owner))) {
-			e = x;
-			break;
-		}
-		if (x->stored < e->stored)
-			e = x;
-	}
-	ent_clear(e);
-	wire_dname_copy(e->owner, owner);
-	wire_dname_tolower(e->owner);
-	e->type = type;
-	e->stored = now;
-	e->expires = now + (int64_t)ttl * 1000;
-	e->from = *from;
-	e->msg = copy;
-	e->len = len;
+	it_kept_put(t->e, DT_IT_DNAME_MAX, owner, type, buf, len, now,
+		    now + (int64_t)ttl * 1000, from);
 }
 
 void it_dname_learn(struct it_dname *t, const struct wire_msg *m,
@@ -173,11 +135,11 @@ static int take_target(const uint8_t *target, uint8_t next[DT_NAME_MAXLEN])
 /* The CNAME synthesised from e's DNAME (target) for name, of TTL ttl,
  * added to b; its target (RFC 6672 §2.2: the owner replaced by the
  * DNAME's target) written to next. -1 when longer than a name may be. */
-static int add_synthesised(struct wire_builder *b, const struct dname_ent *e,
+static int add_synthesised(struct wire_builder *b, const struct it_kept *e,
 			   const uint8_t *name, const uint8_t *target,
 			   uint32_t ttl, uint8_t next[DT_NAME_MAXLEN])
 {
-	size_t prefix = wire_dname_len(name) - wire_dname_len(e->owner);
+	size_t prefix = wire_dname_len(name) - wire_dname_len(e->name);
 	size_t tlen = wire_dname_len(target);
 
 	if (prefix + tlen > DT_NAME_MAXLEN)
@@ -197,11 +159,11 @@ static int add_synthesised(struct wire_builder *b, const struct dname_ent *e,
 
 /* The response of e to name/qtype: name strictly below a DNAME's owner,
  * or a CNAME's owner. */
-static size_t synthesise(const struct dname_ent *e, const uint8_t *name,
+static size_t synthesise(const struct it_kept *e, const uint8_t *name,
 			 uint16_t qtype, int64_t now, uint8_t *out, size_t cap,
 			 uint8_t next[DT_NAME_MAXLEN])
 {
-	uint32_t age = (uint32_t)((now - e->stored) / 1000);
+	uint32_t age = it_kept_age(e, now);
 	uint32_t ttl = UINT32_MAX;
 	struct wire_builder b;
 	struct wire_msg *m;
@@ -244,21 +206,16 @@ size_t it_dname_answer(struct it_dname *t, const uint8_t *name, uint16_t qtype,
 		       struct up_server *ret_from)
 {
 	for (size_t i = 0; i < DT_IT_DNAME_MAX; i++) {
-		struct dname_ent *e = &t->e[i];
+		struct it_kept *e = &t->e[i];
 		size_t len;
 
-		if (!e->msg)
-			continue;
-		if (e->expires <= now) {
-			ent_clear(e);
-			continue;
-		}
 		/* A DNAME redirects the names below its owner, a CNAME
 		 * its owner (RFC 6672 §2.3, RFC 1034 §3.6.2). */
-		if (!wire_dname_is_subdomain(name, e->owner) ||
-		    wire_dname_equal(name, e->owner) !=
+		if (!it_kept_live(e, now) ||
+		    !wire_dname_is_subdomain(name, e->name) ||
+		    wire_dname_equal(name, e->name) !=
 			    (e->type == WIRE_TYPE_CNAME) ||
-		    !wire_dname_is_subdomain(e->owner, floor))
+		    !wire_dname_is_subdomain(e->name, floor))
 			continue;
 		len = synthesise(e, name, qtype, now, out, cap, ret_next);
 		if (len)

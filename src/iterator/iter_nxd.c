@@ -1,30 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * NXDOMAIN cuts (RFC 8020, iter_nxd.h): a fixed table, scanned; the
- * oldest entry makes room.
+ * NXDOMAIN cuts (RFC 8020, iter_nxd.h): a table of kept responses
+ * (iter_kept.h) keyed by the name asked, each with the zone of the
+ * server that sent it.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/limits.h"
+#include "iterator/iter_kept.h"
 #include "iterator/iter_nxd.h"
 #include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
 
-struct nxd_ent {
-	uint8_t name[DT_NAME_MAXLEN]; /* lower case; empty: unused */
-	uint8_t zone[DT_NAME_MAXLEN]; /* of the server that sent it */
-	int64_t expires;	      /* ms */
-	int64_t stored;		      /* ms */
-	struct up_server from;
-	uint8_t *msg; /* the response as received */
-	size_t len;
-};
-
 struct it_nxd {
-	struct nxd_ent e[DT_IT_NXD_MAX];
+	struct it_kept e[DT_IT_NXD_MAX];
+	uint8_t zone[DT_IT_NXD_MAX][DT_NAME_MAXLEN]; /* of e[i]'s server */
 };
 
 struct it_nxd *it_nxd_new(void)
@@ -32,16 +25,10 @@ struct it_nxd *it_nxd_new(void)
 	return calloc(1, sizeof(struct it_nxd));
 }
 
-static void ent_clear(struct nxd_ent *e)
-{
-	free(e->msg);
-	memset(e, 0, sizeof(*e));
-}
-
 void it_nxd_free(struct it_nxd *t)
 {
-	for (size_t i = 0; t && i < DT_IT_NXD_MAX; i++)
-		free(t->e[i].msg);
+	if (t)
+		it_kept_clear_all(t->e, DT_IT_NXD_MAX);
 	free(t);
 }
 
@@ -77,49 +64,33 @@ void it_nxd_learn(struct it_nxd *t, const struct wire_msg *m,
 		  const uint8_t *asked, const uint8_t *zone,
 		  const struct up_server *from, int64_t now)
 {
-	struct nxd_ent *e = &t->e[0];
 	bool denial;
 	int64_t ttl;
-	uint8_t *copy;
+	int i;
 
 	if (m->rcode != WIRE_RCODE_NXDOMAIN || m->count[WIRE_SEC_ANSWER] ||
 	    !m->raw)
 		return;
 	ttl = cut_ttl(m, asked, zone, &denial);
-	if (ttl <= 0 || !denial || !(copy = malloc(m->rawlen)))
+	if (ttl <= 0 || !denial)
 		return;
 	if (ttl > DT_IT_ZONE_TTL_MAX)
 		ttl = DT_IT_ZONE_TTL_MAX;
-	memcpy(copy, m->raw, m->rawlen);
-	for (size_t i = 0; i < DT_IT_NXD_MAX; i++) {
-		struct nxd_ent *x = &t->e[i];
-
-		if (!x->msg || wire_dname_equal(x->name, asked)) {
-			e = x;
-			break;
-		}
-		if (x->stored < e->stored)
-			e = x;
+	i = it_kept_put(t->e, DT_IT_NXD_MAX, asked, 0, m->raw, m->rawlen, now,
+			now + ttl * 1000, from);
+	if (i >= 0) {
+		wire_dname_copy(t->zone[i], zone);
+		wire_dname_tolower(t->zone[i]);
 	}
-	ent_clear(e);
-	wire_dname_copy(e->name, asked);
-	wire_dname_tolower(e->name);
-	wire_dname_copy(e->zone, zone);
-	wire_dname_tolower(e->zone);
-	e->stored = now;
-	e->expires = now + ttl * 1000;
-	e->from = *from;
-	e->msg = copy;
-	e->len = m->rawlen;
 }
 
 /* The kept response of e for name/qtype. */
-static size_t rewrite(const struct nxd_ent *e, const uint8_t *name,
+static size_t rewrite(const struct it_kept *e, const uint8_t *name,
 		      uint16_t qtype, int64_t now, uint8_t *out, size_t cap)
 {
 	struct wire_builder b;
 	struct wire_msg *m;
-	uint32_t age = (uint32_t)((now - e->stored) / 1000);
+	uint32_t age = it_kept_age(e, now);
 	int err;
 
 	if (!(m = wire_msg_parse(e->msg, e->len, 0, &err)))
@@ -147,18 +118,13 @@ size_t it_nxd_answer(struct it_nxd *t, const uint8_t *name, uint16_t qtype,
 		     size_t cap, struct up_server *ret_from)
 {
 	for (size_t i = 0; i < DT_IT_NXD_MAX; i++) {
-		struct nxd_ent *e = &t->e[i];
+		struct it_kept *e = &t->e[i];
 		size_t len;
 
-		if (!e->msg)
-			continue;
-		if (e->expires <= now) {
-			ent_clear(e);
-			continue;
-		}
-		if (!wire_dname_is_subdomain(name, e->name) ||
+		if (!it_kept_live(e, now) ||
+		    !wire_dname_is_subdomain(name, e->name) ||
 		    !wire_dname_is_subdomain(e->name, floor) ||
-		    !wire_dname_is_subdomain(e->zone, floor))
+		    !wire_dname_is_subdomain(t->zone[i], floor))
 			continue;
 		len = rewrite(e, name, qtype, now, out, cap);
 		if (len)
@@ -170,13 +136,10 @@ size_t it_nxd_answer(struct it_nxd *t, const uint8_t *name, uint16_t qtype,
 
 void it_nxd_clear(struct it_nxd *t)
 {
-	for (size_t i = 0; i < DT_IT_NXD_MAX; i++)
-		ent_clear(&t->e[i]);
+	it_kept_clear_all(t->e, DT_IT_NXD_MAX);
 }
 
 void it_nxd_forget(struct it_nxd *t, const struct up_server *from)
 {
-	for (size_t i = 0; i < DT_IT_NXD_MAX; i++)
-		if (t->e[i].msg && up_server_equal(&t->e[i].from, from))
-			ent_clear(&t->e[i]);
+	it_kept_forget(t->e, DT_IT_NXD_MAX, from);
 }

@@ -1,32 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Wildcard answers kept by the iterator (iter_wild.h): a fixed table,
- * scanned; the oldest entry makes room.
+ * Wildcard answers kept by the iterator (iter_wild.h): a table of kept
+ * responses (iter_kept.h) keyed by the closest encloser and the type
+ * expanded.
  */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "iterator/iter_kept.h"
 #include "iterator/iter_wild.h"
 #include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
 
-struct wild_ent {
-	uint8_t ce[DT_NAME_MAXLEN]; /* the closest encloser, lower case */
-	uint16_t type;		    /* of the RRset expanded */
-	int64_t expires;	    /* ms */
-	int64_t stored;		    /* ms */
-	struct up_server from;
-	uint8_t *msg; /* the RRset with its RRSIGs (answer section), the
-			 NSEC records with theirs (authority); NULL:
-			 unused */
-	size_t len;
-};
-
 struct it_wild {
-	struct wild_ent e[DT_IT_WILD_MAX];
+	struct it_kept e[DT_IT_WILD_MAX]; /* name: the closest encloser;
+					     the RRset with its RRSIGs
+					     (answer section), the NSEC
+					     records with theirs
+					     (authority) */
 };
 
 struct it_wild *it_wild_new(void)
@@ -34,30 +28,21 @@ struct it_wild *it_wild_new(void)
 	return calloc(1, sizeof(struct it_wild));
 }
 
-static void ent_clear(struct wild_ent *e)
-{
-	free(e->msg);
-	memset(e, 0, sizeof(*e));
-}
-
 void it_wild_free(struct it_wild *t)
 {
-	for (size_t i = 0; t && i < DT_IT_WILD_MAX; i++)
-		free(t->e[i].msg);
+	if (t)
+		it_kept_clear_all(t->e, DT_IT_WILD_MAX);
 	free(t);
 }
 
 void it_wild_clear(struct it_wild *t)
 {
-	for (size_t i = 0; i < DT_IT_WILD_MAX; i++)
-		ent_clear(&t->e[i]);
+	it_kept_clear_all(t->e, DT_IT_WILD_MAX);
 }
 
 void it_wild_forget(struct it_wild *t, const struct up_server *from)
 {
-	for (size_t i = 0; i < DT_IT_WILD_MAX; i++)
-		if (t->e[i].msg && up_server_equal(&t->e[i].from, from))
-			ent_clear(&t->e[i]);
+	it_kept_forget(t->e, DT_IT_WILD_MAX, from);
 }
 
 /* The type an RRSIG covers, 0 for any other record. */
@@ -130,38 +115,17 @@ static void learn_one(struct it_wild *t, const struct wire_msg *m,
 {
 	uint8_t buf[DT_UP_EDNS_BUFSIZE]; /* what no UDP response holds is
 					    not kept */
-	struct wild_ent *e = &t->e[0];
 	uint16_t type = covered(sig);
 	const uint8_t *ce = wire_dname_ancestor(sig->owner, sig->rdata[3]);
 	uint32_t ttl = 0;
 	size_t len = take(m, sig->owner, type, buf, sizeof(buf), &ttl);
-	uint8_t *copy;
 
-	if (!len || !ce || !(copy = malloc(len)))
+	if (!len || !ce)
 		return;
-	memcpy(copy, buf, len);
 	if (ttl > DT_IT_ZONE_TTL_MAX)
 		ttl = DT_IT_ZONE_TTL_MAX;
-	for (size_t i = 0; i < DT_IT_WILD_MAX; i++) {
-		struct wild_ent *x = &t->e[i];
-
-		if (!x->msg ||
-		    (x->type == type && wire_dname_equal(x->ce, ce))) {
-			e = x;
-			break;
-		}
-		if (x->stored < e->stored)
-			e = x;
-	}
-	ent_clear(e);
-	wire_dname_copy(e->ce, ce);
-	wire_dname_tolower(e->ce);
-	e->type = type;
-	e->stored = now;
-	e->expires = now + (int64_t)ttl * 1000;
-	e->from = *from;
-	e->msg = copy;
-	e->len = len;
+	it_kept_put(t->e, DT_IT_WILD_MAX, ce, type, buf, len, now,
+		    now + (int64_t)ttl * 1000, from);
 }
 
 void it_wild_learn(struct it_wild *t, const struct wire_msg *m,
@@ -183,11 +147,11 @@ void it_wild_learn(struct it_wild *t, const struct wire_msg *m,
 }
 
 /* The response of e to name/qtype. */
-static size_t synthesise(const struct wild_ent *e, const uint8_t *name,
+static size_t synthesise(const struct it_kept *e, const uint8_t *name,
 			 uint16_t qtype, int64_t now, uint8_t *out, size_t cap,
 			 uint8_t next[DT_NAME_MAXLEN])
 {
-	uint32_t age = (uint32_t)((now - e->stored) / 1000);
+	uint32_t age = it_kept_age(e, now);
 	struct wire_builder b;
 	struct wire_msg *m;
 	int err;
@@ -220,10 +184,10 @@ static size_t synthesise(const struct wild_ent *e, const uint8_t *name,
 /* Whether one of e's NSEC records covers the next closer name of name
  * (the ancestor one label below e's closest encloser): no name between
  * the encloser and name exists, so the wildcard applies to name. */
-static bool proven_absent(const struct wild_ent *e, const uint8_t *name)
+static bool proven_absent(const struct it_kept *e, const uint8_t *name)
 {
 	const uint8_t *nc =
-		wire_dname_ancestor(name, wire_dname_labels(e->ce) + 1);
+		wire_dname_ancestor(name, wire_dname_labels(e->name) + 1);
 	struct wire_msg *m;
 	bool ok = false;
 	int err;
@@ -242,20 +206,15 @@ size_t it_wild_answer(struct it_wild *t, const uint8_t *name, uint16_t qtype,
 		      uint16_t *ret_type, uint8_t ret_next[DT_NAME_MAXLEN])
 {
 	for (size_t i = 0; i < DT_IT_WILD_MAX; i++) {
-		struct wild_ent *e = &t->e[i];
+		struct it_kept *e = &t->e[i];
 		size_t len;
 
-		if (!e->msg)
-			continue;
-		if (e->expires <= now) {
-			ent_clear(e);
-			continue;
-		}
-		if ((e->type != qtype && e->type != WIRE_TYPE_CNAME) ||
+		if (!it_kept_live(e, now) ||
+		    (e->type != qtype && e->type != WIRE_TYPE_CNAME) ||
 		    qtype == WIRE_TYPE_DS ||
-		    !wire_dname_is_subdomain(name, e->ce) ||
-		    wire_dname_equal(name, e->ce) ||
-		    !wire_dname_is_subdomain(e->ce, floor) ||
+		    !wire_dname_is_subdomain(name, e->name) ||
+		    wire_dname_equal(name, e->name) ||
+		    !wire_dname_is_subdomain(e->name, floor) ||
 		    !proven_absent(e, name))
 			continue;
 		ret_next[0] = 0;

@@ -22,6 +22,7 @@
 
 #include "common/errcode.h"
 #include "iterator/iter_dname.h"
+#include "iterator/iter_kept.h"
 #include "iterator/iter_msg.h"
 #include "iterator/iter_nxd.h"
 #include "iterator/iter_prime.h"
@@ -74,17 +75,6 @@ struct stub {
 /* A response kept for a question not asked yet: the DS RRset that came
  * with a referral (it_referral_ds), or a DNSKEY RRset asked beside a
  * question (it_set_keys_ahead). */
-struct ds_ent {
-	uint8_t zone[DT_NAME_MAXLEN]; /* lower case; empty: unused */
-	int64_t expires;	      /* ms */
-	struct up_server from;	      /* the parent's server that sent it */
-	uint8_t *msg;
-	size_t len;
-	bool lent;		      /* used once by a CNAME chain's step
-				         (ds_answer()), not yet by its own
-				         DS question */
-};
-
 struct iterator {
 	struct it_env env;
 	int64_t now; /* of the call under way (ms) */
@@ -101,8 +91,10 @@ struct iterator {
 	struct it_lookup lookup; /* NS addresses, validated (optional) */
 	struct zone_ent *zones;
 	struct srv_ent *srvs;
-	struct ds_ent *ds;   /* DT_IT_DS_MAX */
-	struct ds_ent *keys; /* DT_IT_KEYS_MAX */
+	struct it_kept *ds;   /* DT_IT_DS_MAX, by zone; mark: lent once
+				 to a CNAME chain's step (ds_answer()),
+				 not yet taken by its own DS question */
+	struct it_kept *keys; /* DT_IT_KEYS_MAX, by zone */
 	it_keys_fn *keys_fn; /* it_set_keys_ahead (NULL: none asked) */
 	void *keys_arg;
 	struct it_nxd *nxd;	/* NXDOMAIN cuts (RFC 8020) */
@@ -183,15 +175,6 @@ struct it_req {
 };
 
 #define STAT(it, f) __atomic_fetch_add(&(it)->stats.f, 1, __ATOMIC_RELAXED)
-
-/* Empties n kept responses (struct ds_ent). */
-static void kept_clear(struct ds_ent *tab, size_t n)
-{
-	for (size_t i = 0; tab && i < n; i++) {
-		free(tab[i].msg);
-		memset(&tab[i], 0, sizeof(tab[i]));
-	}
-}
 
 /* --- randomness (server exploration only; IDs and ports are the
  * driver's): xorshift64*, seeded by the caller --- */
@@ -316,12 +299,12 @@ void it_distrust(struct iterator *it, const char *server,
 	}
 	/* Nor are the DNSKEY responses it sent beside questions used. */
 	for (size_t i = 0; i < DT_IT_KEYS_MAX; i++) {
-		struct ds_ent *e = &it->keys[i];
+		struct it_kept *e = &it->keys[i];
 		if (!e->msg)
 			continue;
 		fmt(&e->from, name, sizeof(name));
 		if (strcmp(name, server) == 0)
-			kept_clear(e, 1);
+			it_kept_clear(e);
 	}
 }
 
@@ -1025,54 +1008,7 @@ static void follow_referral(struct it_req *r, const struct it_referral *ref)
 	zone_reset(r);
 }
 
-/* --- responses kept for questions to come --- */
-
-/* Keeps a copy of msg (len octets, from server from) in tab (n entries)
- * as the response for zone until expires (ms), in place of the entry
- * for zone or of the one that expires first. */
-static void kept_put(struct ds_ent *tab, size_t n, const uint8_t *zone,
-		     const uint8_t *msg, size_t len, int64_t expires,
-		     const struct up_server *from)
-{
-	struct ds_ent *e = &tab[0];
-	uint8_t *copy = malloc(len);
-
-	if (!copy)
-		return;
-	memcpy(copy, msg, len);
-	for (size_t i = 0; i < n; i++) {
-		struct ds_ent *x = &tab[i];
-
-		if (wire_dname_equal(x->zone, zone) || !x->msg) {
-			e = x;
-			break;
-		}
-		if (x->expires < e->expires)
-			e = x;
-	}
-	free(e->msg);
-	wire_dname_copy(e->zone, zone);
-	wire_dname_tolower(e->zone);
-	e->expires = expires;
-	e->from = *from;
-	e->msg = copy;
-	e->len = len;
-	e->lent = false;
-}
-
-/* The response kept in tab (n entries) for zone at now, or NULL. */
-static struct ds_ent *kept_find(struct ds_ent *tab, size_t n, int64_t now,
-				const uint8_t *zone)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct ds_ent *e = &tab[i];
-
-		if (e->msg && e->expires > now &&
-		    wire_dname_equal(e->zone, zone))
-			return e;
-	}
-	return NULL;
-}
+/* --- responses kept for questions to come (iter_kept.h) --- */
 
 /* Keeps the DS RRset of zone that m, a referral from server from,
  * carries: a later `zone DS` question is answered from it. Returns
@@ -1089,8 +1025,8 @@ static bool ds_learn(struct iterator *it, const struct wire_msg *m,
 		return false;
 	if (ttl > DT_IT_ZONE_TTL_MAX)
 		ttl = DT_IT_ZONE_TTL_MAX;
-	kept_put(it->ds, DT_IT_DS_MAX, zone, it->out, (size_t)len,
-		 it->now + (int64_t)ttl * 1000, from);
+	it_kept_put(it->ds, DT_IT_DS_MAX, zone, 0, it->out, (size_t)len,
+		    it->now, it->now + (int64_t)ttl * 1000, from);
 	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY] && !ds; i++) {
 		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
 
@@ -1101,15 +1037,15 @@ static bool ds_learn(struct iterator *it, const struct wire_msg *m,
 }
 
 /* The DS response kept for zone, or NULL. */
-static struct ds_ent *ds_lookup(struct iterator *it, const uint8_t *zone)
+static struct it_kept *ds_lookup(struct iterator *it, const uint8_t *zone)
 {
-	return kept_find(it->ds, DT_IT_DS_MAX, it->now, zone);
+	return it_kept_find(it->ds, DT_IT_DS_MAX, zone, 0, it->now);
 }
 
 /* --- the DNSKEY (and DS) of each zone, asked with the question --- */
 
 /* The kept responses of qtype (DS or DNSKEY) and their number. */
-static struct ds_ent *kept_of(struct iterator *it, uint16_t qtype, size_t *n)
+static struct it_kept *kept_of(struct iterator *it, uint16_t qtype, size_t *n)
 {
 	*n = qtype == WIRE_TYPE_DS ? DT_IT_DS_MAX : DT_IT_KEYS_MAX;
 	return qtype == WIRE_TYPE_DS ? it->ds : it->keys;
@@ -1133,12 +1069,12 @@ static bool ahead_known(struct iterator *it, const uint8_t *name,
 			uint16_t qtype)
 {
 	size_t n;
-	struct ds_ent *tab = kept_of(it, qtype, &n);
+	struct it_kept *tab = kept_of(it, qtype, &n);
 
 	for (struct it_req *q = it->reqs; q; q = q->next)
 		if (q->qtype == qtype && wire_dname_equal(q->qname, name))
 			return true;
-	return kept_find(tab, n, it->now, name) != NULL;
+	return it_kept_find(tab, n, name, 0, it->now) != NULL;
 }
 
 /*
@@ -1186,11 +1122,11 @@ static void keys_ahead(struct it_req *r)
 static void ahead_end(struct it_req *r)
 {
 	size_t len, n;
-	struct ds_ent *tab = kept_of(r->it, r->qtype, &n);
+	struct it_kept *tab = kept_of(r->it, r->qtype, &n);
 
 	if (r->err == 0 && r->nsteps && assemble(r, &len) == 0)
-		kept_put(tab, n, r->qname, r->it->out, len,
-			 r->it->now + DT_IT_KEYS_KEEP_MS, &r->last_server);
+		it_kept_put(tab, n, r->qname, 0, r->it->out, len, r->it->now,
+			    r->it->now + DT_IT_KEYS_KEEP_MS, &r->last_server);
 }
 
 /* The response to a minimised query that is not a referral: the name
@@ -1544,8 +1480,8 @@ void it_free(struct iterator *it)
 		it_cancel(r);
 	}
 	it_prime_free(it->prime);
-	kept_clear(it->ds, DT_IT_DS_MAX);
-	kept_clear(it->keys, DT_IT_KEYS_MAX);
+	it_kept_clear_all(it->ds, DT_IT_DS_MAX);
+	it_kept_clear_all(it->keys, DT_IT_KEYS_MAX);
 	free(it->ds);
 	free(it->keys);
 	it_nxd_free(it->nxd);
@@ -1579,8 +1515,8 @@ void it_set_hints(struct iterator *it, const struct it_hints *hints,
 	it->hints = *hints;
 	it->loopback_ok = hints_loopback(hints);
 	memset(it->zones, 0, DT_IT_ZONES_MAX * sizeof(*it->zones));
-	kept_clear(it->ds, DT_IT_DS_MAX);
-	kept_clear(it->keys, DT_IT_KEYS_MAX);
+	it_kept_clear_all(it->ds, DT_IT_DS_MAX);
+	it_kept_clear_all(it->keys, DT_IT_KEYS_MAX);
 	it_nxd_clear(it->nxd);
 	it_dname_clear(it->dname);
 	it_wild_clear(it->wild);
@@ -1611,7 +1547,7 @@ void it_set_keys_ahead(struct iterator *it, it_keys_fn *fn, void *arg)
  * second such step takes it. */
 static bool ds_answer(struct it_req *r, bool chain)
 {
-	struct ds_ent *e = ds_lookup(r->it, r->cur);
+	struct it_kept *e = ds_lookup(r->it, r->cur);
 	struct up_answer ans;
 	int err;
 
@@ -1621,10 +1557,10 @@ static bool ds_answer(struct it_req *r, bool chain)
 		.msg = e->msg, .len = e->len, .server = &e->from};
 	STAT(r->it, ds_from_referral);
 	err = keep_step(r, &ans);
-	if (chain && !e->lent)
-		e->lent = true;
+	if (chain && !e->mark)
+		e->mark = true;
 	else
-		kept_clear(e, 1);
+		it_kept_clear(e);
 	end(r, err);
 	return true;
 }
@@ -1639,10 +1575,10 @@ static struct it_req *ahead_take(struct iterator *it, const uint8_t *qname,
 				 void *arg)
 {
 	struct it_req *r = ahead_find(it, qname, qtype);
-	struct ds_ent *e =
+	struct it_kept *e =
 		r || qtype != WIRE_TYPE_DNSKEY
 			? NULL
-			: kept_find(it->keys, DT_IT_KEYS_MAX, it->now, qname);
+			: it_kept_find(it->keys, DT_IT_KEYS_MAX, qname, 0, it->now);
 	struct up_answer ans;
 
 	if (r) {
@@ -1651,7 +1587,7 @@ static struct it_req *ahead_take(struct iterator *it, const uint8_t *qname,
 		ans = (struct up_answer){
 			.msg = e->msg, .len = e->len, .server = &e->from};
 		end(r, keep_step(r, &ans));
-		kept_clear(e, 1);
+		it_kept_clear(e);
 	}
 	if (!r)
 		return NULL;
