@@ -54,6 +54,7 @@ PROXY=$NET.80
 REPS=${BENCH_REPS:-5}
 DELAYS=${BENCH_DELAYS:-0 20}
 NAMES="h1.lab. www.secure.lab. www.sub.secure.lab."
+# shellcheck disable=SC2034 # read by bench/procs.sh, sourced below
 KEEP=${BENCH_KEEP:-0}
 out=${BENCH_OUT:-$top/bench/results}
 raw=$out/inproc-raw.txt
@@ -118,8 +119,10 @@ measure() {
 	case $1 in
 	inproc | unbound)
 		# BENCH_SMAPS_DIR: each run's smaps copies, for smaps_diff.py.
-		[ -n "${BENCH_SMAPS_DIR:-}" ] &&
-			export BENCH_SMAPS="$BENCH_SMAPS_DIR/$1-$2-$(date +%s%N)"
+		if [ -n "${BENCH_SMAPS_DIR:-}" ]; then
+			BENCH_SMAPS="$BENCH_SMAPS_DIR/$1-$2-$(date +%s%N)"
+			export BENCH_SMAPS
+		fi
 		if [ "$1" = inproc ]; then
 			"$BENCH" inproc "$work/dnstrust.conf" "$2"
 		else
