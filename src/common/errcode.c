@@ -39,6 +39,8 @@ static const char *const dt_err_text[] = {
 	[DT_ENOAUTH - DT_E_BASE] =
 		"no authoritative server gave a usable answer",
 	[DT_ERECURSION - DT_E_BASE] = "a recursion limit was reached",
+	[DT_EBADANSWER - DT_E_BASE] =
+		"the authoritative servers' responses do not parse",
 };
 
 const char *errcode_str(int err)

@@ -427,7 +427,9 @@ static void answered(void *arg, int err, const struct up_answer *ans,
 	q->req = NULL;
 	if (err || !ans) {
 		char rcode[32] = "";
-		if (last_rcode >= 0)
+		if (last_rcode == UP_RCODE_MALFORMED)
+			snprintf(rcode, sizeof(rcode), " (a malformed response)");
+		else if (last_rcode >= 0)
 			snprintf(rcode, sizeof(rcode), " (last RCODE %d)",
 				 last_rcode);
 		wire_dname_to_str(tp->zone, zone, sizeof(zone));

@@ -139,6 +139,7 @@ struct it_req {
 	uint32_t tried;	     /* bit i: z.addr[i] asked in this zone */
 	size_t ns_next;	     /* z.ns[] looked up so far */
 	bool ns_aaaa;	     /* z.ns[ns_next - 1] had no A: AAAA next */
+	bool z_malformed;    /* a server of z sent what does not parse */
 	bool z_answered;     /* a server of z answered at all */
 	bool z_servfail;     /* one answered SERVFAIL */
 	int64_t z_start;     /* when z was first asked (ms) */
@@ -505,6 +506,7 @@ static void zone_reset(struct it_req *r)
 	r->tried = 0;
 	r->ns_next = 0;
 	r->ns_aaaa = false;
+	r->z_malformed = false;
 	r->z_answered = false;
 	r->z_servfail = false;
 	r->z_start = r->it->now;
@@ -671,10 +673,13 @@ static int no_server(struct it_req *r)
 	struct iterator *it = r->it;
 
 	/* A server that answered SERVFAIL failed while we talked to it
-	 * (RFC 8914 EDE 23, Network Error, as Unbound says); refusals
-	 * only: nothing reachable would answer (EDE 22). */
+	 * (RFC 8914 EDE 23, Network Error, as Unbound says); one that sent
+	 * what does not parse is broken (EDE 0, Other); refusals only:
+	 * nothing reachable would answer (EDE 22). */
 	if (r->z_answered)
-		return r->z_servfail ? DT_EUPSTREAM : DT_ENOAUTH;
+		return r->z_servfail	? DT_EUPSTREAM
+		       : r->z_malformed ? DT_EBADANSWER
+					: DT_ENOAUTH;
 	if (!wire_dname_is_root(r->z.name))
 		return DT_ETIMEOUT;
 	__atomic_store_n(&it->root_ok, false, __ATOMIC_RELAXED);
@@ -1330,6 +1335,7 @@ static void on_response(struct it_req *r, struct srv_ent *s,
 			end(r, -ENOMEM);
 			return;
 		}
+		r->z_malformed = true;
 		srv_lame(r->it, s);
 		step(r);
 		return;
@@ -1400,6 +1406,8 @@ static void on_answer(void *arg, int err, const struct up_answer *ans,
 	if (err) {
 		if (last_rcode == WIRE_RCODE_SERVFAIL)
 			r->z_servfail = true;
+		if (last_rcode == UP_RCODE_MALFORMED)
+			r->z_malformed = true;
 		if (r->minimised)
 			qmin_fallback(r);
 		else

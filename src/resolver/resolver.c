@@ -675,6 +675,9 @@ static void finish_fetch_failed(struct rsv_task *t, int err)
 	else if (err == DT_ERECURSION)
 		finish_failed(t, err, "upstream-limit",
 			      "recursion stopped at a limit");
+	else if (err == DT_EBADANSWER)
+		finish_failed(t, err, "upstream-malformed",
+			      "no usable upstream answer");
 	else if (err == DT_ENETBLOCKED) /* EDE 23, Network Error */
 		finish_failed(t, err, "upstream-blocked",
 			      "no root server answered");
@@ -1330,7 +1333,8 @@ static void task_run(struct rsv_task *t, const struct rsv_clock *now)
 		 * a network that answers nothing is not a network that lies,
 		 * and auto mode does not recurse for it (capab.h:
 		 * unreachable is never "no"). */
-		if ((err == DT_EUPSTREAM || err == DT_ENOAUTH) &&
+		if ((err == DT_EUPSTREAM || err == DT_ENOAUTH ||
+		     err == DT_EBADANSWER) &&
 		    t->attempt + 1 < DT_RSV_RETRY_MAX && retry(t, false)) {
 			fetch_wanted(t, NULL);
 			return;

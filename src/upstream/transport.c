@@ -516,6 +516,8 @@ enum verdict {
 	V_REFUSAL, /* FORMERR or NOTIMP without a question */
 	V_TC_TCP,  /* truncated over TCP: no answer (RFC 7766 §5: a
 		      server sends the whole answer over TCP) */
+	V_MALFORMED, /* the response to this try, by its header and
+			question, that does not parse */
 };
 
 /* Whether the response's question is the query's: the name equal
@@ -580,7 +582,7 @@ static enum verdict check(struct up_req *r, uint8_t *pkt, size_t len,
 		return r->tcp ? V_TC_TCP : V_TC;
 	msg = wire_msg_parse(pkt, len, WIRE_PARSE_TRUNC_OK, &err);
 	if (!msg)
-		return V_DROP;
+		return err == -ENOMEM ? V_DROP : V_MALFORMED;
 	if (!cookie_check(r, msg)) {
 		wire_msg_free(msg);
 		return V_DROP;
@@ -1008,6 +1010,17 @@ static void on_response(struct up_req *r, const uint8_t *pkt, size_t len,
 		 * empty NOERROR would pass for a denial). */
 		r->c->stats.truncated_tcp++;
 		SRV_COUNT(r, errors, 1);
+		r->failed = true;
+		next_slot(r);
+		return;
+	}
+	if (v == V_MALFORMED) {
+		/* A broken server, taken as one that failed: the next
+		 * server at once rather than this one's timeout. Whoever
+		 * could forge it could forge a REFUSED. */
+		r->c->stats.malformed++;
+		SRV_COUNT(r, errors, 1);
+		r->last_rcode = UP_RCODE_MALFORMED;
 		r->failed = true;
 		next_slot(r);
 		return;

@@ -49,11 +49,16 @@ struct up_answer {
  * REFUSED, NOTIMP and FORMERR make the client try the next server
  * instead. Otherwise ans is NULL and err is DT_ETIMEOUT (every try timed
  * out), DT_ENOSERVER (no nameserver), DT_EUPSTREAM (every server failed;
- * the last failing RCODE is in last_rcode when one was seen, else -1) or
- * -ENOMEM.
+ * the last failing RCODE is in last_rcode when one was seen, else -1;
+ * UP_RCODE_MALFORMED when it was a response to the query that does not
+ * parse) or -ENOMEM.
  */
 typedef void up_done_fn(void *arg, int err, const struct up_answer *ans,
 			int last_rcode);
+
+/* last_rcode of a server whose response (its header and question those
+ * of the query) does not parse: no RCODE has this value. */
+#define UP_RCODE_MALFORMED 0x10000
 
 /* A client for one loop (one thread). NULL when out of memory. */
 struct up_client *up_client_new(struct loop *loop);
@@ -162,6 +167,9 @@ struct up_stats {
 	uint64_t tcp_queued;	/* TCP exchanges that waited for a
 				   connection (DT_UP_TCP_MAX) */
 	uint64_t truncated_tcp;	/* TC=1 over TCP: taken as a failure */
+	uint64_t malformed;	/* responses to the query (header and
+				   question) that do not parse: taken as a
+				   failure */
 	uint64_t port_fallback;	/* UDP sockets left to the kernel's port
 				   (DT_UP_PORT_TRIES drawn ports in use) */
 	uint64_t tls_failed;	/* TLS handshakes or certificate checks

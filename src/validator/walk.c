@@ -636,7 +636,8 @@ int walk_fetch_ede(int err)
 	case DT_ETIMEOUT:
 	case DT_ENOSERVER:
 	case DT_ENOAUTH: return WIRE_EDE_NO_REACHABLE_AUTHORITY;
-	case DT_ERECURSION: return WIRE_EDE_OTHER;
+	case DT_ERECURSION:
+	case DT_EBADANSWER: return WIRE_EDE_OTHER;
 	default: return WIRE_EDE_NETWORK_ERROR;
 	}
 }

@@ -111,7 +111,8 @@ void walk_keysource(struct walk *w, struct val_keysource *ks);
  * 22 No Reachable Authority when the servers did not answer, or answered
  * none usably (DT_ETIMEOUT, DT_ENOSERVER, DT_ENOAUTH); 0 Other when a
  * recursion limit was reached (DT_ERECURSION: a loop or a chain too
- * long, no fault of the network); 23 Network Error otherwise (no root
+ * long, no fault of the network) or the servers' responses did not
+ * parse (DT_EBADANSWER); 23 Network Error otherwise (no root
  * server answered at all, or the upstream resolver failed).
  */
 int walk_fetch_ede(int err);

@@ -40,6 +40,7 @@
 #include "iterator/iterate.h"
 #include "daemon/iter_net.h"
 #include "upstream/transport.h"
+#include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
 #include "wire/rr.h"
@@ -59,6 +60,8 @@ struct rule {
 	uint8_t rcode;
 	const char *an, *ns, *ar;
 	bool drop_first; /* the first query it matches gets no response */
+	bool malformed;	 /* its response counts one more answer record
+			    than it holds: it does not parse */
 };
 
 static const struct rule rules[] = {
@@ -104,6 +107,11 @@ static const struct rule rules[] = {
 	 "glueless. SOA ns.other. h.other. 1 2 3 4 5\n", NULL},
 	{1, "retry.", true, 0, 0, 0, NULL, "retry. NS ns.retry.\n",
 	 "ns.retry. A 127.6.53.6\n"},
+	/* broken.: its only server (4) answers what does not parse */
+	{1, "broken.", true, 0, 0, 0, NULL, "broken. NS ns.broken.\n",
+	 "ns.broken. A 127.6.53.4\n"},
+	{4, "broken.", true, 0, WIRE_FLAG_AA, 0, "www.broken. A 192.0.2.9\n",
+	 NULL, NULL, false, true},
 	/* 5 refuses everything; 6: lame.'s good server, retry.'s only one */
 	{6, "www.retry.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
 	 "www.retry. A 192.0.2.5\n", NULL, NULL, true},
@@ -207,6 +215,8 @@ static void answer(int srv, const uint8_t *pkt, size_t len,
 	if (q->edns.present)
 		wire_build_opt(&b, 1232, 0, 0, q->edns.flags, NULL, 0);
 	len = wire_build_finish(&b);
+	if (r && r->malformed)
+		wire_put16(out + 6, (uint16_t)(wire_get16(out + 6) + 1));
 	sendto(f->fd, out, len, 0, (const struct sockaddr *)from,
 	       sizeof(*from));
 	wire_msg_free(q);
@@ -463,6 +473,18 @@ static void test_walks(struct iterator *it)
 	   errcode_str(got_err));
 	ok(count(1, ". NS") == 1 && notices == 1,
 	   "priming not asked again within its back-off, nor told again");
+
+	it_get_stats(it, &st);
+	timeouts = st.timeouts;
+	asked_ok = ask(it, "www.broken.", WIRE_TYPE_A);
+	ok(asked_ok && got_err == DT_EBADANSWER,
+	   "a zone whose only server answers what does not parse: "
+	   "DT_EBADANSWER (EDE 0), not EDE 22 (%s)",
+	   errcode_str(got_err));
+	it_get_stats(it, &st);
+	ok(st.timeouts == timeouts && count(4, "www.broken. A") == 1,
+	   "its server asked once, no timeout waited for (%d)",
+	   count(4, "www.broken. A"));
 }
 
 /* Questions asked together, each answered once. */

@@ -53,6 +53,7 @@ enum behave {
 	B_TC_TCP,	/* TC=1 over UDP and over TCP */
 	B_COOKIE,	/* answers with the client cookie and a server one */
 	B_COOKIE_BAD,	/* answers with a client cookie not the query's */
+	B_MALFORMED,	/* answers with an A record of 5 octets */
 };
 
 enum { NFAKE = 4 };
@@ -90,6 +91,7 @@ struct reply {
 	uint8_t addr[4];      /* the A record; addr[0] == 0: none */
 	const uint8_t *opt;   /* EDNS options of the reply */
 	size_t optlen;
+	bool bad_rdata; /* the A record's RDATA one octet too long */
 };
 
 static size_t build_reply(const struct wire_msg *q, const struct reply *r,
@@ -97,13 +99,14 @@ static size_t build_reply(const struct wire_msg *q, const struct reply *r,
 {
 	struct wire_builder b;
 	const uint8_t *qname = r->qname ? r->qname : q->qname;
+	uint8_t five[5] = {r->addr[0], r->addr[1], r->addr[2], r->addr[3], 0};
 	struct wire_rr rr = {
 		.owner = qname,
 		.type = WIRE_TYPE_A,
 		.rclass = WIRE_CLASS_IN,
 		.ttl = 60,
-		.rdlen = 4,
-		.rdata = r->addr,
+		.rdlen = r->bad_rdata ? 5 : 4,
+		.rdata = r->bad_rdata ? five : r->addr,
 	};
 
 	wire_build_init(
@@ -244,6 +247,10 @@ static void udp_query(struct fake *f)
 		break;
 	case B_SPOOF:
 		udp_spoof(f, &from, q);
+		send_reply(f->udp, &from, q, &r);
+		break;
+	case B_MALFORMED:
+		r.bad_rdata = true;
 		send_reply(f->udp, &from, q, &r);
 		break;
 	case B_FLOOD:
@@ -727,6 +734,33 @@ static void test_rcode_failover(void)
 	ok(fakes[0].udp_queries == 2 && fakes[1].udp_queries == 2,
 	   "each asked once per round");
 	is_int(st.failed, 1, "stats: one failed request");
+}
+
+/* A response that is the query's (ID, question) but does not parse: the
+ * server failed, the next is asked at once. */
+static void test_malformed_failover(void)
+{
+	int order[] = {1, 2};
+	struct up_conf conf = conf_of(2, order, 1);
+	struct up_stats st;
+	struct result r;
+
+	fakes_reset();
+	fakes[0].mode = B_MALFORMED;
+	r = ask(&conf, NULL, &st);
+	ok(r.err == 0 && r.server == 2,
+	   "a response that does not parse: answer from the next");
+	is_int(st.timeouts, 0, "no timeout waited for");
+	is_int(st.malformed, 1, "stats: one malformed response");
+	is_int(fakes[0].udp_queries, 1, "the broken server asked once");
+
+	fakes_reset();
+	fakes[0].mode = B_MALFORMED;
+	fakes[1].mode = B_MALFORMED;
+	r = ask(&conf, NULL, NULL);
+	is_int(r.err, DT_EUPSTREAM, "every response malformed: DT_EUPSTREAM");
+	is_int(r.last_rcode, UP_RCODE_MALFORMED,
+	       "last_rcode UP_RCODE_MALFORMED");
 }
 
 static void test_no_edns(void)
@@ -1329,6 +1363,7 @@ int main(void)
 	test_tc();
 	test_timeout_failover();
 	test_rcode_failover();
+	test_malformed_failover();
 	test_no_edns();
 	test_capab();
 	test_move();
