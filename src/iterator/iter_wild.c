@@ -10,6 +10,7 @@
 
 #include "iterator/iter_kept.h"
 #include "iterator/iter_wild.h"
+#include "validator/denial.h"
 #include "wire/bytes.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
@@ -53,10 +54,36 @@ static uint16_t covered(const struct wire_rr *rr)
 		       : 0;
 }
 
-/* Whether rr is an NSEC or an RRSIG over one. */
+/* Whether rr is an NSEC or NSEC3, or an RRSIG over one. */
 static bool is_nsec(const struct wire_rr *rr)
 {
-	return rr->type == WIRE_TYPE_NSEC || covered(rr) == WIRE_TYPE_NSEC;
+	uint16_t t = rr->type == WIRE_TYPE_RRSIG ? covered(rr) : rr->type;
+
+	return t == WIRE_TYPE_NSEC || t == WIRE_TYPE_NSEC3;
+}
+
+/* Whether the NSEC3 rr covers the hash of name (RFC 5155 §8.8: the next
+ * closer name of a wildcard answer), with its own parameters, not through
+ * an opt-out span nor past the iterations a validator takes
+ * (DT_VAL_NSEC3_ITERATIONS; the validator judges the answer anyway). */
+static bool nsec3_covers(const struct wire_rr *rr, const uint8_t *name)
+{
+	const uint8_t *zone = wire_dname_parent(rr->owner);
+	uint8_t h[20];
+	struct val_nsec3 r;
+
+	return rr->type == WIRE_TYPE_NSEC3 && zone && name &&
+	       val_nsec3_split(rr, zone, &r) && !(r.flags & 0x01) &&
+	       r.iterations <= DT_VAL_NSEC3_ITERATIONS &&
+	       wire_dname_is_subdomain(name, zone) &&
+	       val_nsec3_hash_name(&r, name, h) && val_nsec3_covers(&r, h);
+}
+
+/* The next closer name of name below the closest encloser ce (the
+ * ancestor of name one label below ce), or NULL. */
+static const uint8_t *next_closer(const uint8_t *name, const uint8_t *ce)
+{
+	return wire_dname_ancestor(name, wire_dname_labels(ce) + 1);
 }
 
 /* Whether the NSEC rr covers name (lies strictly between its owner and
@@ -75,10 +102,12 @@ static bool nsec_covers(const struct wire_rr *rr, const uint8_t *name)
 }
 
 /* Writes the RRset of type at owner with its RRSIGs (answer section) and
- * m's NSEC records (authority) to out; their smallest TTL in *ret_ttl.
- * Returns the length, 0 when no NSEC covers owner or it does not fit. */
+ * m's NSEC or NSEC3 records (authority) to out; their smallest TTL in
+ * *ret_ttl. Returns the length, 0 when no NSEC covers owner (no NSEC3
+ * its next closer name below ce) or it does not fit. */
 static size_t take(const struct wire_msg *m, const uint8_t *owner,
-		   uint16_t type, uint8_t *out, size_t cap, uint32_t *ret_ttl)
+		   const uint8_t *ce, uint16_t type, uint8_t *out, size_t cap,
+		   uint32_t *ret_ttl)
 {
 	struct wire_builder b;
 	uint32_t ttl = UINT32_MAX;
@@ -99,7 +128,8 @@ static size_t take(const struct wire_msg *m, const uint8_t *owner,
 
 		if (!is_nsec(rr))
 			continue;
-		cover |= nsec_covers(rr, owner);
+		cover |= nsec_covers(rr, owner) ||
+			 nsec3_covers(rr, next_closer(owner, ce));
 		ttl = rr->ttl < ttl ? rr->ttl : ttl;
 		err = wire_build_rr(&b, WIRE_SEC_AUTHORITY, rr);
 	}
@@ -118,7 +148,8 @@ static void learn_one(struct it_wild *t, const struct wire_msg *m,
 	uint16_t type = covered(sig);
 	const uint8_t *ce = wire_dname_ancestor(sig->owner, sig->rdata[3]);
 	uint32_t ttl = 0;
-	size_t len = take(m, sig->owner, type, buf, sizeof(buf), &ttl);
+	size_t len = ce ? take(m, sig->owner, ce, type, buf, sizeof(buf), &ttl)
+			: 0;
 
 	if (!len || !ce)
 		return;
@@ -181,13 +212,12 @@ static size_t synthesise(const struct it_kept *e, const uint8_t *name,
 	return err == 0 ? wire_build_finish(&b) : 0;
 }
 
-/* Whether one of e's NSEC records covers the next closer name of name
- * (the ancestor one label below e's closest encloser): no name between
- * the encloser and name exists, so the wildcard applies to name. */
+/* Whether one of e's NSEC or NSEC3 records covers the next closer name
+ * of name (the ancestor one label below e's closest encloser): no name
+ * between the encloser and name exists, so the wildcard applies to name. */
 static bool proven_absent(const struct it_kept *e, const uint8_t *name)
 {
-	const uint8_t *nc =
-		wire_dname_ancestor(name, wire_dname_labels(e->name) + 1);
+	const uint8_t *nc = next_closer(name, e->name);
 	struct wire_msg *m;
 	bool ok = false;
 	int err;
@@ -195,7 +225,8 @@ static bool proven_absent(const struct it_kept *e, const uint8_t *name)
 	if (!nc || !(m = wire_msg_parse(e->msg, e->len, 0, &err)))
 		return false;
 	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY] && !ok; i++)
-		ok = nsec_covers(&m->sec[WIRE_SEC_AUTHORITY][i], nc);
+		ok = nsec_covers(&m->sec[WIRE_SEC_AUTHORITY][i], nc) ||
+		     nsec3_covers(&m->sec[WIRE_SEC_AUTHORITY][i], nc);
 	wire_msg_free(m);
 	return ok;
 }

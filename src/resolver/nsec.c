@@ -12,11 +12,16 @@
  * are put together into a response, and that response is validated like
  * any upstream's (resolver.c), so a synthesised answer is exactly as
  * trusted as the answers the records came with, and only a secure verdict
- * is kept. NSEC3 is not used this way.
+ * is kept. NSEC3 records are kept and used the same way (RFC 8198 §4,
+ * RFC 5155 §7.2): an NSEC3 matching the name's hash without the type
+ * (NODATA), or a closest-encloser proof with the next closer name and the
+ * wildcard covered (NXDOMAIN), never through an opt-out span and never
+ * with more iterations than nsec3-max-iterations.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "crypto/nsec3.h"
 #include "policy/policy.h"
 #include "resolver/task.h"
 #include "validator/denial.h"
@@ -48,7 +53,8 @@ static bool kept_record(const struct answer *a, const struct wire_rr *rr,
 		const struct val_used *u = &a->used[i];
 		if (u->section != sec ||
 		    (u->role != VAL_ROLE_PROOF && u->role != VAL_ROLE_SOA) ||
-		    (u->type != WIRE_TYPE_NSEC && u->type != WIRE_TYPE_SOA))
+		    (u->type != WIRE_TYPE_NSEC && u->type != WIRE_TYPE_NSEC3 &&
+		     u->type != WIRE_TYPE_SOA))
 			continue;
 		if (val_used_holds(u, &a->msg->sec[sec][u->first], rr))
 			return true;
@@ -56,18 +62,17 @@ static bool kept_record(const struct answer *a, const struct wire_rr *rr,
 	return false;
 }
 
-/* The zone whose NSEC records a used: their signer. */
+/* The zone whose NSEC or NSEC3 records a used: their signer. */
 static const uint8_t *answer_zone(const struct answer *a)
 {
 	for (size_t i = 0; i < a->nused; i++) {
 		const struct val_used *u = &a->used[i];
-		if (u->role != VAL_ROLE_PROOF)
+		if (u->role != VAL_ROLE_PROOF ||
+		    (u->type != WIRE_TYPE_NSEC && u->type != WIRE_TYPE_NSEC3))
 			continue;
-		if (u->type != WIRE_TYPE_NSEC)
-			return NULL; /* NSEC3: not used this way */
 		const struct wire_rr *recs = a->msg->sec[u->section];
 		for (size_t k = 0; k < a->msg->count[u->section]; k++)
-			if (val_rrsig_covers(&recs[k], WIRE_TYPE_NSEC) &&
+			if (val_rrsig_covers(&recs[k], u->type) &&
 			    val_used_holds(u, &recs[u->first], &recs[k]))
 				return val_rrsig_signer(&recs[k]);
 	}
@@ -210,20 +215,151 @@ static const struct wire_rr *find_nsec(const struct wire_msg *m,
 	return NULL;
 }
 
+/* --- NSEC3 (RFC 5155) --- */
+
+/* The kept NSEC3 records of m, of zone, with the first one's parameters. */
+struct n3_kept {
+	struct val_nsec3 r[DT_RSV_NSEC_PER_ZONE * 2];
+	size_t n;
+};
+
+static void n3_collect(const struct wire_msg *m, const uint8_t *zone,
+		       struct n3_kept *k)
+{
+	k->n = 0;
+	for (size_t i = 0; i < m->count[WIRE_SEC_AUTHORITY] &&
+			   k->n < sizeof(k->r) / sizeof(k->r[0]);
+	     i++) {
+		struct val_nsec3 *x = &k->r[k->n];
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_AUTHORITY][i];
+		if (rr->type != WIRE_TYPE_NSEC3 ||
+		    !val_nsec3_split(rr, zone, x))
+			continue;
+		if (k->n && (x->iterations != k->r[0].iterations ||
+			     x->saltlen != k->r[0].saltlen ||
+			     memcmp(x->salt, k->r[0].salt, x->saltlen) != 0))
+			continue;
+		k->n++;
+	}
+}
+
+static bool n3_hash(const struct n3_kept *k, const uint8_t *name,
+		    uint8_t out[CRYPTO_NSEC3_HASHLEN])
+{
+	return val_nsec3_hash_name(&k->r[0], name, out);
+}
+
+/* The record whose owner hash is h, or NULL. */
+static const struct val_nsec3 *n3_match(const struct n3_kept *k,
+					const uint8_t *h)
+{
+	for (size_t i = 0; i < k->n; i++)
+		if (memcmp(k->r[i].hash, h, CRYPTO_NSEC3_HASHLEN) == 0)
+			return &k->r[i];
+	return NULL;
+}
+
+/* The record covering h (owner < h < next, the last one wrapping), or
+ * NULL. */
+static const struct val_nsec3 *n3_cover(const struct n3_kept *k,
+					const uint8_t *h)
+{
+	for (size_t i = 0; i < k->n; i++)
+		if (val_nsec3_covers(&k->r[i], h))
+			return &k->r[i];
+	return NULL;
+}
+
+static bool n3_has(const struct val_nsec3 *r, uint16_t type)
+{
+	return wire_bitmap_has(r->bm, r->bmlen, type);
+}
+
+/*
+ * The NSEC3 records of m that answer (qname, qtype) in zone: the one
+ * matching qname (NODATA), or the closest encloser's with the next closer
+ * name and the wildcard covered (NXDOMAIN); none past an opt-out span, a
+ * delegation or a DNAME, nor with more than max_iter iterations. Writes
+ * their owners (m's names) to used (at most 3) and returns how many;
+ * *nx: NXDOMAIN.
+ */
+static size_t n3_answer(const struct wire_msg *m, const uint8_t *zone,
+			const uint8_t *qname, uint16_t qtype, unsigned max_iter,
+			const uint8_t *used[3], bool *nx)
+{
+	struct n3_kept *k = malloc(sizeof(*k));
+	uint8_t h[CRYPTO_NSEC3_HASHLEN], wname[DT_NAME_MAXLEN];
+	const struct val_nsec3 *at, *ce = NULL, *nc, *wc;
+	int ql = wire_dname_labels(qname), zl = wire_dname_labels(zone), l;
+	size_t n = 0;
+
+	if (!k)
+		return 0;
+	n3_collect(m, zone, k);
+	if (!k->n || k->r[0].iterations > max_iter || !n3_hash(k, qname, h))
+		goto out;
+	if ((at = n3_match(k, h))) {
+		/* The type exists, or an alias, or a delegation (ask; for
+		 * DS the parent's record at the cut is the answer). */
+		if (n3_has(at, qtype) || n3_has(at, WIRE_TYPE_CNAME) ||
+		    (qtype != WIRE_TYPE_DS && n3_has(at, WIRE_TYPE_NS) &&
+		     !n3_has(at, WIRE_TYPE_SOA)))
+			goto out;
+		used[n++] = at->rr->owner;
+		*nx = false;
+		goto out;
+	}
+	for (l = ql - 1; l >= zl && !ce; l--)
+		if (n3_hash(k, wire_dname_ancestor(qname, l), h))
+			ce = n3_match(k, h);
+	l++;
+	if (!ce || n3_has(ce, WIRE_TYPE_DNAME) ||
+	    (n3_has(ce, WIRE_TYPE_NS) && !n3_has(ce, WIRE_TYPE_SOA)) ||
+	    !n3_hash(k, wire_dname_ancestor(qname, l + 1), h) ||
+	    !(nc = n3_cover(k, h)) || (nc->flags & 0x01) /* opt-out */ ||
+	    wire_dname_wildcard_of(wname, wire_dname_ancestor(qname, l)) < 0 ||
+	    !n3_hash(k, wname, h) || n3_match(k, h) || !(wc = n3_cover(k, h)))
+		goto out;
+	used[n++] = ce->rr->owner;
+	used[n++] = nc->rr->owner;
+	if (wc != nc && wc != ce)
+		used[n++] = wc->rr->owner;
+	*nx = true;
+out:
+	free(k);
+	return n;
+}
+
 /* The records of z that answer (qname, qtype), as a response in buf;
  * 0 when they do not. */
 static size_t answer_from(const struct nsec_zone *z, const uint8_t *zone,
-			  const uint8_t *qname, uint16_t qtype, int64_t now,
-			  uint8_t *buf, size_t cap)
+			  const uint8_t *qname, uint16_t qtype,
+			  unsigned max_iter, int64_t now, uint8_t *buf,
+			  size_t cap)
 {
 	struct wire_builder b;
 	int err;
 	size_t len = 0;
 	struct wire_msg *m = wire_msg_parse(z->msg, z->len, 0, &err);
 	int64_t age = now - z->stored;
+	const uint8_t *n3[3];
+	size_t n3n;
+	bool nx = false;
 
 	if (!m)
 		return 0;
+	if ((n3n = n3_answer(m, zone, qname, qtype, max_iter, n3, &nx))) {
+		wire_build_init(&b, buf, cap, 0,
+				WIRE_FLAG_QR | WIRE_FLAG_RD | WIRE_FLAG_RA |
+					(nx ? WIRE_RCODE_NXDOMAIN
+					    : WIRE_RCODE_NOERROR));
+		wire_build_question(&b, qname, qtype, WIRE_CLASS_IN);
+		put_set(&b, m, zone, WIRE_TYPE_SOA, age);
+		for (size_t i = 0; i < n3n; i++)
+			put_set(&b, m, n3[i], WIRE_TYPE_NSEC3, age);
+		len = wire_build_finish(&b);
+		goto out;
+	}
 	const struct wire_rr *at = find_nsec(m, qname, true);
 	const struct wire_rr *cover = at ? NULL : find_nsec(m, qname, false);
 	/* Not below a delegation or a DNAME the covering NSEC's owner holds.
@@ -296,7 +432,8 @@ struct wire_msg *nsec_synthesize(struct rsv_task *t)
 			       &ref))
 			continue;
 		size_t len = answer_from(ref.val, zone, t->qname, t->qtype,
-					 t->mono, buf, sizeof(t->r->nsec_buf));
+					 cfg->nsec3_max_iterations, t->mono,
+					 buf, sizeof(t->r->nsec_buf));
 		cache_unref(t->r->cache, &ref);
 		return len ? wire_msg_parse(buf, len, 0, &err) : NULL;
 	}

@@ -73,6 +73,36 @@ int val_nsec_wildcard(struct val_ctx *ctx, const struct val_rrset *nsecs,
 
 /* --- NSEC3 --- */
 
+/* An NSEC3 record split into its fields (RFC 5155 §3.2). */
+struct val_nsec3 {
+	const struct wire_rr *rr;
+	uint8_t hash[20];    /* the owner's first label, decoded */
+	const uint8_t *next; /* the next hashed owner, 20 octets */
+	const uint8_t *bm;   /* the type bitmap */
+	size_t bmlen;
+	uint8_t flags;
+	uint16_t iterations;
+	const uint8_t *salt;
+	uint8_t saltlen;
+};
+
+/* Splits rr when it is a usable NSEC3 of zone: algorithm SHA-1, no flag
+ * but opt-out, the owner one base32hex hash label below zone (parameters
+ * not compared). RDATA was checked where it entered: alg, flags,
+ * iterations, salt length and salt, hash length and hash, bitmap. */
+bool val_nsec3_split(const struct wire_rr *rr, const uint8_t *zone,
+		     struct val_nsec3 *out);
+
+/* Whether r covers the hash h (its owner's hash < h < its next, the
+ * last record of the chain wrapping to the first). */
+bool val_nsec3_covers(const struct val_nsec3 *r, const uint8_t h[20]);
+
+/* The hash of name with r's parameters (iterations are the caller's to
+ * bound first: up to DT_NSEC3_MAX_ITERATIONS). false on failure or a NULL
+ * name. */
+bool val_nsec3_hash_name(const struct val_nsec3 *r, const uint8_t *name,
+			 uint8_t out[20]);
+
 /* NODATA (RFC 5155 §8.5, §8.6 for DS with opt-out, §8.7 wildcard NODATA):
  * an NSEC3 matching qname without qtype and CNAME; for DS, when none
  * matches, a closest-encloser proof whose next-closer name is covered by

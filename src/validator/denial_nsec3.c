@@ -39,25 +39,12 @@
 /* The proof is decided: the verdict is written. */
 #define N3_DONE 1
 
-/* One usable NSEC3 record, split into its fields. */
-struct n3 {
-	const struct wire_rr *rr;
-	uint8_t hash[HLEN];  /* owner's first label, decoded */
-	const uint8_t *next; /* HLEN octets */
-	const uint8_t *bm;
-	size_t bmlen;
-	uint8_t flags;
-	uint16_t iterations;
-	const uint8_t *salt;
-	uint8_t saltlen;
-};
-
 /* One proof in progress. */
 struct n3_proof {
 	struct val_ctx *ctx;
 	const uint8_t *zone;
 	const uint8_t *qname;
-	struct n3 *recs; /* usable records, one malloc */
+	struct val_nsec3 *recs; /* usable records, one malloc */
 	size_t nrecs;
 	size_t nseen; /* NSEC3 records looked at */
 	/* Hashes of qname's ancestors, by label count. */
@@ -68,8 +55,8 @@ struct n3_proof {
 /* A proven closest encloser (RFC 5155 §8.3). */
 struct n3_ce {
 	int labels;		/* of the closest encloser */
-	const struct n3 *match; /* NSEC3 matching it */
-	const struct n3 *nc;	/* NSEC3 covering the next closer name, or
+	const struct val_nsec3 *match; /* NSEC3 matching it */
+	const struct val_nsec3 *nc;	/* NSEC3 covering the next closer name, or
 				   NULL when the closest encloser is qname */
 };
 
@@ -83,26 +70,23 @@ static const char *name_str(const uint8_t *name, char buf[DT_NAME_TEXT_MAXLEN])
 	return buf;
 }
 
-static bool n3_has(const struct n3 *r, uint16_t type)
+static bool n3_has(const struct val_nsec3 *r, uint16_t type)
 {
 	return wire_bitmap_has(r->bm, r->bmlen, type);
 }
 
-static bool n3_is_cut(const struct n3 *r)
+static bool n3_is_cut(const struct val_nsec3 *r)
 {
 	return n3_has(r, WIRE_TYPE_NS) && !n3_has(r, WIRE_TYPE_SOA);
 }
 
-static bool n3_optout(const struct n3 *r)
+static bool n3_optout(const struct val_nsec3 *r)
 {
 	return r->flags & NSEC3_FLAG_OPTOUT;
 }
 
-/* Splits rr when it is a usable NSEC3 of zone (parameters not compared
- * yet). RDATA was checked where it entered: alg, flags, iterations, salt
- * length and salt, hash length and hash, bitmap. */
-static bool n3_parse(const struct wire_rr *rr, const uint8_t *zone,
-		     struct n3 *out)
+bool val_nsec3_split(const struct wire_rr *rr, const uint8_t *zone,
+		     struct val_nsec3 *out)
 {
 	const uint8_t *d = rr->rdata;
 	size_t saltlen, off;
@@ -130,7 +114,14 @@ static bool n3_parse(const struct wire_rr *rr, const uint8_t *zone,
 	return true;
 }
 
-static bool same_params(const struct n3 *a, const struct n3 *b)
+bool val_nsec3_hash_name(const struct val_nsec3 *r, const uint8_t *name,
+			 uint8_t out[HLEN])
+{
+	return name && crypto_nsec3_hash(name, CRYPTO_NSEC3_SHA1, r->iterations,
+					 r->salt, r->saltlen, out) > 0;
+}
+
+static bool same_params(const struct val_nsec3 *a, const struct val_nsec3 *b)
 {
 	return a->iterations == b->iterations && a->saltlen == b->saltlen &&
 	       memcmp(a->salt, b->salt, a->saltlen) == 0;
@@ -154,9 +145,9 @@ static int n3_collect(struct n3_proof *p, const struct val_rrset *sets,
 		if (sets[i].type != WIRE_TYPE_NSEC3)
 			continue;
 		for (size_t j = 0; j < sets[i].n; j++) {
-			struct n3 *r = &p->recs[p->nrecs];
+			struct val_nsec3 *r = &p->recs[p->nrecs];
 
-			if (n3_parse(sets[i].rrs[j], p->zone, r) &&
+			if (val_nsec3_split(sets[i].rrs[j], p->zone, r) &&
 			    (p->nrecs == 0 || same_params(&p->recs[0], r)))
 				p->nrecs++;
 		}
@@ -170,7 +161,7 @@ static int n3_hash(struct n3_proof *p, const uint8_t *name, uint8_t out[HLEN],
 		   struct val_verdict *v)
 {
 	struct val_ctx *ctx = p->ctx;
-	const struct n3 *par = &p->recs[0];
+	const struct val_nsec3 *par = &p->recs[0];
 	char b1[DT_NAME_TEXT_MAXLEN];
 	int r;
 
@@ -218,7 +209,7 @@ static int n3_hash_anc(struct n3_proof *p, int labels, const uint8_t **ret,
 	return 0;
 }
 
-static const struct n3 *n3_match(const struct n3_proof *p,
+static const struct val_nsec3 *n3_match(const struct n3_proof *p,
 				 const uint8_t h[HLEN])
 {
 	for (size_t i = 0; i < p->nrecs; i++) {
@@ -230,7 +221,7 @@ static const struct n3 *n3_match(const struct n3_proof *p,
 
 /* owner < h < next, or for the last NSEC3 of the chain (next <= owner),
  * h after owner or before next. */
-static bool n3_covers(const struct n3 *r, const uint8_t h[HLEN])
+bool val_nsec3_covers(const struct val_nsec3 *r, const uint8_t h[HLEN])
 {
 	int lo = memcmp(r->hash, h, HLEN), hi = memcmp(h, r->next, HLEN);
 
@@ -239,11 +230,11 @@ static bool n3_covers(const struct n3 *r, const uint8_t h[HLEN])
 	return lo < 0 || hi < 0;
 }
 
-static const struct n3 *n3_cover(const struct n3_proof *p,
+static const struct val_nsec3 *n3_cover(const struct n3_proof *p,
 				 const uint8_t h[HLEN])
 {
 	for (size_t i = 0; i < p->nrecs; i++) {
-		if (n3_covers(&p->recs[i], h))
+		if (val_nsec3_covers(&p->recs[i], h))
 			return &p->recs[i];
 	}
 	return NULL;
@@ -327,7 +318,7 @@ static void n3_end(struct n3_proof *p)
 /* A closest encloser that is a zone cut or a DNAME cannot have names below
  * it in this zone (RFC 5155 §8.3, last paragraph). */
 static int ce_check_type(struct n3_proof *p, const uint8_t *ce,
-			 const struct n3 *m, struct val_verdict *v)
+			 const struct val_nsec3 *m, struct val_verdict *v)
 {
 	char b1[DT_NAME_TEXT_MAXLEN], b2[DT_NAME_TEXT_MAXLEN];
 
@@ -495,7 +486,7 @@ int val_nsec3_nxdomain(struct val_ctx *ctx, const struct val_rrset *nsec3s,
 
 /* Checks that m, an NSEC3 matching qname (or with wc its wildcard),
  * denies qtype. Returns 0, or N3_DONE with v set. */
-static int n3_lacks_type(struct n3_proof *p, const struct n3 *m, uint16_t qtype,
+static int n3_lacks_type(struct n3_proof *p, const struct val_nsec3 *m, uint16_t qtype,
 			 bool wc, struct val_verdict *v)
 {
 	char b1[DT_NAME_TEXT_MAXLEN], t[16];
@@ -544,7 +535,7 @@ static int n3_nodata_ce(struct n3_proof *p, uint16_t qtype,
 {
 	char b1[DT_NAME_TEXT_MAXLEN], b2[DT_NAME_TEXT_MAXLEN], t[16];
 	uint8_t wc[DT_NAME_MAXLEN], h[HLEN];
-	const struct n3 *m;
+	const struct val_nsec3 *m;
 	struct n3_ce ce;
 	int r;
 
@@ -580,7 +571,7 @@ static int n3_nodata(struct n3_proof *p, uint16_t qtype,
 		     struct val_denial_info *got, struct val_verdict *v)
 {
 	const uint8_t *h;
-	const struct n3 *m;
+	const struct val_nsec3 *m;
 	int r;
 
 	if ((r = n3_hash_anc(p, wire_dname_labels(p->qname), &h, v)))
