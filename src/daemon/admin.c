@@ -282,19 +282,7 @@ static void status_resolution(struct txt *t, struct worker *w)
 		it_get_stats(d->workers[i].it, &one);
 		reachable &= it_root_reachable(d->workers[i].it);
 		primed |= it_root_primed(d->workers[i].it);
-		sum.questions += one.questions;
-		sum.queries += one.queries;
-		sum.referrals += one.referrals;
-		sum.timeouts += one.timeouts;
-		sum.lame += one.lame;
-		sum.root_unreachable += one.root_unreachable;
-		sum.ds_from_referral += one.ds_from_referral;
-		sum.keys_ahead += one.keys_ahead;
-		sum.keys_from_ahead += one.keys_from_ahead;
-		sum.nxdomain_cut += one.nxdomain_cut;
-		sum.dname_synth += one.dname_synth;
-		sum.dnssec_lame += one.dnssec_lame;
-		sum.wild_synth += one.wild_synth;
+		it_stats_add(&sum, &one);
 	}
 	line(t, "root-reachable=%s",
 	     reachable ? "yes"

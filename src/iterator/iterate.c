@@ -1721,6 +1721,23 @@ void it_get_stats(const struct iterator *it, struct it_stats *ret)
 		__atomic_load_n(&it->stats.wild_synth, __ATOMIC_RELAXED);
 }
 
+void it_stats_add(struct it_stats *sum, const struct it_stats *one)
+{
+	sum->questions += one->questions;
+	sum->queries += one->queries;
+	sum->referrals += one->referrals;
+	sum->timeouts += one->timeouts;
+	sum->lame += one->lame;
+	sum->root_unreachable += one->root_unreachable;
+	sum->ds_from_referral += one->ds_from_referral;
+	sum->keys_ahead += one->keys_ahead;
+	sum->keys_from_ahead += one->keys_from_ahead;
+	sum->nxdomain_cut += one->nxdomain_cut;
+	sum->dname_synth += one->dname_synth;
+	sum->dnssec_lame += one->dnssec_lame;
+	sum->wild_synth += one->wild_synth;
+}
+
 bool it_root_reachable(const struct iterator *it)
 {
 	return __atomic_load_n(&it->root_ok, __ATOMIC_RELAXED);

@@ -297,6 +297,9 @@ struct it_stats {
 
 void it_get_stats(const struct iterator *it, struct it_stats *ret);
 
+/* Adds each counter of one to sum's (several iterators' totals). */
+void it_stats_add(struct it_stats *sum, const struct it_stats *one);
+
 /* The verdict on the network: false when the last attempt to reach the
  * root servers found none answering, until an authoritative server
  * answers again; true otherwise (also before any attempt). Another
