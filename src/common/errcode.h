@@ -48,8 +48,8 @@ enum errcode {
 				   none usably (refused, lame, broken) */
 	DT_ERECURSION,		/* a limit of recursion was reached (referrals,
 				   CNAME links, queries for one question) */
-	DT_EBADANSWER,		/* the zone's authoritative servers answered
-				   with responses that do not parse */
+	DT_EBADANSWER,		/* the zone's authoritative servers sent
+				   responses that do not parse */
 	DT_E_END
 };
 

@@ -428,7 +428,8 @@ static void answered(void *arg, int err, const struct up_answer *ans,
 	if (err || !ans) {
 		char rcode[32] = "";
 		if (last_rcode == UP_RCODE_MALFORMED)
-			snprintf(rcode, sizeof(rcode), " (a malformed response)");
+			snprintf(rcode, sizeof(rcode),
+				 " (a malformed response)");
 		else if (last_rcode >= 0)
 			snprintf(rcode, sizeof(rcode), " (last RCODE %d)",
 				 last_rcode);

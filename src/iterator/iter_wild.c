@@ -73,7 +73,7 @@ static bool nsec3_covers(const struct wire_rr *rr, const uint8_t *name)
 	struct val_nsec3 r;
 
 	return rr->type == WIRE_TYPE_NSEC3 && zone && name &&
-	       val_nsec3_split(rr, zone, &r) && !(r.flags & 0x01) &&
+	       val_nsec3_split(rr, zone, &r) && !val_nsec3_optout(&r) &&
 	       r.iterations <= DT_VAL_NSEC3_ITERATIONS &&
 	       wire_dname_is_subdomain(name, zone) &&
 	       val_nsec3_hash_name(&r, name, h) && val_nsec3_covers(&r, h);

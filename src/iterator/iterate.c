@@ -1586,7 +1586,8 @@ static struct it_req *ahead_take(struct iterator *it, const uint8_t *qname,
 	struct it_kept *e =
 		r || qtype != WIRE_TYPE_DNSKEY
 			? NULL
-			: it_kept_find(it->keys, DT_IT_KEYS_MAX, qname, 0, it->now);
+			: it_kept_find(it->keys, DT_IT_KEYS_MAX, qname, 0,
+				       it->now);
 	struct up_answer ans;
 
 	if (r) {

@@ -235,9 +235,7 @@ static void n3_collect(const struct wire_msg *m, const uint8_t *zone,
 		if (rr->type != WIRE_TYPE_NSEC3 ||
 		    !val_nsec3_split(rr, zone, x))
 			continue;
-		if (k->n && (x->iterations != k->r[0].iterations ||
-			     x->saltlen != k->r[0].saltlen ||
-			     memcmp(x->salt, k->r[0].salt, x->saltlen) != 0))
+		if (k->n && !val_nsec3_same_params(x, &k->r[0]))
 			continue;
 		k->n++;
 	}
@@ -270,11 +268,6 @@ static const struct val_nsec3 *n3_cover(const struct n3_kept *k,
 	return NULL;
 }
 
-static bool n3_has(const struct val_nsec3 *r, uint16_t type)
-{
-	return wire_bitmap_has(r->bm, r->bmlen, type);
-}
-
 /*
  * The NSEC3 records of m that answer (qname, qtype) in zone: the one
  * matching qname (NODATA), or the closest encloser's with the next closer
@@ -301,9 +294,9 @@ static size_t n3_answer(const struct wire_msg *m, const uint8_t *zone,
 	if ((at = n3_match(k, h))) {
 		/* The type exists, or an alias, or a delegation (ask; for
 		 * DS the parent's record at the cut is the answer). */
-		if (n3_has(at, qtype) || n3_has(at, WIRE_TYPE_CNAME) ||
-		    (qtype != WIRE_TYPE_DS && n3_has(at, WIRE_TYPE_NS) &&
-		     !n3_has(at, WIRE_TYPE_SOA)))
+		if (val_nsec3_has(at, qtype) ||
+		    val_nsec3_has(at, WIRE_TYPE_CNAME) ||
+		    (qtype != WIRE_TYPE_DS && val_nsec3_is_cut(at)))
 			goto out;
 		used[n++] = at->rr->owner;
 		*nx = false;
@@ -313,10 +306,9 @@ static size_t n3_answer(const struct wire_msg *m, const uint8_t *zone,
 		if (n3_hash(k, wire_dname_ancestor(qname, l), h))
 			ce = n3_match(k, h);
 	l++;
-	if (!ce || n3_has(ce, WIRE_TYPE_DNAME) ||
-	    (n3_has(ce, WIRE_TYPE_NS) && !n3_has(ce, WIRE_TYPE_SOA)) ||
+	if (!ce || val_nsec3_has(ce, WIRE_TYPE_DNAME) || val_nsec3_is_cut(ce) ||
 	    !n3_hash(k, wire_dname_ancestor(qname, l + 1), h) ||
-	    !(nc = n3_cover(k, h)) || (nc->flags & 0x01) /* opt-out */ ||
+	    !(nc = n3_cover(k, h)) || val_nsec3_optout(nc) ||
 	    wire_dname_wildcard_of(wname, wire_dname_ancestor(qname, l)) < 0 ||
 	    !n3_hash(k, wname, h) || n3_match(k, h) || !(wc = n3_cover(k, h)))
 		goto out;

@@ -93,6 +93,21 @@ struct val_nsec3 {
 bool val_nsec3_split(const struct wire_rr *rr, const uint8_t *zone,
 		     struct val_nsec3 *out);
 
+/* Whether r's type bitmap holds type. */
+bool val_nsec3_has(const struct val_nsec3 *r, uint16_t type);
+
+/* Whether r is at a delegation: NS without SOA (its names below are
+ * another zone's). */
+bool val_nsec3_is_cut(const struct val_nsec3 *r);
+
+/* Whether r has the opt-out flag (RFC 5155 §6: its span may hold
+ * unsigned delegations). */
+bool val_nsec3_optout(const struct val_nsec3 *r);
+
+/* Whether a and b have the same hash parameters (iterations, salt). */
+bool val_nsec3_same_params(const struct val_nsec3 *a,
+			   const struct val_nsec3 *b);
+
 /* Whether r covers the hash h (its owner's hash < h < its next, the
  * last record of the chain wrapping to the first). */
 bool val_nsec3_covers(const struct val_nsec3 *r, const uint8_t h[20]);

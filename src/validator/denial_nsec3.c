@@ -54,10 +54,11 @@ struct n3_proof {
 
 /* A proven closest encloser (RFC 5155 §8.3). */
 struct n3_ce {
-	int labels;		/* of the closest encloser */
+	int labels;		       /* of the closest encloser */
 	const struct val_nsec3 *match; /* NSEC3 matching it */
-	const struct val_nsec3 *nc;	/* NSEC3 covering the next closer name, or
-				   NULL when the closest encloser is qname */
+	const struct val_nsec3 *nc;    /* NSEC3 covering the next closer
+					  name, or NULL when the closest
+					  encloser is qname */
 };
 
 #define n3_bogus(v, tag, ...)                                                  \
@@ -70,17 +71,18 @@ static const char *name_str(const uint8_t *name, char buf[DT_NAME_TEXT_MAXLEN])
 	return buf;
 }
 
-static bool n3_has(const struct val_nsec3 *r, uint16_t type)
+bool val_nsec3_has(const struct val_nsec3 *r, uint16_t type)
 {
 	return wire_bitmap_has(r->bm, r->bmlen, type);
 }
 
-static bool n3_is_cut(const struct val_nsec3 *r)
+bool val_nsec3_is_cut(const struct val_nsec3 *r)
 {
-	return n3_has(r, WIRE_TYPE_NS) && !n3_has(r, WIRE_TYPE_SOA);
+	return val_nsec3_has(r, WIRE_TYPE_NS) &&
+	       !val_nsec3_has(r, WIRE_TYPE_SOA);
 }
 
-static bool n3_optout(const struct val_nsec3 *r)
+bool val_nsec3_optout(const struct val_nsec3 *r)
 {
 	return r->flags & NSEC3_FLAG_OPTOUT;
 }
@@ -121,7 +123,8 @@ bool val_nsec3_hash_name(const struct val_nsec3 *r, const uint8_t *name,
 					 r->salt, r->saltlen, out) > 0;
 }
 
-static bool same_params(const struct val_nsec3 *a, const struct val_nsec3 *b)
+bool val_nsec3_same_params(const struct val_nsec3 *a,
+			   const struct val_nsec3 *b)
 {
 	return a->iterations == b->iterations && a->saltlen == b->saltlen &&
 	       memcmp(a->salt, b->salt, a->saltlen) == 0;
@@ -148,7 +151,8 @@ static int n3_collect(struct n3_proof *p, const struct val_rrset *sets,
 			struct val_nsec3 *r = &p->recs[p->nrecs];
 
 			if (val_nsec3_split(sets[i].rrs[j], p->zone, r) &&
-			    (p->nrecs == 0 || same_params(&p->recs[0], r)))
+			    (p->nrecs == 0 ||
+			     val_nsec3_same_params(&p->recs[0], r)))
 				p->nrecs++;
 		}
 	}
@@ -210,7 +214,7 @@ static int n3_hash_anc(struct n3_proof *p, int labels, const uint8_t **ret,
 }
 
 static const struct val_nsec3 *n3_match(const struct n3_proof *p,
-				 const uint8_t h[HLEN])
+					const uint8_t h[HLEN])
 {
 	for (size_t i = 0; i < p->nrecs; i++) {
 		if (memcmp(p->recs[i].hash, h, HLEN) == 0)
@@ -231,7 +235,7 @@ bool val_nsec3_covers(const struct val_nsec3 *r, const uint8_t h[HLEN])
 }
 
 static const struct val_nsec3 *n3_cover(const struct n3_proof *p,
-				 const uint8_t h[HLEN])
+					const uint8_t h[HLEN])
 {
 	for (size_t i = 0; i < p->nrecs; i++) {
 		if (val_nsec3_covers(&p->recs[i], h))
@@ -322,14 +326,16 @@ static int ce_check_type(struct n3_proof *p, const uint8_t *ce,
 {
 	char b1[DT_NAME_TEXT_MAXLEN], b2[DT_NAME_TEXT_MAXLEN];
 
-	if (!n3_is_cut(m) && !n3_has(m, WIRE_TYPE_DNAME))
+	if (!val_nsec3_is_cut(m) && !val_nsec3_has(m, WIRE_TYPE_DNAME))
 		return 0;
-	n3_bogus(v, n3_is_cut(m) ? "nsec3-ce-delegation" : "nsec3-ce-dname",
+	n3_bogus(v,
+		 val_nsec3_is_cut(m) ? "nsec3-ce-delegation"
+				     : "nsec3-ce-dname",
 		 "NSEC3 for %s, closest encloser of %s, shows a %s: the "
 		 "answer should have been a %s",
 		 name_str(ce, b1), name_str(p->qname, b2),
-		 n3_is_cut(m) ? "delegation (NS, no SOA)" : "DNAME",
-		 n3_is_cut(m) ? "referral" : "DNAME redirection");
+		 val_nsec3_is_cut(m) ? "delegation (NS, no SOA)" : "DNAME",
+		 val_nsec3_is_cut(m) ? "referral" : "DNAME redirection");
 	return N3_DONE;
 }
 
@@ -383,8 +389,9 @@ static int n3_ce_proof(struct n3_proof *p, struct n3_ce *ce,
 	if (p->ctx->trace)
 		val_trace(p->ctx, "NSEC3: closest encloser of %s is %s%s",
 			  name_str(p->qname, b1), name_str(name, b2),
-			  n3_optout(ce->nc) ? " (next closer in opt-out span)"
-					    : "");
+			  val_nsec3_optout(ce->nc)
+				  ? " (next closer in opt-out span)"
+				  : "");
 	return 0;
 }
 
@@ -414,7 +421,7 @@ static void n3_done(struct n3_proof *p, const struct n3_ce *ce,
 {
 	char b1[DT_NAME_TEXT_MAXLEN], b2[DT_NAME_TEXT_MAXLEN];
 
-	if (!ce->nc || !n3_optout(ce->nc)) {
+	if (!ce->nc || !val_nsec3_optout(ce->nc)) {
 		val_verdict_secure(v);
 		return;
 	}
@@ -486,27 +493,27 @@ int val_nsec3_nxdomain(struct val_ctx *ctx, const struct val_rrset *nsec3s,
 
 /* Checks that m, an NSEC3 matching qname (or with wc its wildcard),
  * denies qtype. Returns 0, or N3_DONE with v set. */
-static int n3_lacks_type(struct n3_proof *p, const struct val_nsec3 *m, uint16_t qtype,
-			 bool wc, struct val_verdict *v)
+static int n3_lacks_type(struct n3_proof *p, const struct val_nsec3 *m,
+			 uint16_t qtype, bool wc, struct val_verdict *v)
 {
 	char b1[DT_NAME_TEXT_MAXLEN], t[16];
 	const char *at = wc ? "the wildcard matching " : "";
 
 	name_str(p->qname, b1);
 	wire_type_to_str(qtype, t);
-	if (n3_has(m, qtype)) {
+	if (val_nsec3_has(m, qtype)) {
 		n3_bogus(v,
 			 wc ? "nsec3-wc-nodata-type-present"
 			    : "nsec3-nodata-type-present",
 			 "NSEC3 for %s%s lists %s: NODATA for %s/%s is not "
 			 "proven",
 			 at, b1, t, b1, t);
-	} else if (n3_has(m, WIRE_TYPE_CNAME)) {
+	} else if (val_nsec3_has(m, WIRE_TYPE_CNAME)) {
 		n3_bogus(v, wc ? "nsec3-wc-nodata-cname" : "nsec3-nodata-cname",
 			 "NSEC3 for %s%s lists CNAME: %s/%s should have been "
 			 "answered with the CNAME",
 			 at, b1, b1, t);
-	} else if (qtype == WIRE_TYPE_DS && n3_has(m, WIRE_TYPE_SOA) &&
+	} else if (qtype == WIRE_TYPE_DS && val_nsec3_has(m, WIRE_TYPE_SOA) &&
 		   !wire_dname_is_root(p->qname)) {
 		n3_bogus(v,
 			 wc ? "nsec3-wc-ds-child-side" : "nsec3-ds-child-side",
@@ -514,7 +521,7 @@ static int n3_lacks_type(struct n3_proof *p, const struct val_nsec3 *m, uint16_t
 			 "zone's apex and cannot deny %s/DS, which the parent "
 			 "holds",
 			 at, b1, b1);
-	} else if (qtype != WIRE_TYPE_DS && n3_is_cut(m)) {
+	} else if (qtype != WIRE_TYPE_DS && val_nsec3_is_cut(m)) {
 		n3_bogus(v,
 			 wc ? "nsec3-wc-nodata-referral"
 			    : "nsec3-nodata-referral",
@@ -547,11 +554,11 @@ static int n3_nodata_ce(struct n3_proof *p, uint16_t qtype,
 		if ((r = n3_lacks_type(p, m, qtype, true, v)))
 			return r;
 		got->wildcard = true;
-		got->optout = n3_optout(ce.nc);
+		got->optout = val_nsec3_optout(ce.nc);
 		n3_done(p, &ce, "wildcard NODATA", v);
 		return 0;
 	}
-	if (!n3_optout(ce.nc)) {
+	if (!val_nsec3_optout(ce.nc)) {
 		n3_bogus(v,
 			 qtype == WIRE_TYPE_DS ? "nsec3-ds-no-optout"
 					       : "nsec3-nodata-no-proof",
@@ -581,7 +588,7 @@ static int n3_nodata(struct n3_proof *p, uint16_t qtype,
 		return n3_nodata_ce(p, qtype, got, v);
 	if ((r = n3_lacks_type(p, m, qtype, false, v)))
 		return r;
-	got->delegation = n3_is_cut(m);
+	got->delegation = val_nsec3_is_cut(m);
 	val_verdict_secure(v);
 	return 0;
 }
