@@ -134,7 +134,7 @@ ldns-signzone -i "$inception" -e "$expiration" -o secure.example. -f "$out/secur
 # a delegation inside an opt-out span.
 cat "$out/n3.zone" "$ksk_n3.key" >"$out/n3k.zone"
 dnssec-signzone -q -z -3 - -A -H 0 -O full -s "$inception" -e "$expiration" \
-	-o n3.example. -f "$out/n3.signed" -K "$out" "$out/n3k.zone" "$ksk_n3" >/dev/null
+	-d "$out" -o n3.example. -f "$out/n3.signed" -K "$out" "$out/n3k.zone" "$ksk_n3" >/dev/null
 ldns-signzone -n -t 0 -i "$inception" -e "$expiration" -o w3.example. -f "$out/w3.signed" "$out/w3.zone" "$ksk_w3"
 ldns-signzone -i "$inception" -e "$soon_expiration" -o soon.example. -f "$out/soon.signed" "$out/soon.zone" "$ksk_soon"
 ldns-signzone -i "$inception" -e "$expiration" -o . -f "$out/root.signed" "$out/root.zone" "$ksk_root"
