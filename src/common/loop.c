@@ -56,6 +56,9 @@ struct loop {
 	pthread_mutex_t lock; /* guards posts and post_tail */
 	struct loop_post *posts;
 	struct loop_post **post_tail;
+
+	bool (*idle)(void *arg); /* loop_set_idle */
+	void *idle_arg;
 };
 
 static void loop_update_time(struct loop *loop)
@@ -391,8 +394,19 @@ int loop_run(struct loop *loop)
 		run_timers(loop);
 		if (loop->stop)
 			break;
-		n = epoll_wait(loop->epfd, loop->batch, LOOP_BATCH,
-			       next_timeout(loop));
+		/* Work for idle time: only when nothing is ready and the
+		 * loop would sleep. */
+		if (loop->idle && next_timeout(loop) != 0) {
+			n = epoll_wait(loop->epfd, loop->batch, LOOP_BATCH, 0);
+			if (n == 0) {
+				if (!loop->idle(loop->idle_arg))
+					loop->idle = NULL;
+				continue;
+			}
+		} else {
+			n = epoll_wait(loop->epfd, loop->batch, LOOP_BATCH,
+				       next_timeout(loop));
+		}
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -404,6 +418,12 @@ int loop_run(struct loop *loop)
 	}
 	loop->stop = false;
 	return ret;
+}
+
+void loop_set_idle(struct loop *loop, bool (*fn)(void *arg), void *arg)
+{
+	loop->idle = fn;
+	loop->idle_arg = arg;
 }
 
 void loop_stop(struct loop *loop)

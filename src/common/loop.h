@@ -100,6 +100,15 @@ int loop_post(struct loop *loop, void (*fn)(void *arg), void *arg);
  * fails for another reason than EINTR. */
 int loop_run(struct loop *loop);
 
+/*
+ * Work for the loop's idle time: loop_run() calls fn(arg) when no file
+ * descriptor is ready and no timer is due, instead of sleeping, then
+ * looks again; one step per call, so a step should be short. fn returns
+ * false when it has nothing more to do, and is then forgotten. NULL
+ * forgets it at once. Not thread-safe (the loop's own thread).
+ */
+void loop_set_idle(struct loop *loop, bool (*fn)(void *arg), void *arg);
+
 /* Makes loop_run() return after the current iteration (from a callback,
  * or through loop_post from another thread). */
 void loop_stop(struct loop *loop);

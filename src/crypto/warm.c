@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "crypto/alg.h"
+#include "common/limits.h"
+#include "crypto/ds.h"
 #include "crypto/internal.h"
 #include "crypto/key.h"
 #include "crypto/verify.h"
@@ -75,24 +77,44 @@ static size_t warm_key(uint8_t alg, uint8_t *buf)
 	return len;
 }
 
-unsigned crypto_warm_up(void)
+bool crypto_warm_alg(uint8_t alg)
 {
 	static const uint8_t data[] = "dnstrust warm-up";
 	uint8_t rdata[4 + 4 + 256], sig[512];
+	size_t len = warm_key(alg, rdata), siglen;
+	struct crypto_key *key;
+	bool refused;
+
+	if (!len || crypto_key_new(rdata, len, &key) != 0)
+		return false;
+	memset(sig, 0x01, sizeof(sig));
+	siglen = key->siglen ? key->siglen : 256;
+	/* Fails: no signature verifies; only the path matters. */
+	refused = crypto_verify(key, data, sizeof(data), sig, siglen) != 0;
+	crypto_key_free(key);
+	return refused;
+}
+
+void crypto_warm_digests(void)
+{
+	static const uint8_t root[1] = {0}, rdata[4] = {1, 1, 3, 8};
+	static const uint8_t types[] = {CRYPTO_DS_SHA256, CRYPTO_DS_SHA1,
+					CRYPTO_DS_SHA384};
+	uint8_t out[DT_DS_DIGEST_MAXLEN];
+
+	/* A failure here is met again, and reported, where it matters. */
+	for (size_t i = 0; i < sizeof(types); i++)
+		if (crypto_ds_digest(root, rdata, sizeof(rdata), types[i], out,
+				     sizeof(out)) < 0)
+			continue;
+}
+
+unsigned crypto_warm_up(void)
+{
 	unsigned n = 0;
 
-	memset(sig, 0x01, sizeof(sig));
-	for (unsigned alg = 1; alg < 256; alg++) {
-		size_t len = warm_key((uint8_t)alg, rdata);
-		struct crypto_key *key;
-
-		if (!len || crypto_key_new(rdata, len, &key) != 0)
-			continue;
-		size_t siglen = key->siglen ? key->siglen : 256;
-		/* Fails: no signature verifies; only the path matters. */
-		if (crypto_verify(key, data, sizeof(data), sig, siglen) != 0)
-			n++;
-		crypto_key_free(key);
-	}
+	crypto_warm_digests();
+	for (unsigned alg = 1; alg < 256; alg++)
+		n += crypto_warm_alg((uint8_t)alg);
 	return n;
 }

@@ -18,6 +18,7 @@
 #include "common/log.h"
 #include "common/loop.h"
 #include "common/protocol.h"
+#include "crypto/alg.h"
 #include "daemon/fetch_net.h"
 #include "daemon/iter_net.h"
 #include "daemon/ns_lookup.h"
@@ -32,8 +33,12 @@
 #include "upstream/capab.h"
 #include "upstream/probe.h"
 #include "upstream/transport.h"
+#include "validator/anchor.h"
 #include "wire/dname.h"
 #include "wire/msg.h"
+
+/* Algorithms warmed in idle time: the anchors' and the two most used. */
+#define ENGINE_WARM_ALGS 8
 
 struct inproc {
 	struct loop *loop;
@@ -76,6 +81,11 @@ struct inproc {
 	size_t waiting;		/* questions of the call under way not
 				   answered yet */
 	bool running;		/* inside loop_run() */
+	/* OpenSSL's one-time set-up, done while the loop waits for the
+	 * network (warm_idle): the digests, then these algorithms */
+	uint8_t warm[ENGINE_WARM_ALGS];
+	size_t nwarm;
+	size_t warm_next;	/* 0: the digests next, i: warm[i - 1] */
 };
 
 /* A question of inproc_ask(), waiting in the core. */
@@ -516,6 +526,58 @@ static bool forwarding(void *arg)
 	return !recursing(arg);
 }
 
+/*
+ * A process's first validation pays OpenSSL's start-up (its
+ * configuration, the provider's tables, each key type's methods): a few
+ * milliseconds a daemon spends once at its start (crypto_warm_up). The
+ * engine does it in steps while its loop would sleep waiting for the
+ * network (loop_set_idle), so that the first answer does not wait for
+ * it: the digests (SHA-256 fetched first starts OpenSSL), then the
+ * algorithms of the trust anchors, then RSA/SHA-256 and ECDSA P-256.
+ */
+static bool warm_idle(void *arg)
+{
+	struct inproc *e = arg;
+
+	if (e->warm_next == 0)
+		crypto_warm_digests();
+	else
+		(void)crypto_warm_alg(e->warm[e->warm_next - 1]);
+	return ++e->warm_next <= e->nwarm;
+}
+
+static void warm_add(struct inproc *e, uint8_t alg)
+{
+	for (size_t i = 0; i < e->nwarm; i++)
+		if (e->warm[i] == alg)
+			return;
+	if (e->nwarm < ENGINE_WARM_ALGS)
+		e->warm[e->nwarm++] = alg;
+}
+
+/* The warm-up list, when some zone is anchored (nothing to validate
+ * otherwise). */
+static void warm_start(struct inproc *e)
+{
+	size_t n = val_anchors_count(e->st->ta);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct val_anchor_zone *z = val_anchors_get(e->st->ta, i);
+
+		for (size_t j = 0; j < z->nds; j++)
+			if (z->ds[j].rdlen > 2)
+				warm_add(e, z->ds[j].rdata[2]);
+		for (size_t j = 0; j < z->ndnskey; j++)
+			if (z->dnskey[j].rdlen > 3)
+				warm_add(e, z->dnskey[j].rdata[3]);
+	}
+	if (!n)
+		return;
+	warm_add(e, 8);	 /* RSASHA256 */
+	warm_add(e, 13); /* ECDSAP256SHA256 */
+	loop_set_idle(e->loop, warm_idle, e);
+}
+
 struct inproc *inproc_new(const struct inproc_opts *o, char *err,
 			  size_t errlen)
 {
@@ -568,6 +630,7 @@ struct inproc *inproc_new(const struct inproc_opts *o, char *err,
 	snprintf(err, errlen, "%s", errcode_str(-ENOMEM));
 	if (e->st->cfg.resolution == CFG_RES_AUTO && judge_start(e) < 0)
 		goto fail;
+	warm_start(e);
 	e->deadline.cb = deadline_passed;
 	e->deadline.arg = e;
 	e->qtimeout.cb = qtimeout_passed;

@@ -85,31 +85,30 @@ static int anchors_load(const struct cfg *cfg, struct val_anchors *ta,
 
 struct dstate *inproc_state_load(const char *conf, char *err, size_t errlen)
 {
-	struct cfg *cfg = malloc(sizeof(*cfg));
 	struct val_anchors *ta = val_anchors_new();
-	struct dstate *st = NULL;
+	struct dstate *st = dstate_alloc();
 	char desc[PATH_MAX + 64];
 
 	snprintf(err, errlen, "%s", errcode_str(-ENOMEM));
-	if (!cfg || !ta)
-		goto out;
+	if (!ta || !st)
+		goto fail;
 	/* The default file may be absent (the defaults apply); a file the
-	 * caller named must be there. */
-	if (cfg_load(conf ? conf : CFG_DEFAULT_PATH, conf != NULL, cfg, err,
-		     errlen) < 0)
-		goto out;
+	 * caller named must be there. Parsed in place, not copied: struct
+	 * cfg is mostly room for rules, and pages nobody writes cost
+	 * neither a page fault nor resident memory. */
+	if (cfg_load_zeroed(conf ? conf : CFG_DEFAULT_PATH, conf != NULL,
+			    &st->cfg, err, errlen) < 0)
+		goto fail;
 	err[0] = '\0';
-	if (anchors_load(cfg, ta, desc, sizeof(desc), err, errlen) < 0) {
+	if (anchors_load(&st->cfg, ta, desc, sizeof(desc), err, errlen) < 0) {
 		if (!err[0])
 			snprintf(err, errlen, "trust anchors unusable");
-		goto out;
+		goto fail;
 	}
-	st = dstate_new(cfg, ta, desc); /* takes ta */
-	ta = NULL;
-	if (!st)
-		snprintf(err, errlen, "%s", errcode_str(-ENOMEM));
-out:
-	val_anchors_free(ta);
-	free(cfg);
+	dstate_finish(st, ta, desc); /* takes ta */
 	return st;
+fail:
+	val_anchors_free(ta);
+	dstate_put(st);
+	return NULL;
 }

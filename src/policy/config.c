@@ -1690,9 +1690,9 @@ static int line_parse(const char *s, const char *e, struct cfg *c,
 
 /* --- the interface --- */
 
-void cfg_default(struct cfg *c)
+/* Every default that is not zero, into c, which is zero already. */
+static void defaults_on_zero(struct cfg *c)
 {
-	memset(c, 0, sizeof(*c));
 	snprintf(c->socket, sizeof(c->socket), "%s", CFG_DEFAULT_SOCKET);
 	c->upstream_source = UP_SOURCE_FILE;
 	snprintf(c->resolv_conf, sizeof(c->resolv_conf), "%s",
@@ -1715,7 +1715,14 @@ void cfg_default(struct cfg *c)
 	c->auto_trust_remove_holddown = DT_AT_HOLDDOWN;
 }
 
-/* The parse of cfg_parse into c (ret is written only on success). */
+void cfg_default(struct cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	defaults_on_zero(c);
+}
+
+/* The parse of cfg_parse into c, which holds the defaults (ret is
+ * written only on success). */
 static int parse_into(struct cfg *c, const char *text, size_t len,
 		      struct cfg_ctx *x)
 {
@@ -1724,7 +1731,6 @@ static int parse_into(struct cfg *c, const char *text, size_t len,
 	struct cfg_line l;
 	int r;
 
-	cfg_default(c);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 
@@ -1745,34 +1751,43 @@ static int parse_into(struct cfg *c, const char *text, size_t len,
 	return check_stub(c, x);
 }
 
+/* cfg_parse's text into c, which is zero. */
+static int parse_zeroed(const char *text, size_t len, struct cfg *c,
+			struct cfg_ctx *x)
+{
+	int r;
+
+	if (len > DT_CFG_MAXSIZE)
+		return cfg_fail(x, "larger than %d octets", DT_CFG_MAXSIZE);
+	defaults_on_zero(c);
+	r = parse_into(c, text, len, x);
+	if (r == 0 && x->err && x->errlen)
+		x->err[0] = '\0';
+	return r;
+}
+
 /*
  * The configuration being parsed is on the heap, not the stack: struct
  * cfg is some 200 KiB (room for DT_CFG_MAX_POLICY rules of each kind),
  * more than a small thread stack holds, and libdnstrust's in-process
- * engine parses on its caller's thread; a stack that grew by it would
- * also stay resident.
+ * engine parses on its caller's thread. calloc, not cfg_default: the
+ * pages of rules nobody wrote are not written twice.
  */
 int cfg_parse(const char *text, size_t len, const char *name, struct cfg *ret,
 	      char *err, size_t errlen)
 {
 	struct cfg_ctx x = {
 		.name = name ? name : "(config)", .err = err, .errlen = errlen};
-	struct cfg *c;
+	struct cfg *c = calloc(1, sizeof(*c));
 	int r;
 
-	if (len > DT_CFG_MAXSIZE)
-		return cfg_fail(&x, "larger than %d octets", DT_CFG_MAXSIZE);
-	c = malloc(sizeof(*c));
 	if (!c) {
 		cfg_fail(&x, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	r = parse_into(c, text, len, &x);
-	if (r == 0) {
+	r = parse_zeroed(text, len, c, &x);
+	if (r == 0)
 		*ret = *c;
-		if (err && errlen)
-			err[0] = '\0';
-	}
 	free(c);
 	return r;
 }
@@ -1790,8 +1805,8 @@ static int file_read(struct cfg_ctx *x, int fd, char **ret_buf, size_t *ret_len)
 	return r;
 }
 
-int cfg_load(const char *path, bool must_exist, struct cfg *ret, char *err,
-	     size_t errlen)
+int cfg_load_zeroed(const char *path, bool must_exist, struct cfg *c,
+		    char *err, size_t errlen)
 {
 	struct cfg_ctx x = {.name = path, .err = err, .errlen = errlen};
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
@@ -1800,7 +1815,7 @@ int cfg_load(const char *path, bool must_exist, struct cfg *ret, char *err,
 	int r;
 
 	if (fd < 0 && errno == ENOENT && !must_exist) {
-		cfg_default(ret);
+		defaults_on_zero(c);
 		if (err && errlen)
 			err[0] = '\0';
 		return 0;
@@ -1814,8 +1829,26 @@ int cfg_load(const char *path, bool must_exist, struct cfg *ret, char *err,
 	close(fd);
 	if (r < 0)
 		return r;
-	r = cfg_parse(buf, len, path, ret, err, errlen);
+	r = parse_zeroed(buf, len, c, &x);
 	free(buf);
+	return r;
+}
+
+int cfg_load(const char *path, bool must_exist, struct cfg *ret, char *err,
+	     size_t errlen)
+{
+	struct cfg_ctx x = {.name = path, .err = err, .errlen = errlen};
+	struct cfg *c = calloc(1, sizeof(*c));
+	int r;
+
+	if (!c) {
+		cfg_fail(&x, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	r = cfg_load_zeroed(path, must_exist, c, err, errlen);
+	if (r == 0)
+		*ret = *c;
+	free(c);
 	return r;
 }
 

@@ -192,6 +192,14 @@ int cfg_parse(const char *text, size_t len, const char *name, struct cfg *ret,
 int cfg_load(const char *path, bool must_exist, struct cfg *ret, char *err,
 	     size_t errlen);
 
+/* cfg_load in place into c, which must be zero (calloc): no copy, and
+ * only the pages its settings and rules are written in are touched,
+ * where cfg_load's copy writes all of struct cfg's some 200 KiB (each
+ * page a fault and resident). Returns as cfg_load; on error c holds
+ * part of the file and is to be dropped. */
+int cfg_load_zeroed(const char *path, bool must_exist, struct cfg *c,
+		    char *err, size_t errlen);
+
 /* Writes the configuration back as a dnstrust.conf text for
  * `dnstrustd -n` (check and print): every key with a one-line comment,
  * keys without a value (no listener, trust anchors or user) commented

@@ -32,17 +32,20 @@ static void copy_sparse(void *dst, const void *src, size_t len)
 	}
 }
 
-struct dstate *dstate_new(const struct cfg *cfg, struct val_anchors *ta,
-			  const char *desc)
+struct dstate *dstate_alloc(void)
 {
 	struct dstate *st = calloc(1, sizeof(*st));
 
-	if (!st) {
-		val_anchors_free(ta);
-		return NULL;
-	}
-	st->refs = 1;
-	copy_sparse(&st->cfg, cfg, sizeof(*cfg));
+	if (st)
+		st->refs = 1;
+	return st;
+}
+
+void dstate_finish(struct dstate *st, struct val_anchors *ta,
+		   const char *desc)
+{
+	const struct cfg *cfg = &st->cfg;
+
 	st->ta = ta;
 	val_limits_default(&st->lim);
 	st->lim.nsec3_iterations = cfg->nsec3_max_iterations;
@@ -56,6 +59,19 @@ struct dstate *dstate_new(const struct cfg *cfg, struct val_anchors *ta,
 		uc->attempts = DT_UP_ATTEMPTS_DEFAULT;
 	}
 	snprintf(st->ta_desc, sizeof(st->ta_desc), "%s", desc ? desc : "");
+}
+
+struct dstate *dstate_new(const struct cfg *cfg, struct val_anchors *ta,
+			  const char *desc)
+{
+	struct dstate *st = dstate_alloc();
+
+	if (!st) {
+		val_anchors_free(ta);
+		return NULL;
+	}
+	copy_sparse(&st->cfg, cfg, sizeof(*cfg));
+	dstate_finish(st, ta, desc);
 	return st;
 }
 

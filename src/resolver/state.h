@@ -44,6 +44,16 @@ struct dstate {
 struct dstate *dstate_new(const struct cfg *cfg, struct val_anchors *ta,
 			  const char *desc);
 
+/* dstate_new in two steps, for a caller that writes the configuration
+ * in place (cfg_load_zeroed: no copy, and only the pages it writes are
+ * touched): a zero state of one reference (NULL when out of memory),
+ * whose cfg the caller fills; then the rest made from that cfg, with
+ * the anchors ta (taken) described as desc. A state dropped between
+ * the two goes with dstate_put. */
+struct dstate *dstate_alloc(void);
+void dstate_finish(struct dstate *st, struct val_anchors *ta,
+		   const char *desc);
+
 struct dstate *dstate_get(struct dstate *st);
 void dstate_put(struct dstate *st);
 

@@ -639,6 +639,22 @@ static void test_load(void)
 	r = cfg_load(path, true, &c, err, sizeof(err));
 	ok(r == 0 && c.threads == 4 && strcmp(c.socket, "/x") == 0,
 	   "file read");
+	/* In place into zeroed memory: the same configuration. */
+	struct cfg *z = calloc(1, sizeof(*z));
+	if (ok(z != NULL, "calloc")) {
+		r = cfg_load_zeroed(path, true, z, err, sizeof(err));
+		ok(r == 0 && cfg_same(z, &c),
+		   "cfg_load_zeroed: what cfg_load gives");
+		memset(z, 0, sizeof(*z));
+		snprintf(want, sizeof(want), "%s/missing.conf", dir);
+		r = cfg_load_zeroed(want, false, z, err, sizeof(err));
+		ok(r == 0 && cfg_same(z, &d),
+		   "cfg_load_zeroed: missing optional file: defaults");
+		memset(z, 0, sizeof(*z));
+		r = cfg_load_zeroed(want, true, z, err, sizeof(err));
+		is_int(r, -ENOENT, "cfg_load_zeroed: missing required file");
+		free(z);
+	}
 	snprintf(path, sizeof(path), "%s/bad.conf", dir);
 	ok(write_file(path, "threads 4\n\nthreads 5\n", 21), "bad.conf");
 	r = cfg_load(path, false, &c, err, sizeof(err));
@@ -646,6 +662,13 @@ static void test_load(void)
 	snprintf(want, sizeof(want),
 		 "%s:3: threads given twice (first on line 1)", path);
 	is_str(err, want, "bad file message names path:line");
+	z = calloc(1, sizeof(*z));
+	if (z) {
+		r = cfg_load_zeroed(path, false, z, err, sizeof(err));
+		ok(r == DT_ECONFIG && !strcmp(err, want),
+		   "cfg_load_zeroed: bad file, the same message");
+		free(z);
+	}
 
 	big = malloc(DT_CFG_MAXSIZE + 1);
 	snprintf(path, sizeof(path), "%s/big.conf", dir);

@@ -3,7 +3,7 @@
  * src/common/loop.c: timers in order, re-armed and stopped from
  * callbacks (their own and others'), file descriptors deleted while their
  * events are pending in the same batch, posts from another thread, the
- * clocks.
+ * clocks, work for idle time.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -439,6 +439,52 @@ static void test_clocks(void)
 	ok(loop_now_ms(L) > 0, "monotonic ms");
 }
 
+/* loop_set_idle: steps run only while nothing is ready; a readable pipe
+ * and a due timer go first; the hook is forgotten once it says so. */
+struct idle_rec {
+	int steps;
+	int limit;
+	int io_before; /* p.calls seen at the first step */
+	struct pio *p;
+};
+
+static bool idle_step(void *arg)
+{
+	struct idle_rec *r = arg;
+
+	if (r->steps++ == 0)
+		r->io_before = r->p->calls;
+	return r->steps < r->limit;
+}
+
+static void test_idle(void)
+{
+	struct pio p = {0};
+	struct idle_rec r = {.limit = 3, .io_before = -1, .p = &p};
+
+	if (!ok(pio_open(&p) == 0, "pipe"))
+		return;
+	is_int(loop_io_add(L, &p.io, p.rfd, LOOP_READ), 0, "io added");
+	(void)!write(p.wfd, "x", 1);
+	loop_set_idle(L, idle_step, &r);
+	run_for(50); /* pio_cb stops the loop */
+	ok(p.calls == 1 && r.steps == 0,
+	   "a readable fd is dispatched before idle work");
+	run_for(50);
+	is_int(r.io_before, 1, "idle work once nothing is ready");
+	is_int(r.steps, 3, "idle steps until the hook says it is done");
+	run_for(20);
+	is_int(r.steps, 3, "a finished hook is forgotten");
+	r.steps = 0;
+	r.limit = 1000000;
+	loop_set_idle(L, idle_step, &r);
+	loop_set_idle(L, NULL, NULL);
+	run_for(20);
+	is_int(r.steps, 0, "loop_set_idle(NULL) forgets it at once");
+	loop_io_del(L, &p.io);
+	pio_close(&p);
+}
+
 int main(void)
 {
 	struct loop *other;
@@ -455,6 +501,7 @@ int main(void)
 	test_reuse();
 	test_posts();
 	test_clocks();
+	test_idle();
 	loop_free(L);
 
 	/* Pending posts are dropped by loop_free (ASan: nothing leaks). */
