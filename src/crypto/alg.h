@@ -101,10 +101,12 @@ unsigned crypto_ds_digest_len(uint8_t type);
 unsigned crypto_warm_up(void);
 
 /* crypto_warm_up's steps, for a caller that spreads them over idle time
- * (libdnstrust's in-process engine): OpenSSL's start-up and the DS
- * digests (SHA-1, SHA-256, SHA-384, the first also NSEC3's); one
+ * (libdnstrust's in-process engine), each under 1.5 ms here: OpenSSL's
+ * start-up (its configuration); the DS digests (SHA-256, whose first
+ * fetch loads the provider, SHA-1, also NSEC3's, and SHA-384); one
  * algorithm's key import and verification, true when alg is supported
  * (and its key refused the signature). */
+void crypto_warm_init(void);
 void crypto_warm_digests(void);
 bool crypto_warm_alg(uint8_t alg);
 

@@ -2,6 +2,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 #include "crypto/alg.h"
 #include "common/limits.h"
 #include "crypto/ds.h"
@@ -95,6 +97,13 @@ bool crypto_warm_alg(uint8_t alg)
 	return refused;
 }
 
+void crypto_warm_init(void)
+{
+	/* What the first use of libcrypto does anyway (its configuration
+	 * file read), done now. */
+	(void)OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CONFIG, NULL);
+}
+
 void crypto_warm_digests(void)
 {
 	static const uint8_t root[1] = {0}, rdata[4] = {1, 1, 3, 8};
@@ -113,6 +122,7 @@ unsigned crypto_warm_up(void)
 {
 	unsigned n = 0;
 
+	crypto_warm_init();
 	crypto_warm_digests();
 	for (unsigned alg = 1; alg < 256; alg++)
 		n += crypto_warm_alg((uint8_t)alg);

@@ -85,7 +85,9 @@ struct inproc {
 	 * network (warm_idle): the digests, then these algorithms */
 	uint8_t warm[ENGINE_WARM_ALGS];
 	size_t nwarm;
-	size_t warm_next;	/* 0: the digests next, i: warm[i - 1] */
+	size_t warm_next;	/* 0: OpenSSL's start-up next, 1: the
+				   digests, i: warm[i - 2] */
+	bool warming;		/* steps left */
 };
 
 /* A question of inproc_ask(), waiting in the core. */
@@ -532,18 +534,26 @@ static bool forwarding(void *arg)
  * milliseconds a daemon spends once at its start (crypto_warm_up). The
  * engine does it in steps while its loop would sleep waiting for the
  * network (loop_set_idle), so that the first answer does not wait for
- * it: the digests (SHA-256 fetched first starts OpenSSL), then the
- * algorithms of the trust anchors, then RSA/SHA-256 and ECDSA P-256.
+ * it: OpenSSL's start-up, the digests, then the algorithms of the trust
+ * anchors, then RSA/SHA-256 and ECDSA P-256. Only once a call's
+ * questions are out (inproc_ask): while the first call waits for the
+ * probe's verdict (judge_wait), a step would hold back the questions
+ * themselves.
  */
 static bool warm_idle(void *arg)
 {
 	struct inproc *e = arg;
+	bool more;
 
 	if (e->warm_next == 0)
+		crypto_warm_init();
+	else if (e->warm_next == 1)
 		crypto_warm_digests();
 	else
-		(void)crypto_warm_alg(e->warm[e->warm_next - 1]);
-	return ++e->warm_next <= e->nwarm;
+		(void)crypto_warm_alg(e->warm[e->warm_next - 2]);
+	more = ++e->warm_next < e->nwarm + 2;
+	e->warming = more;
+	return more;
 }
 
 static void warm_add(struct inproc *e, uint8_t alg)
@@ -575,7 +585,7 @@ static void warm_start(struct inproc *e)
 		return;
 	warm_add(e, 8);	 /* RSASHA256 */
 	warm_add(e, 13); /* ECDSAP256SHA256 */
-	loop_set_idle(e->loop, warm_idle, e);
+	e->warming = true;
 }
 
 struct inproc *inproc_new(const struct inproc_opts *o, char *err,
@@ -794,6 +804,8 @@ int inproc_ask(struct inproc *e, struct inproc_q *qs, size_t n,
 		err = start(e, &ws[i]);
 	}
 	if (!err && e->waiting) {
+		if (e->warming)
+			loop_set_idle(e->loop, warm_idle, e);
 		e->ws = ws;
 		e->nws = n;
 		loop_timer_start(e->loop, &e->deadline, timeout_ms);
