@@ -257,6 +257,13 @@
  * wait, fetches go as they did, so a slow or silent network costs its
  * first questions this once. */
 #define DT_UP_JUDGE_WAIT_MS 1000
+/* libdnstrust's in-process engine looks at a directory upstream source
+ * (resolvconf's, networkd's: a readdir and a stat per file) and at what
+ * upstream-source auto finds at most once a second, on a call, where
+ * dnstrustd watches them (inotify): a VPN coming up is seen within a
+ * second, and a warm answer (a few microseconds) does not pay a
+ * directory scan. A file source is looked at (one stat) on every call. */
+#define DT_INPROC_SOURCE_LOOK_MS 1000
 /* A server not known to do DNSSEC is probed again after 1 s, doubling up
  * to 5 min: a network's resolver is not fixed in seconds, and a broken
  * one costs at most a probe every 5 min. */

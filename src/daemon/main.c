@@ -190,18 +190,6 @@ static void drop_own_listeners(struct daemon *d, struct up_conf *uc)
 		log_warn("%s", msg);
 }
 
-/* upstream lines: their servers in place of the source's, which still
- * gives the search list and the timing. */
-static void use_configured(const struct cfg *cfg, struct up_conf *uc)
-{
-	if (!cfg->upstream.nns)
-		return;
-	memcpy(uc->ns, cfg->upstream.ns, sizeof(uc->ns));
-	memcpy(uc->tls_name, cfg->upstream.tls_name, sizeof(uc->tls_name));
-	uc->nns = cfg->upstream.nns;
-	uc->defaulted = false;
-}
-
 /* Our own listeners taken out of the routes' servers too; a route left
  * without one is dropped. */
 static void drop_own_routed(const struct cfg *cfg, struct policy_routes *rt)
@@ -249,7 +237,7 @@ static void read_resolv_conf(struct daemon *d, struct up_conf *uc,
 		memset(uc, 0, sizeof(*uc));
 		uc->timeout_ms = DT_UP_TIMEOUT_DEFAULT_MS;
 		uc->attempts = DT_UP_ATTEMPTS_DEFAULT;
-		use_configured(&d->st->cfg, uc);
+		cfg_upstream_over(&d->st->cfg, uc);
 		free(data);
 		return;
 	}
@@ -262,7 +250,7 @@ static void read_resolv_conf(struct daemon *d, struct up_conf *uc,
 	}
 	free(data);
 	drop_own_listeners(d, uc);
-	use_configured(&d->st->cfg, uc);
+	cfg_upstream_over(&d->st->cfg, uc);
 }
 
 /* Stub mode: stub-resolv-conf follows the source's search list. */

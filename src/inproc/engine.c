@@ -6,7 +6,10 @@
  * (daemon/fetch_net.h); its answers are rendered for the waiting
  * questions, which inproc_ask() waits for.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +33,10 @@
 #include "iterator/iter_msg.h"
 #include "iterator/iterate.h"
 #include "policy/nta.h"
+#include "policy/route.h"
 #include "upstream/capab.h"
 #include "upstream/probe.h"
+#include "upstream/source.h"
 #include "upstream/transport.h"
 #include "validator/anchor.h"
 #include "wire/dname.h"
@@ -71,9 +76,14 @@ struct inproc {
 	off_t nta_size;
 	struct timespec nta_mtime;
 	struct up_conf uc;
-	ino_t rc_ino;		/* resolv.conf as it was read */
-	off_t rc_size;
-	struct timespec rc_mtime;
+	/* where the servers come from: dnstrust.conf's upstream-source
+	 * (auto resolved as dnstrustd resolves it), read again when it
+	 * changed (source_check) */
+	enum up_source_kind src_kind;
+	char src_path[PATH_MAX];
+	uint64_t src_sig;	/* source_sig() when it was read */
+	int64_t src_looked_ms;	/* auto or a directory: last looked at */
+	struct policy_routes *routes; /* learnt from its interfaces */
 	struct loop_timer deadline;	/* the caller's time is up */
 	struct loop_timer qtimeout;	/* query-timeout: SERVFAIL */
 	struct iwaiter *ws;		/* the call's questions */
@@ -298,20 +308,112 @@ static void qtimeout_passed(struct loop_timer *t)
 
 /* resolv.conf as the configuration names it; without it, no server
  * (every fetch fails: SERVFAIL, upstream-unreachable). */
-static void read_resolv_conf(struct inproc *e)
+static void read_source(struct inproc *e);
+
+/* The upstream source to read: the configured one, or what auto finds
+ * now (dnstrustd's rule, daemon/main.c's source_pick). */
+static void source_pick(struct inproc *e)
+{
+	const struct cfg *cfg = &e->st->cfg;
+
+	e->src_kind = cfg->upstream_source;
+	if (e->src_kind == UP_SOURCE_AUTO) {
+		const char *cand[UP_SOURCE_NKINDS];
+
+		for (int i = 0; i < UP_SOURCE_NKINDS; i++)
+			cand[i] = up_source_default_path(i);
+		e->src_kind = up_source_auto(cand);
+		snprintf(e->src_path, sizeof(e->src_path), "%s",
+			 up_source_default_path(e->src_kind));
+	} else {
+		snprintf(e->src_path, sizeof(e->src_path), "%s",
+			 cfg->resolv_conf);
+	}
+}
+
+static uint64_t sig_mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h;
+}
+
+static uint64_t sig_stat(uint64_t h, const struct stat *st)
+{
+	h = sig_mix(h, (uint64_t)st->st_ino);
+	h = sig_mix(h, (uint64_t)st->st_size);
+	h = sig_mix(h, (uint64_t)st->st_mtim.tv_sec);
+	return sig_mix(h, (uint64_t)st->st_mtim.tv_nsec);
+}
+
+/*
+ * What the source looks like on disk, as one number: the file's
+ * identity, size and time of change; for a directory (resolvconf's,
+ * networkd's) those of the directory and of each file in it that
+ * up_source_load reads (not starting with '.'), so that a file rewritten
+ * in place is seen too. 0 when the path cannot be looked at.
+ */
+static uint64_t source_sig(const char *path)
 {
 	struct stat st;
+	uint64_t h;
+	DIR *dir;
+	struct dirent *de;
 
-	if (stat(e->st->cfg.resolv_conf, &st) < 0)
-		memset(&st, 0, sizeof(st));
-	e->rc_ino = st.st_ino;
-	e->rc_size = st.st_size;
-	e->rc_mtime = st.st_mtim;
-	if (up_conf_load(e->st->cfg.resolv_conf, &e->uc) < 0) {
+	if (stat(path, &st) < 0)
+		return 0;
+	h = sig_stat(1, &st);
+	if (!S_ISDIR(st.st_mode) || !(dir = opendir(path)))
+		return h;
+	while ((de = readdir(dir)) != NULL) {
+		if (de->d_name[0] == '.' ||
+		    fstatat(dirfd(dir), de->d_name, &st, 0) < 0)
+			continue;
+		h = sig_mix(sig_stat(h, &st), (uint64_t)de->d_name[0]);
+	}
+	closedir(dir);
+	return h;
+}
+
+/*
+ * The servers from the source, dnstrust.conf's upstream lines in their
+ * place when it has any (cfg_upstream_over, as dnstrustd), and the
+ * split-DNS routes learnt from the source's interfaces (a resolvconf or
+ * networkd directory; none with upstream lines: the administrator chose
+ * where questions go), as dnstrustd learns them. A source that cannot
+ * be read gives no servers (the upstream lines still apply).
+ */
+static void read_source(struct inproc *e)
+{
+	struct up_source_data *data = malloc(sizeof(*data));
+	int r = data ? up_source_load(e->src_kind, e->src_path, data)
+		     : -ENOMEM;
+
+	e->src_sig = source_sig(e->src_path);
+	if (e->routes) {
+		e->routes->n = 0;
+		e->routes->dropped = 0;
+	}
+	if (r < 0) {
 		memset(&e->uc, 0, sizeof(e->uc));
 		e->uc.timeout_ms = DT_UP_TIMEOUT_DEFAULT_MS;
 		e->uc.attempts = DT_UP_ATTEMPTS_DEFAULT;
+	} else {
+		e->uc = data->conf;
+		if (e->routes && !e->st->cfg.upstream.nns)
+			policy_routes_learn(data, e->routes);
 	}
+	free(data);
+	cfg_upstream_over(&e->st->cfg, &e->uc);
+}
+
+/* The servers of the route learnt for (name, type), or NULL. */
+static const struct up_conf *route(void *arg, const uint8_t *name,
+				   uint16_t type)
+{
+	struct inproc *e = arg;
+	const struct policy_route *r = policy_route_find(e->routes, name, type);
+
+	return r ? &r->servers : NULL;
 }
 
 static void nta_drop(const struct cfg_nta *n, void *arg)
@@ -425,27 +527,47 @@ static int64_t judge_wait(struct inproc *e, int64_t timeout_ms)
 	return loop_now_ms(e->loop) - start;
 }
 
-/* At each call: resolv.conf replaced or changed since it was read (a new
- * network, a container's file rewritten) is read again, as the daemon's
- * watch does; when its servers changed, what was not validated as secure
- * is dropped from the cache (the daemon's rule, source_drop_unproven). */
-static void resolv_conf_check(struct inproc *e)
+/*
+ * At each call: the upstream source replaced or changed since it was
+ * read (a new network, a container's resolv.conf rewritten, a VPN's
+ * interface file) is read again, as the daemon's watch does; a file is
+ * looked at (stat) on every call, a directory and auto's choice at most
+ * once a second (DT_INPROC_SOURCE_LOOK_MS: each is several system
+ * calls). When the servers or the routes changed, what was not
+ * validated as secure is dropped from the cache (the daemon's rule,
+ * source_drop_unproven).
+ */
+static void source_check(struct inproc *e)
 {
-	struct stat st;
 	struct up_conf old = e->uc;
+	struct policy_routes *was = NULL;
+	enum up_source_kind kind = e->src_kind;
+	char path[PATH_MAX];
+	int64_t now = loop_now_ms(e->loop);
+	bool dir = kind == UP_SOURCE_RESOLVCONF || kind == UP_SOURCE_NETWORKD;
+	bool routes_changed;
 
-	if (stat(e->st->cfg.resolv_conf, &st) < 0)
-		memset(&st, 0, sizeof(st));
-	if (st.st_ino == e->rc_ino && st.st_size == e->rc_size &&
-	    st.st_mtim.tv_sec == e->rc_mtime.tv_sec &&
-	    st.st_mtim.tv_nsec == e->rc_mtime.tv_nsec)
+	if (e->st->cfg.upstream_source == UP_SOURCE_AUTO || dir) {
+		if (now - e->src_looked_ms < DT_INPROC_SOURCE_LOOK_MS)
+			return;
+		e->src_looked_ms = now;
+	}
+	snprintf(path, sizeof(path), "%s", e->src_path);
+	source_pick(e);
+	if (kind == e->src_kind && !strcmp(path, e->src_path) &&
+	    source_sig(e->src_path) == e->src_sig)
 		return;
-	read_resolv_conf(e);
-	if (up_conf_equal(&old, &e->uc))
+	if (e->routes && (was = malloc(sizeof(*was))) != NULL)
+		*was = *e->routes;
+	read_source(e);
+	routes_changed = was && (!policy_routes_equal(was, e->routes) ||
+				 was->dropped != e->routes->dropped);
+	free(was);
+	if (up_conf_equal(&old, &e->uc) && !routes_changed)
 		return;
 	up_client_set_conf(e->up, &e->uc);
 	source_drop_unproven(e->cache);
-	if (e->capab)
+	if (e->capab && !up_conf_equal(&old, &e->uc))
 		judge_servers(e);
 }
 
@@ -598,6 +720,7 @@ struct inproc *inproc_new(const struct inproc_opts *o, char *err,
 		.fetch_cancel = fetch_cancel,
 		.answered = answered,
 		.network = network,
+		.route = route,
 		.distrust = distrust,
 		.forwarding = forwarding,
 	};
@@ -623,7 +746,11 @@ struct inproc *inproc_new(const struct inproc_opts *o, char *err,
 	if (!e->st)
 		goto fail;
 	snprintf(err, errlen, "%s", errcode_str(-ENOMEM));
-	read_resolv_conf(e);
+	source_pick(e);
+	e->src_looked_ms = INT64_MIN / 2;
+	if (!(e->routes = calloc(1, sizeof(*e->routes))))
+		goto fail;
+	read_source(e);
 	if (!(e->cache = cache_new(o->cache_size)) ||
 	    !(e->loop = loop_new()) || !(e->up = up_client_new(e->loop)) ||
 	    !(e->fn = fn_new(e->loop, e->up, &fenv)) ||
@@ -680,6 +807,7 @@ void inproc_free(struct inproc *e)
 	if (e->st)
 		dstate_put(e->st);
 	nta_rt_free(e->nta);
+	free(e->routes);
 	free(e);
 	log_thread_quiet(quiet);
 }
@@ -792,7 +920,7 @@ int inproc_ask(struct inproc *e, struct inproc_q *qs, size_t n,
 		return -ENOMEM;
 	quiet = log_thread_quiet(true);
 	loop_update(e->loop);
-	resolv_conf_check(e);
+	source_check(e);
 	nta_check(e);
 	timeout_ms -= judge_wait(e, timeout_ms);
 	if (timeout_ms < 0)

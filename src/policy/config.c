@@ -1852,6 +1852,16 @@ int cfg_load(const char *path, bool must_exist, struct cfg *ret, char *err,
 	return r;
 }
 
+void cfg_upstream_over(const struct cfg *cfg, struct up_conf *uc)
+{
+	if (!cfg->upstream.nns)
+		return;
+	memcpy(uc->ns, cfg->upstream.ns, sizeof(uc->ns));
+	memcpy(uc->tls_name, cfg->upstream.tls_name, sizeof(uc->tls_name));
+	uc->nns = cfg->upstream.nns;
+	uc->defaulted = false;
+}
+
 const char *cfg_key_name(size_t i)
 {
 	return i < ARRAY_SIZE(cfg_keys) ? cfg_keys[i].name : NULL;

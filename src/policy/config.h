@@ -192,6 +192,12 @@ int cfg_parse(const char *text, size_t len, const char *name, struct cfg *ret,
 int cfg_load(const char *path, bool must_exist, struct cfg *ret, char *err,
 	     size_t errlen);
 
+/* upstream lines (cfg->upstream): their servers in place of those of
+ * uc (the upstream source's, which still gives the search list and the
+ * timing); nothing without them. dnstrustd's and the in-process
+ * engine's rule. */
+void cfg_upstream_over(const struct cfg *cfg, struct up_conf *uc);
+
 /* cfg_load in place into c, which must be zero (calloc): no copy, and
  * only the pages its settings and rules are written in are touched,
  * where cfg_load's copy writes all of struct cfg's some 200 KiB (each

@@ -35,6 +35,12 @@
  *                                in-process, RESOLV (the resolv-conf of
  *                                $DNSTRUST_CONF) rewritten to the
  *                                attacker's between two questions
+ *   lab_check routegone SOCKET NAME FILE NAME2
+ *                                in-process ($DNSTRUST_CONF: a resolvconf
+ *                                or networkd upstream-source): NAME
+ *                                insecure through a learnt route, FILE
+ *                                (its interface) removed, NAME2 then
+ *                                answered by the public tree
  *   lab_check auto SOCKET daemon|inprocess
  *                                DT_MODE_AUTO on every context: the mode
  *                                that must answer, signed names secure,
@@ -749,6 +755,36 @@ static void phase_fallback(void)
 	      "fallback: dt_res_query answers, AD=0, unvalidated");
 }
 
+/* A VPN's interface goes under a running process: NAME (below the
+ * domain its interface routes) is answered insecure from the VPN's
+ * server; FILE (the interface's file) is removed; within a second the
+ * engine has dropped the route, and NAME2 (below the same domain, not
+ * asked before) is answered by the public tree: NXDOMAIN, secure. */
+static void phase_routegone(const char *name, const char *file,
+			    const char *name2)
+{
+	dt_result_t *r = NULL;
+	int err;
+
+	check(set_mode(DT_MODE_INPROCESS), "DT_MODE_INPROCESS set");
+	err = dt_query(ctx, name, 1, 1, 0, &r);
+	check(!err && dt_result_status(r) == DT_STATUS_INSECURE &&
+		      dt_result_rcode(r) == 0 && typed(r, 1) > 0,
+	      "routegone: %s A insecure, through the route (%s)", name,
+	      dt_error_str(err));
+	dt_result_free(r);
+	r = NULL;
+	check(unlink(file) == 0, "routegone: the VPN's interface goes");
+	usleep(1200 * 1000); /* DT_INPROC_SOURCE_LOOK_MS, and some */
+	err = dt_query(ctx, name2, 1, 1, 0, &r);
+	check(!err && dt_result_status(r) == DT_STATUS_SECURE &&
+		      dt_result_rcode(r) == 3,
+	      "routegone: %s A, asked after, is the public tree's NXDOMAIN, "
+	      "secure (%s, rcode %d)",
+	      name2, dt_error_str(err), r ? dt_result_rcode(r) : -1);
+	dt_result_free(r);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3 || dt_ctx_new(&ctx) || dt_ctx_set_socket(ctx, argv[2]) ||
@@ -786,6 +822,8 @@ int main(int argc, char **argv)
 		phase_forged_auto(argv[3]);
 	} else if (!strcmp(argv[1], "switch") && argc == 5) {
 		phase_switch(argv[3], argv[4]);
+	} else if (!strcmp(argv[1], "routegone") && argc == 6) {
+		phase_routegone(argv[3], argv[4], argv[5]);
 	} else {
 		return 64;
 	}

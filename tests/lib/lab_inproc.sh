@@ -26,7 +26,10 @@
 # AUTO answers through it, and both paths give the same status, RCODE,
 # EDE and reason text for the same names; a negative trust anchor added
 # with `dnstrust nta add` (the daemon's file) applies in-process, and
-# goes with `dnstrust nta remove`.
+# goes with `dnstrust nta remove`. The servers from a networkd or
+# resolvconf directory, a VPN's split-DNS route learnt from it (and gone
+# with its interface, under a running process), and dnstrust.conf's
+# upstream lines in place of resolv.conf's servers, as dnstrustd.
 #
 # usage: lab_inproc.sh DNSTRUSTD LAB_CHECK DNSTRUST LAB_SH FAULTPROXY
 #        (TAP on stdout)
@@ -253,6 +256,68 @@ check "a private name: no answer in-process (exit $code), never sent to the fall
 		[ "$(grep -c "corp\.example" "$work/dot/unbound.log")" = 0 ]'
 DNSTRUST_CONF=$work/fallback.conf numbered "$LAB_CHECK" auto "$nosock" \
 	inprocess
+
+# --- where the servers come from, as dnstrustd: a networkd or resolvconf
+# directory (split-DNS routes learnt from a VPN's interface, as
+# lab-splitdns checks for the daemon), and dnstrust.conf's upstream
+# lines in place of the source's servers ---
+
+vpn=$LAB_NET.92 # the VPN's server: alone knows corp.example.
+echo "router corp.example" >"$work/vpn.mode"
+python3 "$(dirname "$0")/../lab/netproxy.py" "$vpn" "$LAB_RESOLVER" \
+	"$work/vpn.mode" >"$work/vpn.log" 2>&1 &
+extra_pids="${extra_pids:-} $!"
+check "a VPN's server in front of the lab's (knows corp.example.)" \
+	wait_for 50 grep -q ready "$work/vpn.log"
+vpn_asked() { grep -q "^q $1 " "$work/vpn.log"; }
+# source_conf SOURCE-LINE: the in-process configuration with that source.
+source_conf() {
+	grep -v '^resolv-conf ' "$conf" >"$work/source.conf"
+	printf '%s\nresolution forward\n' "$1" >>"$work/source.conf"
+}
+mkdir -p "$work/links" "$work/ifaces"
+printf 'ADMIN_STATE=configured\nOPER_STATE=routable\nDNS=%s\nDOMAINS=\nROUTE_DOMAINS=\n' \
+	"$LAB_RESOLVER" >"$work/links/2"
+printf 'ADMIN_STATE=configured\nOPER_STATE=routable\nDNS=%s\nDOMAINS=\nROUTE_DOMAINS=corp.example\n' \
+	"$vpn" >"$work/links/7"
+source_conf "upstream-source networkd $work/links"
+name=nd-$$.corp.example
+out=$(DNSTRUST_CONF=$work/source.conf "$DNSTRUST" query --in-process \
+	--json "$name" A 2>&1)
+check "networkd links: an internal name in-process, insecure, the VPN's address" \
+	eval 'has "$out" "\"rcode\":\"NOERROR\",\"status\":\"insecure\"" &&
+		has "$out" "192\.168\.1\.3"'
+check "  asked of the VPN's server (the routing-only domain's route)" \
+	vpn_asked "$name."
+out=$(DNSTRUST_CONF=$work/source.conf "$DNSTRUST" query --in-process \
+	--json www.nsec3.lab A 2>&1)
+check "networkd links: a public signed name in-process, secure" \
+	has "$out" '"status":"secure"'
+check "  never asked of the VPN's server (no default route)" \
+	eval '! vpn_asked www.nsec3.lab.'
+printf 'nameserver %s\nsearch corp.example\n' "$vpn" >"$work/ifaces/01-tun0"
+printf 'nameserver %s\n' "$LAB_RESOLVER" >"$work/ifaces/02-wlan0"
+source_conf "upstream-source resolvconf $work/ifaces"
+name=rc-$$.corp.example
+out=$(DNSTRUST_CONF=$work/source.conf "$DNSTRUST" query --in-process \
+	--json "$name" A 2>&1)
+check "resolvconf interfaces: an internal name in-process, insecure, from the VPN" \
+	eval 'has "$out" "\"status\":\"insecure\"" && has "$out" "192\.168\.1\.3" &&
+		vpn_asked "$name."'
+DNSTRUST_CONF=$work/source.conf numbered "$LAB_CHECK" routegone "$nosock" \
+	"live-$$.corp.example" "$work/ifaces/01-tun0" "gone-$$.corp.example"
+check "  the name after the interface went never reached the VPN" \
+	eval '! vpn_asked "gone-$$.corp.example."'
+# upstream lines: resolv.conf names a black hole; the configured server
+# answers.
+sed -e "s|^resolv-conf .*|resolv-conf $work/hole.resolv|" "$conf" \
+	>"$work/upstream.conf"
+printf 'upstream %s\nresolution forward\n' "$LAB_RESOLVER" \
+	>>"$work/upstream.conf"
+out=$(DNSTRUST_CONF=$work/upstream.conf "$DNSTRUST" query --in-process \
+	--json www.secure.lab A 2>&1)
+check "upstream lines in place of resolv.conf's (a black hole): secure in-process" \
+	eval 'has "$out" "\"status\":\"secure\"" && has "$out" "192\.0\.2\.1"'
 
 # --- a container: no /run/dnstrust, its own resolv.conf, /etc/dnstrust ---
 
