@@ -642,7 +642,7 @@
  * was bogus, malformed or an unusable RCODE (resolver.c retry()): the
  * first retry goes to another server over TCP (the lying one penalised),
  * the second again, or, with resolution auto while forwarding, from the
- * root (src/daemon/fetch_net.c iterated()); a genuinely broken zone then
+ * root (src/drive/fetch_net.c iterated()); a genuinely broken zone then
  * costs three resolutions, not an open-ended number (Unbound: a few,
  * each to other servers). */
 #define DT_RSV_RETRY_MAX 2

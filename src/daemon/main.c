@@ -46,7 +46,7 @@
 #include "daemon/stub.h"
 #include "daemon/stats.h"
 #include "daemon/upstreams.h"
-#include "daemon/iter_net.h"
+#include "drive/iter_net.h"
 #include "policy/nta.h"
 #include "policy/route.h"
 #include "upstream/transport.h"

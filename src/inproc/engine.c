@@ -3,7 +3,7 @@
  * The in-process engine (inproc.h): a daemon worker's glue
  * (daemon/resolve.c) cut down to one loop run on the caller's thread.
  * The core's fetches go out through the workers' own fetch driver
- * (daemon/fetch_net.h); its answers are rendered for the waiting
+ * (drive/fetch_net.h); its answers are rendered for the waiting
  * questions, which inproc_ask() waits for.
  */
 #include <dirent.h>
@@ -22,9 +22,9 @@
 #include "common/loop.h"
 #include "common/protocol.h"
 #include "crypto/alg.h"
-#include "daemon/fetch_net.h"
-#include "daemon/iter_net.h"
-#include "daemon/ns_lookup.h"
+#include "drive/fetch_net.h"
+#include "drive/iter_net.h"
+#include "drive/ns_lookup.h"
 #include "inproc/inproc.h"
 #include "inproc/state.h"
 #include "resolver/render.h"
@@ -130,7 +130,7 @@ static bool recursing(struct inproc *e)
 }
 
 /* --- the core's fetches, through the driver dnstrustd's workers use
- * (daemon/fetch_net.h) --- */
+ * (drive/fetch_net.h) --- */
 
 static int resolution(void *arg)
 {
@@ -232,7 +232,7 @@ static const struct up_conf *network(void *arg)
 }
 
 /* The address of a name server without glue, asked of the core itself
- * while recursing, as a daemon worker asks it (daemon/ns_lookup.h). */
+ * while recursing, as a daemon worker asks it (drive/ns_lookup.h). */
 static void *ns_start(void *arg, const uint8_t *name, uint16_t type,
 		      unsigned nest, it_addrs_fn *cb, void *cbarg)
 {

@@ -13,7 +13,7 @@
  * question), responses in (it_recv), verdicts out (the question's
  * callback, from it_deliver). The caller owns the transport and the
  * clock and passes the time (monotonic ms) to every call: dnstrustd
- * drives the core over UDP/TCP (daemon/iter_net.h: RD=0, EDNS 1232
+ * drives the core over UDP/TCP (drive/iter_net.h: RD=0, EDNS 1232
  * with DO=1, TCP after TC=1, FORMERR -> no EDNS), the replay runner of
  * tests/replay over a scenario's servers. Bailiwick: a referral's NS
  * RRset is followed only when its owner is below the zone of the server

@@ -164,7 +164,7 @@ enum capab_mode capab_mode(struct capab *c, const char **ret_reason);
  * has finished checking. A "yes" comes from the first step (DNSKEY with
  * its RRSIG); the DS step that may still turn it into "no" follows, and
  * a fetch forwarded in between can meet the failure the probe is about
- * to report (the start-up hold waits for this: daemon/fetch_net.c's
+ * to report (the start-up hold waits for this: drive/fetch_net.c's
  * must_wait with resolve.c's hold_until).
  */
 bool capab_settled(struct capab *c);

@@ -38,7 +38,7 @@
 #include "common/errcode.h"
 #include "common/loop.h"
 #include "iterator/iterate.h"
-#include "daemon/iter_net.h"
+#include "drive/iter_net.h"
 #include "upstream/transport.h"
 #include "wire/bytes.h"
 #include "wire/dname.h"

@@ -7,7 +7,7 @@
 
 #include "common/log.h"
 #include "common/loop.h"
-#include "daemon/ns_lookup.h"
+#include "drive/ns_lookup.h"
 #include "iterator/iter_msg.h"
 #include "resolver/render.h"
 #include "resolver/resolver.h"

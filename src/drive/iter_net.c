@@ -4,7 +4,7 @@
 #include <sys/random.h>
 
 #include "common/loop.h"
-#include "daemon/iter_net.h"
+#include "drive/iter_net.h"
 #include "upstream/transport.h"
 #include "wire/msg.h"
 

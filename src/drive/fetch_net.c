@@ -10,7 +10,7 @@
 #include "common/errcode.h"
 #include "common/limits.h"
 #include "common/loop.h"
-#include "daemon/fetch_net.h"
+#include "drive/fetch_net.h"
 #include "iterator/iterate.h"
 #include "policy/config.h"
 #include "resolver/resolver.h"
