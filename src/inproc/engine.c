@@ -380,29 +380,43 @@ static uint64_t source_sig(const char *path)
  * split-DNS routes learnt from the source's interfaces (a resolvconf or
  * networkd directory; none with upstream lines: the administrator chose
  * where questions go), as dnstrustd learns them. A source that cannot
- * be read gives no servers (the upstream lines still apply).
+ * be read gives no servers (the upstream lines still apply). A file
+ * source is read straight into the engine's up_conf, and the routes'
+ * table (some 70 KiB) exists only for a directory source: a process
+ * pays for neither otherwise.
  */
 static void read_source(struct inproc *e)
 {
-	struct up_source_data *data = malloc(sizeof(*data));
-	int r = data ? up_source_load(e->src_kind, e->src_path, data)
-		     : -ENOMEM;
+	bool dir = e->src_kind == UP_SOURCE_RESOLVCONF ||
+		   e->src_kind == UP_SOURCE_NETWORKD;
+	struct up_source_data *data = NULL;
+	int r;
 
 	e->src_sig = source_sig(e->src_path);
 	if (e->routes) {
 		e->routes->n = 0;
 		e->routes->dropped = 0;
 	}
+	if (!dir) {
+		r = up_conf_load(e->src_path, &e->uc);
+	} else {
+		data = malloc(sizeof(*data));
+		r = data ? up_source_load(e->src_kind, e->src_path, data)
+			 : -ENOMEM;
+		if (r == 0) {
+			e->uc = data->conf;
+			if (!e->routes)
+				e->routes = calloc(1, sizeof(*e->routes));
+			if (e->routes && !e->st->cfg.upstream.nns)
+				policy_routes_learn(data, e->routes);
+		}
+		free(data);
+	}
 	if (r < 0) {
 		memset(&e->uc, 0, sizeof(e->uc));
 		e->uc.timeout_ms = DT_UP_TIMEOUT_DEFAULT_MS;
 		e->uc.attempts = DT_UP_ATTEMPTS_DEFAULT;
-	} else {
-		e->uc = data->conf;
-		if (e->routes && !e->st->cfg.upstream.nns)
-			policy_routes_learn(data, e->routes);
 	}
-	free(data);
 	cfg_upstream_over(&e->st->cfg, &e->uc);
 }
 
@@ -560,8 +574,13 @@ static void source_check(struct inproc *e)
 	if (e->routes && (was = malloc(sizeof(*was))) != NULL)
 		*was = *e->routes;
 	read_source(e);
-	routes_changed = was && (!policy_routes_equal(was, e->routes) ||
-				 was->dropped != e->routes->dropped);
+	if (!e->routes)
+		routes_changed = false;
+	else if (was)
+		routes_changed = !policy_routes_equal(was, e->routes) ||
+				 was->dropped != e->routes->dropped;
+	else /* the table is new (or could not be compared) */
+		routes_changed = e->routes->n > 0;
 	free(was);
 	if (up_conf_equal(&old, &e->uc) && !routes_changed)
 		return;
@@ -748,8 +767,6 @@ struct inproc *inproc_new(const struct inproc_opts *o, char *err,
 	snprintf(err, errlen, "%s", errcode_str(-ENOMEM));
 	source_pick(e);
 	e->src_looked_ms = INT64_MIN / 2;
-	if (!(e->routes = calloc(1, sizeof(*e->routes))))
-		goto fail;
 	read_source(e);
 	if (!(e->cache = cache_new(o->cache_size)) ||
 	    !(e->loop = loop_new()) || !(e->up = up_client_new(e->loop)) ||
@@ -947,6 +964,8 @@ int inproc_ask(struct inproc *e, struct inproc_q *qs, size_t n,
 		e->ws = NULL;
 		e->nws = 0;
 	}
+	/* The warm-up runs only while a call's questions are out. */
+	loop_set_idle(e->loop, NULL, NULL);
 	/* Questions still under way go on without a waiter (their answers
 	 * fill the cache when a later call runs the loop). */
 	for (size_t i = 0; i < n; i++) {
