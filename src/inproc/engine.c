@@ -306,10 +306,6 @@ static void qtimeout_passed(struct loop_timer *t)
 	loop_stop(e->loop);
 }
 
-/* resolv.conf as the configuration names it; without it, no server
- * (every fetch fails: SERVFAIL, upstream-unreachable). */
-static void read_source(struct inproc *e);
-
 /* The upstream source to read: the configured one, or what auto finds
  * now (dnstrustd's rule, daemon/main.c's source_pick). */
 static void source_pick(struct inproc *e)
@@ -368,7 +364,7 @@ static uint64_t source_sig(const char *path)
 		if (de->d_name[0] == '.' ||
 		    fstatat(dirfd(dir), de->d_name, &st, 0) < 0)
 			continue;
-		h = sig_mix(sig_stat(h, &st), (uint64_t)de->d_name[0]);
+		h = sig_stat(h, &st);
 	}
 	closedir(dir);
 	return h;
@@ -380,7 +376,8 @@ static uint64_t source_sig(const char *path)
  * split-DNS routes learnt from the source's interfaces (a resolvconf or
  * networkd directory; none with upstream lines: the administrator chose
  * where questions go), as dnstrustd learns them. A source that cannot
- * be read gives no servers (the upstream lines still apply). A file
+ * be read gives no servers (every fetch fails: SERVFAIL,
+ * upstream-unreachable; the upstream lines still apply). A file
  * source is read straight into the engine's up_conf, and the routes'
  * table (some 70 KiB) exists only for a directory source: a process
  * pays for neither otherwise.
