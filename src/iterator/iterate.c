@@ -139,6 +139,8 @@ struct it_req {
 	uint32_t tried;	     /* bit i: z.addr[i] asked in this zone */
 	size_t ns_next;	     /* z.ns[] looked up so far */
 	bool ns_aaaa;	     /* z.ns[ns_next - 1] had no A: AAAA next */
+	size_t ns_fam_next;  /* in-zone z.ns[] looked up for the address
+				family no glue gave (lookup_ns) */
 	bool z_malformed;    /* a server of z sent what does not parse */
 	bool z_answered;     /* a server of z answered at all */
 	bool z_servfail;     /* one answered SERVFAIL */
@@ -506,6 +508,7 @@ static void zone_reset(struct it_req *r)
 	r->tried = 0;
 	r->ns_next = 0;
 	r->ns_aaaa = false;
+	r->ns_fam_next = 0;
 	r->z_malformed = false;
 	r->z_answered = false;
 	r->z_servfail = false;
@@ -728,6 +731,93 @@ static void ns_validated(void *arg, const struct up_server *addrs, size_t n,
 	step(r);
 }
 
+/* The address family none of r's zone's addresses is of (AAAA when
+ * all are IPv4, A when all are IPv6), or 0 (both, or none). */
+static uint16_t missing_family(const struct it_req *r)
+{
+	bool v4 = false, v6 = false;
+
+	for (size_t i = 0; i < r->z.naddr; i++) {
+		v4 |= r->z.addr[i].addr.ss_family == AF_INET;
+		v6 |= r->z.addr[i].addr.ss_family == AF_INET6;
+	}
+	return v4 && !v6   ? WIRE_TYPE_AAAA
+	       : v6 && !v4 ? WIRE_TYPE_A
+			   : 0;
+}
+
+/* Starts the lookup of ns's address of type for r: through it->lookup
+ * when set (a question of its own, validated), else by a nested request
+ * of this iterator. Returns 1 when started, 0 when the hook declined
+ * (try the next name), -1 when out of memory. */
+static int start_lookup(struct it_req *r, const uint8_t *ns, uint16_t type)
+{
+	struct iterator *it = r->it;
+	struct it_req *s;
+
+	if (it->lookup.start) {
+		r->lookups++;
+		r->lk_type = type;
+		r->lk = it->lookup.start(it->lookup.arg, ns, type, r->nest + 1,
+					 ns_validated, r);
+		return r->lk ? 1 : 0;
+	}
+	s = req_new(it, ns, type, ns_looked_up, r);
+	if (!s)
+		return -1;
+	s->parent = r;
+	s->top = r->top;
+	s->depth = r->depth + 1;
+	r->sub = s;
+	zone_start(s);
+	step(s);
+	return 1;
+}
+
+/* Whether one more lookup may start under r (depth and count). */
+static bool lookup_allowed(const struct it_req *r)
+{
+	return r->it->lookup.start ? r->nest < DT_IT_NS_DEPTH_MAX &&
+					     r->lookups < DT_IT_NS_LOOKUPS_MAX
+				   : r->depth < DT_IT_NS_DEPTH_MAX;
+}
+
+/*
+ * No address of r's zone is left to ask but lame ones (a server that
+ * sent bogus data or refused), and no NS name outside the zone is left
+ * to look up: the
+ * zone's own NS names are looked up for the address family their glue
+ * did not give (a parent whose IPv4 server lies may have an honest IPv6
+ * one that no referral named), as Unbound does once it has blacklisted
+ * the addresses it had. The lookup asks the zone's lame servers as a
+ * last resort, and what it finds is validated (it->lookup) before it is
+ * used. Never for the name and type r itself asks; each name once per
+ * zone. Returns whether a lookup was started.
+ */
+static bool lookup_ns_family(struct it_req *r)
+{
+	struct iterator *it = r->it;
+	uint16_t type = missing_family(r);
+	bool lame = false;
+
+	for (size_t i = 0; i < r->z.naddr; i++)
+		lame |= srv_get(it, &r->z.addr[i])->lame_until > it->now;
+	if (!type || !lame || r->ahead)
+		return false;
+	while (r->ns_fam_next < r->z.nns && lookup_allowed(r)) {
+		const uint8_t *ns = r->z.ns[r->ns_fam_next++];
+		int started;
+
+		if (!wire_dname_is_subdomain(ns, r->z.name) ||
+		    (r->qtype == type && wire_dname_equal(ns, r->qname)))
+			continue;
+		started = start_lookup(r, ns, type);
+		if (started)
+			return started > 0;
+	}
+	return false;
+}
+
 /* Looks up the address of the next NS name of r's zone that can be
  * looked up (not below the zone itself: without glue it cannot be
  * reached): A, then AAAA when A gave none. Through it->lookup when set
@@ -735,42 +825,20 @@ static void ns_validated(void *arg, const struct up_server *addrs, size_t n,
  * iterator. Returns false when none is left. */
 static bool lookup_ns(struct it_req *r)
 {
-	struct iterator *it = r->it;
-	bool hook = it->lookup.start != NULL;
-
 	if (r->ahead)
 		return false; /* asked only of the addresses at hand */
-	while ((r->ns_aaaa || r->ns_next < r->z.nns) &&
-	       (hook ? r->nest < DT_IT_NS_DEPTH_MAX &&
-				r->lookups < DT_IT_NS_LOOKUPS_MAX
-		     : r->depth < DT_IT_NS_DEPTH_MAX)) {
+	while ((r->ns_aaaa || r->ns_next < r->z.nns) && lookup_allowed(r)) {
 		uint16_t type = r->ns_aaaa ? WIRE_TYPE_AAAA : WIRE_TYPE_A;
 		const uint8_t *ns = r->ns_aaaa ? r->z.ns[r->ns_next - 1]
 					       : r->z.ns[r->ns_next++];
-		struct it_req *s;
+		int started;
 
 		r->ns_aaaa = false;
 		if (wire_dname_is_subdomain(ns, r->z.name))
 			continue;
-		if (hook) {
-			r->lookups++;
-			r->lk_type = type;
-			r->lk = it->lookup.start(it->lookup.arg, ns, type,
-						 r->nest + 1, ns_validated, r);
-			if (r->lk)
-				return true;
-			continue;
-		}
-		s = req_new(it, ns, type, ns_looked_up, r);
-		if (!s)
-			return false;
-		s->parent = r;
-		s->top = r->top;
-		s->depth = r->depth + 1;
-		r->sub = s;
-		zone_start(s);
-		step(s);
-		return true;
+		started = start_lookup(r, ns, type);
+		if (started)
+			return started > 0;
 	}
 	return false;
 }
@@ -936,7 +1004,7 @@ static void step(struct it_req *r)
 	 * a server that sent bogus data or refused is asked again only
 	 * when the zone has no other. */
 	i = choose(r, false);
-	if (i < 0 && !r->sub && !r->lk && lookup_ns(r))
+	if (i < 0 && !r->sub && !r->lk && (lookup_ns(r) || lookup_ns_family(r)))
 		return;
 	if (i < 0)
 		i = choose(r, true);

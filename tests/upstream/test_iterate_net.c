@@ -8,7 +8,8 @@
  * NS name without glue looked up through another zone (A, then AAAA
  * when there is no A), DS asked of the parent, a CNAME to another zone
  * assembled with its target, a dropped query asked again, a REFUSED server left
- * for the zone's other one, EDE 23's verdict when no root server answers,
+ * for the zone's other one, a zone whose only glue address refuses
+ * reached through its NS name's other address family, EDE 23's verdict when no root server answers,
  * cancel and free with questions under way. Root priming (RFC 8109,
  * iter_prime.c): one `. NS` to the hint for questions asked together,
  * each question asking the hint once beside it (127.6.53.7 refuses all
@@ -120,6 +121,14 @@ static const struct rule rules[] = {
 	/* dead.: its only server, 127.6.53.10, reads nothing */
 	{1, "dead.", true, 0, 0, 0, NULL, "dead. NS ns.dead.\n",
 	 "ns.dead. A 127.6.53.10\n"},
+	/* fam.: its only glue (3) refuses www.fam.; its NS name's AAAA,
+	 * which no referral gave, is 6 (the other address family) */
+	{1, "fam.", true, 0, 0, 0, NULL, "fam. NS ns.fam.\n",
+	 "ns.fam. A 127.6.53.3\n"},
+	{3, "ns.fam.", false, WIRE_TYPE_AAAA, WIRE_FLAG_AA, 0,
+	 "ns.fam. AAAA ::ffff:127.6.53.6\n", NULL, NULL},
+	{6, "www.fam.", false, WIRE_TYPE_A, WIRE_FLAG_AA, 0,
+	 "www.fam. A 192.0.2.7\n", NULL, NULL},
 	/* 7: a hint that answers priming only: the root is 127.6.53.1 */
 	{7, ".", false, WIRE_TYPE_NS, WIRE_FLAG_AA, 0,
 	 ". NS a.root.\n. NS b.root.\n", NULL,
@@ -845,6 +854,23 @@ static void test_lookup_hook(struct up_client *up, const struct it_hints *h)
 	net_free(it);
 }
 
+/* A zone whose only glue address refuses: its own NS name is looked up
+ * for the other address family, which answers (lookup_ns_family). */
+static void test_family(struct up_client *up, const struct it_hints *h)
+{
+	struct iterator *it = net_new(up, h);
+
+	it_set_port(it, port);
+	ok(ask(it, "www.fam.", WIRE_TYPE_A) && got_err == 0,
+	   "www.fam. A: its only glue address refuses");
+	is_str(answer_rr(0), "www.fam. 3600 IN A 192.0.2.7",
+	       "answered by the address of the NS name's AAAA");
+	ok(asked(3, "www.fam. A") && asked(3, "ns.fam. AAAA"),
+	   "the refusing server was asked the question, then ns.fam. AAAA");
+	ok(asked(6, "www.fam. A"), "the AAAA's server was asked the question");
+	net_free(it);
+}
+
 int main(void)
 {
 	struct it_hints h = {0};
@@ -875,6 +901,7 @@ int main(void)
 	net_free(it); /* two questions still under way */
 	ok(1, "freed with questions under way");
 	test_lookup_hook(up, &h);
+	test_family(up, &h);
 	test_dead(up, &h);
 	test_unreachable(up);
 	test_prime(up);
