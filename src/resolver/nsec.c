@@ -247,25 +247,16 @@ static bool n3_hash(const struct n3_kept *k, const uint8_t *name,
 	return val_nsec3_hash_name(&k->r[0], name, out);
 }
 
-/* The record whose owner hash is h, or NULL. */
 static const struct val_nsec3 *n3_match(const struct n3_kept *k,
 					const uint8_t *h)
 {
-	for (size_t i = 0; i < k->n; i++)
-		if (memcmp(k->r[i].hash, h, CRYPTO_NSEC3_HASHLEN) == 0)
-			return &k->r[i];
-	return NULL;
+	return val_nsec3_find_match(k->r, k->n, h);
 }
 
-/* The record covering h (owner < h < next, the last one wrapping), or
- * NULL. */
 static const struct val_nsec3 *n3_cover(const struct n3_kept *k,
 					const uint8_t *h)
 {
-	for (size_t i = 0; i < k->n; i++)
-		if (val_nsec3_covers(&k->r[i], h))
-			return &k->r[i];
-	return NULL;
+	return val_nsec3_find_cover(k->r, k->n, h);
 }
 
 /*

@@ -112,6 +112,13 @@ bool val_nsec3_same_params(const struct val_nsec3 *a,
  * last record of the chain wrapping to the first). */
 bool val_nsec3_covers(const struct val_nsec3 *r, const uint8_t h[20]);
 
+/* The record of recs (n of them) whose owner hash is h, and the one
+ * covering h (val_nsec3_covers); NULL when none is. */
+const struct val_nsec3 *val_nsec3_find_match(const struct val_nsec3 *recs,
+					      size_t n, const uint8_t h[20]);
+const struct val_nsec3 *val_nsec3_find_cover(const struct val_nsec3 *recs,
+					      size_t n, const uint8_t h[20]);
+
 /* The hash of name with r's parameters (iterations are the caller's to
  * bound first: up to DT_NSEC3_MAX_ITERATIONS). false on failure or a NULL
  * name. */

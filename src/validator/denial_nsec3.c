@@ -213,14 +213,20 @@ static int n3_hash_anc(struct n3_proof *p, int labels, const uint8_t **ret,
 	return 0;
 }
 
+const struct val_nsec3 *val_nsec3_find_match(const struct val_nsec3 *recs,
+					      size_t n, const uint8_t h[HLEN])
+{
+	for (size_t i = 0; i < n; i++) {
+		if (memcmp(recs[i].hash, h, HLEN) == 0)
+			return &recs[i];
+	}
+	return NULL;
+}
+
 static const struct val_nsec3 *n3_match(const struct n3_proof *p,
 					const uint8_t h[HLEN])
 {
-	for (size_t i = 0; i < p->nrecs; i++) {
-		if (memcmp(p->recs[i].hash, h, HLEN) == 0)
-			return &p->recs[i];
-	}
-	return NULL;
+	return val_nsec3_find_match(p->recs, p->nrecs, h);
 }
 
 /* owner < h < next, or for the last NSEC3 of the chain (next <= owner),
@@ -234,14 +240,20 @@ bool val_nsec3_covers(const struct val_nsec3 *r, const uint8_t h[HLEN])
 	return lo < 0 || hi < 0;
 }
 
+const struct val_nsec3 *val_nsec3_find_cover(const struct val_nsec3 *recs,
+					      size_t n, const uint8_t h[HLEN])
+{
+	for (size_t i = 0; i < n; i++) {
+		if (val_nsec3_covers(&recs[i], h))
+			return &recs[i];
+	}
+	return NULL;
+}
+
 static const struct val_nsec3 *n3_cover(const struct n3_proof *p,
 					const uint8_t h[HLEN])
 {
-	for (size_t i = 0; i < p->nrecs; i++) {
-		if (val_nsec3_covers(&p->recs[i], h))
-			return &p->recs[i];
-	}
-	return NULL;
+	return val_nsec3_find_cover(p->recs, p->nrecs, h);
 }
 
 /* The limit in force: the caller's, never above the hard cap. */
