@@ -785,14 +785,13 @@ static bool lookup_allowed(const struct it_req *r)
 /*
  * No address of r's zone is left to ask but lame ones (a server that
  * sent bogus data or refused), and no NS name outside the zone is left
- * to look up: the
- * zone's own NS names are looked up for the address family their glue
- * did not give (a parent whose IPv4 server lies may have an honest IPv6
- * one that no referral named), as Unbound does once it has blacklisted
- * the addresses it had. The lookup asks the zone's lame servers as a
- * last resort, and what it finds is validated (it->lookup) before it is
- * used. Never for the name and type r itself asks; each name once per
- * zone. Returns whether a lookup was started.
+ * to look up: the zone's own NS names are looked up for the address
+ * family their glue did not give (a parent whose IPv4 server lies may
+ * have an honest IPv6 one that no referral named), as Unbound does once
+ * it has blacklisted the addresses it had. The lookup asks the zone's
+ * lame servers as a last resort, and what it finds is validated
+ * (it->lookup) before it is used. Never for the name and type r itself
+ * asks; each name once per zone. Returns whether a lookup was started.
  */
 static bool lookup_ns_family(struct it_req *r)
 {
