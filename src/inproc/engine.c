@@ -72,16 +72,14 @@ struct inproc {
 	/* negative trust anchors of `dnstrust nta add`, from the daemon's
 	 * file, read again when it changes */
 	struct nta_rt *nta;
-	ino_t nta_ino;
-	off_t nta_size;
-	struct timespec nta_mtime;
+	uint64_t nta_sig;	/* path_sig() of its file when read */
 	struct up_conf uc;
 	/* where the servers come from: dnstrust.conf's upstream-source
 	 * (auto resolved as dnstrustd resolves it), read again when it
 	 * changed (source_check) */
 	enum up_source_kind src_kind;
 	char src_path[PATH_MAX];
-	uint64_t src_sig;	/* source_sig() when it was read */
+	uint64_t src_sig;	/* path_sig() when it was read */
 	int64_t src_looked_ms;	/* auto or a directory: last looked at */
 	struct policy_routes *routes; /* learnt from its interfaces */
 	struct loop_timer deadline;	/* the caller's time is up */
@@ -97,7 +95,6 @@ struct inproc {
 	size_t nwarm;
 	size_t warm_next;	/* 0: OpenSSL's start-up next, 1: the
 				   digests, i: warm[i - 2] */
-	bool warming;		/* steps left */
 };
 
 /* A question of inproc_ask(), waiting in the core. */
@@ -306,6 +303,12 @@ static void qtimeout_passed(struct loop_timer *t)
 	loop_stop(e->loop);
 }
 
+/* Whether sources of kind k are directories of interface files. */
+static bool source_is_dir(enum up_source_kind k)
+{
+	return k == UP_SOURCE_RESOLVCONF || k == UP_SOURCE_NETWORKD;
+}
+
 /* The upstream source to read: the configured one, or what auto finds
  * now (dnstrustd's rule, daemon/main.c's source_pick). */
 static void source_pick(struct inproc *e)
@@ -342,13 +345,15 @@ static uint64_t sig_stat(uint64_t h, const struct stat *st)
 }
 
 /*
- * What the source looks like on disk, as one number: the file's
- * identity, size and time of change; for a directory (resolvconf's,
- * networkd's) those of the directory and of each file in it that
+ * What a file looks like on disk, as one number: its identity, size and
+ * time of change; for a directory (resolvconf's, networkd's upstream
+ * source) those of the directory and of each file in it that
  * up_source_load reads (not starting with '.'), so that a file rewritten
- * in place is seen too. 0 when the path cannot be looked at.
+ * in place is seen too. 0 when the path cannot be looked at. A file
+ * read again when it changed (the upstream source, the runtime NTAs)
+ * keeps the number it had when read.
  */
-static uint64_t source_sig(const char *path)
+static uint64_t path_sig(const char *path)
 {
 	struct stat st;
 	uint64_t h;
@@ -384,17 +389,15 @@ static uint64_t source_sig(const char *path)
  */
 static void read_source(struct inproc *e)
 {
-	bool dir = e->src_kind == UP_SOURCE_RESOLVCONF ||
-		   e->src_kind == UP_SOURCE_NETWORKD;
 	struct up_source_data *data = NULL;
 	int r;
 
-	e->src_sig = source_sig(e->src_path);
+	e->src_sig = path_sig(e->src_path);
 	if (e->routes) {
 		e->routes->n = 0;
 		e->routes->dropped = 0;
 	}
-	if (!dir) {
+	if (!source_is_dir(e->src_kind)) {
 		r = up_conf_load(e->src_path, &e->uc);
 	} else {
 		data = malloc(sizeof(*data));
@@ -443,18 +446,12 @@ static void nta_drop(const struct cfg_nta *n, void *arg)
  */
 static void nta_check(struct inproc *e)
 {
-	struct stat st;
 	int64_t now = loop_wallclock(e->loop);
+	uint64_t sig = path_sig(nta_rt_path(e->nta));
 
-	if (stat(nta_rt_path(e->nta), &st) < 0)
-		memset(&st, 0, sizeof(st));
-	if (st.st_ino == e->nta_ino && st.st_size == e->nta_size &&
-	    st.st_mtim.tv_sec == e->nta_mtime.tv_sec &&
-	    st.st_mtim.tv_nsec == e->nta_mtime.tv_nsec)
+	if (sig == e->nta_sig)
 		return;
-	e->nta_ino = st.st_ino;
-	e->nta_size = st.st_size;
-	e->nta_mtime = st.st_mtim;
+	e->nta_sig = sig;
 	nta_rt_foreach(e->nta, now, nta_drop, e);
 	nta_rt_reload(e->nta, now);
 	nta_rt_foreach(e->nta, now, nta_drop, e);
@@ -555,10 +552,10 @@ static void source_check(struct inproc *e)
 	enum up_source_kind kind = e->src_kind;
 	char path[PATH_MAX];
 	int64_t now = loop_now_ms(e->loop);
-	bool dir = kind == UP_SOURCE_RESOLVCONF || kind == UP_SOURCE_NETWORKD;
 	bool routes_changed;
 
-	if (e->st->cfg.upstream_source == UP_SOURCE_AUTO || dir) {
+	if (e->st->cfg.upstream_source == UP_SOURCE_AUTO ||
+	    source_is_dir(kind)) {
 		if (now - e->src_looked_ms < DT_INPROC_SOURCE_LOOK_MS)
 			return;
 		e->src_looked_ms = now;
@@ -566,7 +563,7 @@ static void source_check(struct inproc *e)
 	snprintf(path, sizeof(path), "%s", e->src_path);
 	source_pick(e);
 	if (kind == e->src_kind && !strcmp(path, e->src_path) &&
-	    source_sig(e->src_path) == e->src_sig)
+	    path_sig(e->src_path) == e->src_sig)
 		return;
 	if (e->routes && (was = malloc(sizeof(*was))) != NULL)
 		*was = *e->routes;
@@ -678,10 +675,15 @@ static bool forwarding(void *arg)
  * probe's verdict (judge_wait), a step would hold back the questions
  * themselves.
  */
+/* Whether warm-up steps are left (none without an anchored zone). */
+static bool warm_left(const struct inproc *e)
+{
+	return e->nwarm && e->warm_next < e->nwarm + 2;
+}
+
 static bool warm_idle(void *arg)
 {
 	struct inproc *e = arg;
-	bool more;
 
 	if (e->warm_next == 0)
 		crypto_warm_init();
@@ -689,9 +691,8 @@ static bool warm_idle(void *arg)
 		crypto_warm_digests();
 	else
 		(void)crypto_warm_alg(e->warm[e->warm_next - 2]);
-	more = ++e->warm_next < e->nwarm + 2;
-	e->warming = more;
-	return more;
+	e->warm_next++;
+	return warm_left(e);
 }
 
 static void warm_add(struct inproc *e, uint8_t alg)
@@ -723,7 +724,6 @@ static void warm_start(struct inproc *e)
 		return;
 	warm_add(e, 8);	 /* RSASHA256 */
 	warm_add(e, 13); /* ECDSAP256SHA256 */
-	e->warming = true;
 }
 
 struct inproc *inproc_new(const struct inproc_opts *o, char *err,
@@ -946,7 +946,7 @@ int inproc_ask(struct inproc *e, struct inproc_q *qs, size_t n,
 		err = start(e, &ws[i]);
 	}
 	if (!err && e->waiting) {
-		if (e->warming)
+		if (warm_left(e))
 			loop_set_idle(e->loop, warm_idle, e);
 		e->ws = ws;
 		e->nws = n;
