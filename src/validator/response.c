@@ -401,14 +401,27 @@ static uint32_t soa_minimum(const struct val_rrset *s)
 
 /*
  * The SOA of a negative answer for name: the deepest at or above name,
- * shown only when it is at least as strong as the verdict (a secure
- * answer never carries an SOA that did not validate); it bounds the TTL,
- * and without one the answer's TTL is 0.
+ * shown only when it is at least as strong as the verdict; it bounds the
+ * TTL, and without one the answer's TTL is 0. An SOA of name's signed
+ * zone whose signatures fail (or are missing) makes an otherwise secure
+ * answer bogus: the zone signed it, so the response was altered on the
+ * way, and the peers fail such a response whole (Unbound checks every
+ * RRset of the authority section, RFC 4035 §5.3; Deckard's
+ * val_bogus_nodata).
  */
 static void use_soa(struct walk *w, const uint8_t *name)
 {
 	const struct soa_seen *best = NULL;
 
+	for (size_t i = 0; i < w->nsoa; i++) {
+		const struct soa_seen *s = &w->soa[i];
+		if (s->v.status == VAL_BOGUS &&
+		    w->res->verdict.status == VAL_SECURE &&
+		    soa_for(w, s->set, name)) {
+			fold(w, &s->v, 0);
+			return;
+		}
+	}
 	for (size_t i = 0; i < w->nsoa; i++) {
 		const struct soa_seen *s = &w->soa[i];
 		if (!soa_for(w, s->set, name) || s->set->n != 1 ||

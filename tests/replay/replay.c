@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/log.h"
 #include "cache/cache.h"
 #include "common/arena.h"
 #include "common/errcode.h"
@@ -1364,6 +1365,8 @@ static int run_scenario(struct rpl_scenario *sc, char *why, size_t whylen)
 	run->out_used = calloc(sc->nsteps ? sc->nsteps : 1, sizeof(bool));
 	run->rtail = &run->replies;
 	run->trace = getenv("REPLAY_TRACE") != NULL;
+	if (getenv("REPLAY_DEBUG")) /* the core's own log, for a person */
+		log_setup(true, LOG_DEBUG);
 	run->now.wall = sc->has_date ? sc->date : REPLAY_DEFAULT_DATE;
 	/* RFC 5011 scenarios count time from testbound's 0 */
 	if (sc->nat && !sc->has_date)
@@ -1428,7 +1431,7 @@ static double ms_since(const struct timespec *t0)
 	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-static int run_file(const char *path, bool timing)
+static int run_file(const char *path, bool timing, bool peer)
 {
 	struct rpl_scenario *sc = NULL;
 	char why[512] = "";
@@ -1442,6 +1445,11 @@ static int run_file(const char *path, bool timing)
 			 sc->unsupported);
 		ret = -1;
 	}
+	/* The peers' harnesses know no private domains (dnstrust.conf(5)
+	 * private-domain): a peer's scenario is played with the scenario's
+	 * configuration only, as its anchors are the only anchors. */
+	if (ret == 0 && peer)
+		sc->cfg.no_private_defaults = true;
 	if (ret == 0)
 		ret = run_scenario(sc, why, sizeof(why));
 	rpl_free(sc);
@@ -1459,19 +1467,26 @@ static int run_file(const char *path, bool timing)
 int main(int argc, char **argv)
 {
 	unsigned passed = 0, failed = 0;
-	bool timing = false;
+	bool timing = false, peer = false;
 	int i = 1;
 
-	if (i < argc && strcmp(argv[i], "-t") == 0) {
-		timing = true;
-		i++;
+	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		if (strcmp(argv[i], "-t") == 0)
+			timing = true;
+		else if (strcmp(argv[i], "-p") == 0)
+			peer = true;
+		else
+			break;
 	}
-	if (i >= argc) {
-		fprintf(stderr, "usage: replay [-t] FILE...\n");
+	if (i >= argc || argv[i][0] == '-') {
+		fprintf(stderr, "usage: replay [-t] [-p] FILE...\n"
+				"  -t  time each scenario\n"
+				"  -p  a peer's scenarios (no built-in private "
+				"domains)\n");
 		return 2;
 	}
 	for (; i < argc; i++) {
-		if (run_file(argv[i], timing) == 0)
+		if (run_file(argv[i], timing, peer) == 0)
 			passed++;
 		else
 			failed++;

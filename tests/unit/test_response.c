@@ -335,6 +335,30 @@ static void test_negative(void)
 	      text("", "secure.test.", "SOA", WWW, "NSEC", NULL), VAL_SECURE,
 	      NULL, 0,
 	      "www.secure.test./NSEC proof, secure.test./SOA soa", NULL);
+	/* The zone signed its SOA: a bad or missing signature on it means
+	 * the response was altered, even beside a sound proof. */
+	check("a NODATA proof beside an SOA whose signature fails", WWW,
+	      WIRE_TYPE_MX, 0, text("", NULL),
+	      text("secure.test. 3600 IN SOA ns.secure.test. "
+		   "host.secure.test. 2 7200 3600 1209600 300\n"
+		   "secure.test. 3600 IN RRSIG SOA 13 2 3600 20360101000000 "
+		   "20260101000000 12458 secure.test. 43it6dWKzx+28pLLajJMSZT+"
+		   "yPyvQ5a8rvLcRUJoCFaoAk82VVQ2H1JKt+yhX4cZXxf7k70Ltj/NYscZBf"
+		   "Z13w==\n",
+		   WWW, "NSEC", NULL),
+	      VAL_BOGUS, "sig-bad", 0, "www.secure.test./NSEC proof", NULL);
+	check("a NODATA proof beside an unsigned SOA", WWW, WIRE_TYPE_MX, 0,
+	      text("", NULL),
+	      text("secure.test. 3600 IN SOA ns.secure.test. "
+		   "host.secure.test. 1 7200 3600 1209600 300\n",
+		   WWW, "NSEC", NULL),
+	      VAL_BOGUS, NULL, 0, "www.secure.test./NSEC proof", NULL);
+	check("another zone's unsigned SOA beside a NODATA proof", WWW,
+	      WIRE_TYPE_MX, 0, text("", NULL),
+	      text("plain. 3600 IN SOA ns.plain. host.plain. 1 7200 3600 "
+		   "1209600 300\n",
+		   WWW, "NSEC", NULL),
+	      VAL_SECURE, NULL, 0, "www.secure.test./NSEC proof", NULL);
 	check("an unsigned RRset of qtype beside a NODATA proof", WWW,
 	      WIRE_TYPE_MX, 0,
 	      text("www.secure.test. 3600 IN MX 10 evil.plain.\n", NULL),

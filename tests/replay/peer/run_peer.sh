@@ -14,7 +14,7 @@ dir=$2
 expected="$dir/expected-fail.txt"
 out=$(mktemp) || exit 1
 trap 'rm -f "$out"' EXIT
-(cd "$dir" && "$runner" unbound/*.rpl deckard/*.rpl) >"$out" 2>/dev/null
+(cd "$dir" && "$runner" -p unbound/*.rpl deckard/*.rpl) >"$out" 2>/dev/null
 total=0 agree=0
 for suite in unbound deckard; do
 	eval "t_$suite=0 a_$suite=0"

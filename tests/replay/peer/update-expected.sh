@@ -17,7 +17,7 @@ trap 'rm -f "$tmp"' EXIT
 {
 	echo "# Peer scenarios dnstrust disagrees with (tests/replay/peer/README):"
 	echo "# file, then the category of the failure. Written by update-expected.sh."
-	(cd "$here" && "$runner" unbound/*.rpl deckard/*.rpl 2>/dev/null || true) |
+	(cd "$here" && "$runner" -p unbound/*.rpl deckard/*.rpl 2>/dev/null || true) |
 		while IFS= read -r line; do
 			case $line in
 			"FAIL "*)
