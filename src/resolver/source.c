@@ -194,12 +194,13 @@ static void alias_keep(struct rsv_task *t, const struct answer *a,
 
 void source_alias_learn(struct rsv_task *t, const struct answer *a)
 {
-	if (a->status != VAL_SECURE || !a->msg)
+	if (!a->msg)
 		return;
 	for (size_t i = 0; i < a->nused; i++) {
 		const struct val_used *u = &a->used[i];
 		if (u->role == VAL_ROLE_LINK && u->section == WIRE_SEC_ANSWER &&
-		    (u->type == WIRE_TYPE_CNAME || u->type == WIRE_TYPE_DNAME))
+		    (u->type == WIRE_TYPE_CNAME || u->type == WIRE_TYPE_DNAME) &&
+		    (a->status == VAL_SECURE || u->link_secure))
 			alias_keep(t, a, u);
 	}
 }
@@ -219,68 +220,99 @@ static bool substitute(const uint8_t *name, const uint8_t *owner,
 	return true;
 }
 
-/* The response a kept DNAME at owner (m, its 'Q' entry) gives for
- * (qname, qtype): the DNAME RRset with its RRSIGs and the CNAME it
- * synthesises (RFC 6672 §3.4), in buf; 0 when it gives none. */
-static size_t dname_response(const struct wire_msg *m, const uint8_t *qname,
+/* The deepest DNAME kept (source_alias_learn) at a proper ancestor of
+ * name below the root: its 'Q' entry, or NULL. */
+static struct wire_msg *kept_dname(struct rsv_task *t, const uint8_t *name)
+{
+	struct wire_msg *m;
+
+	for (int l = wire_dname_labels(name) - 1; l >= 1; l--)
+		if ((m = response_cached(t, wire_dname_ancestor(name, l),
+					 WIRE_TYPE_DNAME)))
+			return m;
+	return NULL;
+}
+
+static const struct wire_rr *first_dname(const struct wire_msg *m)
+{
+	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER]; i++)
+		if (m->sec[WIRE_SEC_ANSWER][i].type == WIRE_TYPE_DNAME)
+			return &m->sec[WIRE_SEC_ANSWER][i];
+	return NULL;
+}
+
+/*
+ * The response kept DNAMEs give for (qname, qtype), in buf: at each name
+ * of the chain the deepest DNAME kept above it, its RRset with its RRSIGs
+ * (once, however often the chain passes through it: RFC 6672 §3) and the
+ * CNAME it synthesises (§3.4), until a name below no kept DNAME or
+ * DT_VAL_CHAIN_MAX links; with qtype CNAME the first CNAME is the
+ * answer. 0 when no DNAME kept is above qname.
+ */
+static size_t dname_response(struct rsv_task *t, const uint8_t *qname,
 			     uint16_t qtype, uint8_t *buf, size_t cap)
 {
-	const struct wire_rr *dn = NULL;
-	uint8_t target[DT_NAME_MAXLEN];
+	uint8_t names[DT_VAL_CHAIN_MAX + 1][DT_NAME_MAXLEN];
+	struct wire_msg *held[DT_VAL_CHAIN_MAX];
+	size_t hops = 0;
 	struct wire_builder b;
-	struct wire_rr cname;
-	int err;
+	int err = wire_build_init(&b, buf, cap, 0, WIRE_FLAG_QR | WIRE_FLAG_RA);
 
-	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER] && !dn; i++)
-		if (m->sec[WIRE_SEC_ANSWER][i].type == WIRE_TYPE_DNAME)
-			dn = &m->sec[WIRE_SEC_ANSWER][i];
-	if (!dn || !substitute(qname, dn->owner, dn->rdata, target))
-		return 0;
-	cname = (struct wire_rr){.owner = qname,
-				 .type = WIRE_TYPE_CNAME,
-				 .rclass = WIRE_CLASS_IN,
-				 .ttl = dn->ttl,
-				 .rdlen = (uint16_t)wire_dname_len(target),
-				 .rdata = target};
-	err = wire_build_init(&b, buf, cap, 0, WIRE_FLAG_QR | WIRE_FLAG_RA);
 	if (err == 0)
 		err = wire_build_question(&b, qname, qtype, WIRE_CLASS_IN);
-	for (size_t i = 0; err == 0 && i < m->count[WIRE_SEC_ANSWER]; i++)
-		err = wire_build_rr(&b, WIRE_SEC_ANSWER,
-				    &m->sec[WIRE_SEC_ANSWER][i]);
-	if (err == 0)
-		err = wire_build_rr(&b, WIRE_SEC_ANSWER, &cname);
+	wire_dname_copy(names[0], qname);
+	while (err == 0 && hops < DT_VAL_CHAIN_MAX) {
+		struct wire_msg *m = kept_dname(t, names[hops]);
+		const struct wire_rr *dn = m ? first_dname(m) : NULL;
+		bool seen = false;
+
+		if (!dn || !substitute(names[hops], dn->owner, dn->rdata,
+				       names[hops + 1])) {
+			wire_msg_free(m);
+			break;
+		}
+		for (size_t i = 0; i < hops; i++)
+			seen |= wire_dname_equal(first_dname(held[i])->owner,
+						 dn->owner);
+		for (size_t i = 0; !seen && err == 0 &&
+				   i < m->count[WIRE_SEC_ANSWER];
+		     i++)
+			err = wire_build_rr(&b, WIRE_SEC_ANSWER,
+					    &m->sec[WIRE_SEC_ANSWER][i]);
+		struct wire_rr cname = {
+			.owner = names[hops],
+			.type = WIRE_TYPE_CNAME,
+			.rclass = WIRE_CLASS_IN,
+			.ttl = dn->ttl,
+			.rdlen = (uint16_t)wire_dname_len(names[hops + 1]),
+			.rdata = names[hops + 1],
+		};
+		if (err == 0)
+			err = wire_build_rr(&b, WIRE_SEC_ANSWER, &cname);
+		held[hops++] = m;
+		if (qtype == WIRE_TYPE_CNAME)
+			break;
+	}
 	if (err == 0)
 		err = wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, WIRE_EDNS_DO,
 				     NULL, 0);
-	return err < 0 ? 0 : wire_build_finish(&b);
+	for (size_t i = 0; i < hops; i++)
+		wire_msg_free(held[i]);
+	return err < 0 || !hops ? 0 : wire_build_finish(&b);
 }
 
 struct wire_msg *source_alias_synthesize(struct rsv_task *t)
 {
-	int labels = wire_dname_labels(t->qname);
-	struct wire_msg *m, *out = NULL;
-	int err;
-
 	const struct cfg *cfg = &t->st->cfg;
+	int err;
 
 	if (t->qtype == WIRE_TYPE_DS || t->qclass != WIRE_CLASS_IN ||
 	    policy_nta(cfg, t->st->nta, t->qname, t->now) ||
 	    policy_domain(cfg, t->qname, false))
 		return NULL;
-	for (int l = labels - 1; l >= 1 && !out; l--) {
-		const uint8_t *owner = wire_dname_ancestor(t->qname, l);
-		if (!(m = response_cached(t, owner, WIRE_TYPE_DNAME)))
-			continue;
-		size_t len = dname_response(m, t->qname, t->qtype,
-					    t->r->nsec_buf,
-					    sizeof(t->r->nsec_buf));
-		wire_msg_free(m);
-		if (len)
-			out = wire_msg_parse(t->r->nsec_buf, len, 0, &err);
-		break; /* the deepest DNAME speaks */
-	}
-	return out;
+	size_t len = dname_response(t, t->qname, t->qtype, t->r->nsec_buf,
+				    sizeof(t->r->nsec_buf));
+	return len ? wire_msg_parse(t->r->nsec_buf, len, 0, &err) : NULL;
 }
 
 /* After a change of upstreams: whether a cache entry was learnt without

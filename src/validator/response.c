@@ -807,8 +807,13 @@ static int take(struct walk *w, const struct cand *c, enum val_role role)
 	char name[DT_NAME_TEXT_MAXLEN + 16];
 	bool wild = c->v.status == VAL_SECURE && c->info.wildcard;
 
+	size_t at = w->res->nused;
+
 	fold(w, &c->v, cand_ttl(c));
 	use(w, c->set, role, cand_ttl(c));
+	if (role == VAL_ROLE_LINK && c->v.status == VAL_SECURE && !wild &&
+	    w->res->nused > at)
+		w->res->used[at].link_secure = true;
 	val_trace(w->ctx, "%s %s%s",
 		  val_rrset_name(c->set->owner, c->set->type, name,
 				 sizeof(name)),

@@ -82,6 +82,10 @@ enum val_role {
 struct val_used {
 	uint8_t section;	/* enum wire_section: ANSWER or AUTHORITY */
 	uint8_t role;		/* enum val_role */
+	bool link_secure;	/* a CNAME or DNAME link that validated as
+				   secure on its own, whatever the chain's
+				   verdict (its answer may keep it for
+				   later questions: source.c) */
 	uint16_t type;
 	uint16_t rclass;
 	uint32_t ttl;		/* the TTL to give every record of it: the

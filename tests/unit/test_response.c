@@ -219,13 +219,32 @@ static void test_dname(void)
 	      VAL_SECURE, NULL, 0,
 	      "sub.secure.test./DNAME link, www.sub.secure.test./CNAME synth",
 	      NULL);
+	struct run r;
+
 	check("DNAME whose CNAME points elsewhere", "www.sub.secure.test.",
 	      WIRE_TYPE_A, 0,
 	      text("www.sub.secure.test. 3600 IN CNAME evil.plain.\n"
 		   "evil.plain. 3600 IN A 6.6.6.6\n",
 		   "sub.secure.test.", "DNAME", NULL),
 	      text("", NULL), VAL_BOGUS, "resp-dname-cname-mismatch", 0,
-	      "sub.secure.test./DNAME link", NULL);
+	      "sub.secure.test./DNAME link", &r);
+	/* The DNAME validated on its own: it may answer later questions
+	 * (source.c keeps such links); the forged CNAME never. */
+	ok(r.res.nused == 1 && r.res.used[0].link_secure,
+	   "the mismatched answer's DNAME is marked secure on its own");
+	run_free(&r);
+	check("forged DNAME, CNAME to match", "www.sub.secure.test.",
+	      WIRE_TYPE_A, 0,
+	      text("sub.secure.test. 3600 IN DNAME evil.plain.\n"
+		   "www.sub.secure.test. 3600 IN CNAME www.evil.plain.\n"
+		   "www.evil.plain. 3600 IN A 6.6.6.6\n", NULL),
+	      text("", NULL), VAL_BOGUS, NULL, 0,
+	      "sub.secure.test./DNAME link, www.sub.secure.test./CNAME synth, "
+	      "www.evil.plain./A final",
+	      &r);
+	ok(r.res.nused == 3 && !r.res.used[0].link_secure,
+	   "an unsigned DNAME is not marked secure");
+	run_free(&r);
 	check("an injected DNAME and CNAME beside a signed A", WWW,
 	      WIRE_TYPE_A, 0,
 	      text("secure.test. 3600 IN DNAME evil.plain.\n"
