@@ -150,8 +150,10 @@
 /* Keys tried for one RRSIG that share its key tag and algorithm. Real
  * collisions are rare and involve two keys; 4 covers a roll coinciding. */
 #define DT_VAL_KEYS_PER_TAG 4
-/* RRSIGs looked at for one RRset: one per algorithm and key in use. */
-#define DT_VAL_RRSIGS_PER_RRSET 16
+/* RRSIGs looked at for one RRset: one per algorithm and key in use,
+ * two or three during a roll; 8 is Unbound's count too. Those beyond it are
+ * neither verified nor shown to a client (render.c). */
+#define DT_VAL_RRSIGS_PER_RRSET 8
 /* Records in one RRset: each costs canonicalisation and sorting. Real
  * RRsets hold dozens; a 64 KiB message cannot hold more than ~4,000. */
 #define DT_VAL_RRS_PER_RRSET 1024

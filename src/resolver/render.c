@@ -113,11 +113,21 @@ static int add_used(struct render *r, const struct answer *a,
 	uint32_t ttl = aged(u->ttl, cap, age);
 	int e;
 
+	size_t sigs = 0;
+
 	if (u->first >= m->count[u->section])
 		return 0;
 	for (size_t i = 0; i < m->count[u->section]; i++) {
 		if (!val_used_holds(u, &sec[u->first], &sec[i]) ||
 		    !shown(u, &sec[i], do_bit))
+			continue;
+		/* The RRSIGs the validator looks at (sig.c: the first
+		 * DT_VAL_RRSIGS_PER_RRSET), no more: the rest were not used,
+		 * and a validating client behind dnstrust is not handed the
+		 * KeyTrap-style pile either (Unbound scrubs the same). */
+		if (sec[i].type == WIRE_TYPE_RRSIG &&
+		    u->type != WIRE_TYPE_RRSIG &&
+		    ++sigs > DT_VAL_RRSIGS_PER_RRSET)
 			continue;
 		if ((e = add_rr(r, (enum wire_section)u->section, &sec[i],
 				ttl)) < 0)

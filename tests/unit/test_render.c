@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/limits.h"
 #include "resolver/answer.h"
 #include "resolver/render.h"
 #include "response_fixture.h"
@@ -17,6 +18,7 @@
 #include "validator/anchor.h"
 #include "validator/bag.h"
 #include "validator/response.h"
+#include "wire/bytes.h"
 #include "wire/msg.h"
 
 static struct val_anchors *anchors;
@@ -180,6 +182,46 @@ static void test_only_used(void)
 	wire_msg_free(a.msg);
 }
 
+/* RRSIGs past the DT_VAL_RRSIGS_PER_RRSET the validator looks at are not
+ * used, so not shown: 11 injected after the genuine one leave 8 in all. */
+static void test_rrsig_cap(void)
+{
+	static char extra[4096];
+	struct answer a;
+	struct qinfo q;
+	bool tc;
+
+	extra[0] = 0;
+	for (int i = 0; i < 11; i++) {
+		char line[256];
+		snprintf(line, sizeof(line),
+			 "www.secure.test. 3600 IN RRSIG A 13 3 3600 "
+			 "20360101000000 20260101000000 %d secure.test. "
+			 "AAAA\n",
+			 900 + i);
+		strncat(extra, line, sizeof(extra) - strlen(extra) - 1);
+	}
+	ok(validated(make_msg("www.secure.test.", WIRE_TYPE_A, 0,
+			      sel(extra, "www.secure.test.", "A"), ""),
+		     &a) &&
+		   a.status == VAL_SECURE,
+	   "a signed A with 11 more RRSIGs: secure");
+	qinfo_for(&q, a.msg, true, 4096, false);
+	struct wire_msg *r = rendered(&a, &q, &tc);
+	size_t sigs = 0;
+	for (size_t i = 0; r && i < r->count[WIRE_SEC_ANSWER]; i++)
+		sigs += r->sec[WIRE_SEC_ANSWER][i].type == WIRE_TYPE_RRSIG;
+	is_int((int)sigs, DT_VAL_RRSIGS_PER_RRSET,
+	       "with DO: the first %d RRSIGs, the genuine one among them",
+	       DT_VAL_RRSIGS_PER_RRSET);
+	ok(r && r->count[WIRE_SEC_ANSWER] >= 2 &&
+		   r->sec[WIRE_SEC_ANSWER][1].type == WIRE_TYPE_RRSIG &&
+		   wire_get16(r->sec[WIRE_SEC_ANSWER][1].rdata + 16) != 900,
+	   "the genuine RRSIG is shown");
+	wire_msg_free(r);
+	wire_msg_free(a.msg);
+}
+
 /* A name of 240 octets: labels of 61, 61, 61 and 40 below secure.test. */
 #define LONG_NAME                                                          \
 	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa."    \
@@ -263,6 +305,7 @@ int main(void)
 		return 1;
 	}
 	test_only_used();
+	test_rrsig_cap();
 	test_long_name();
 	test_truncation();
 	fx_free(&an);
