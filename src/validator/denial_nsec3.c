@@ -520,6 +520,13 @@ static int n3_lacks_type(struct n3_proof *p, const struct val_nsec3 *m,
 			 "NSEC3 for %s%s lists %s: NODATA for %s/%s is not "
 			 "proven",
 			 at, b1, t, b1, t);
+	} else if (qtype == WIRE_TYPE_ANY && wire_bitmap_any(m->bm, m->bmlen)) {
+		/* ANY is in no bitmap: a name with any type has data for
+		 * it (an empty non-terminal's NSEC3 lists none). */
+		n3_bogus(v, wc ? "nsec3-wc-nodata-any" : "nsec3-nodata-any",
+			 "NSEC3 for %s%s lists types: %s/ANY has data, "
+			 "NODATA is not proven",
+			 at, b1, b1);
 	} else if (val_nsec3_has(m, WIRE_TYPE_CNAME)) {
 		n3_bogus(v, wc ? "nsec3-wc-nodata-cname" : "nsec3-nodata-cname",
 			 "NSEC3 for %s%s lists CNAME: %s/%s should have been "

@@ -735,6 +735,20 @@ bool wire_bitmap_has(const uint8_t *bm, size_t len, uint16_t type)
 	return false;
 }
 
+bool wire_bitmap_any(const uint8_t *bm, size_t len)
+{
+	size_t pos = 0;
+
+	while (pos + 2 <= len) {
+		size_t end = pos + 2u + bm[pos + 1];
+		for (size_t i = pos + 2; i < end && i < len; i++)
+			if (bm[i])
+				return true;
+		pos = end;
+	}
+	return false;
+}
+
 /* Fills block with the bits of window win; returns its length (0: empty). */
 static size_t bitmap_window(const uint16_t *types, size_t n, uint8_t win,
 			    uint8_t block[DT_BITMAP_MAXWINDOWLEN])

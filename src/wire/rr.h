@@ -213,6 +213,9 @@ int wire_bitmap_check(const uint8_t *bm, size_t len);
 /* True when a checked bitmap has the type's bit set. */
 bool wire_bitmap_has(const uint8_t *bm, size_t len, uint16_t type);
 
+/* True when a checked bitmap has any type's bit set. */
+bool wire_bitmap_any(const uint8_t *bm, size_t len);
+
 /* Builds a bitmap from n types (any order, duplicates allowed). Returns
  * its length or DT_ESPACE; 8704 octets (256 windows of 34) always fit. */
 int wire_bitmap_build(const uint16_t *types, size_t n, uint8_t *out,

@@ -170,6 +170,10 @@ static void test_b3_no_data(void)
 	nxdomain(&rs, "ns1.example.");
 	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec-nx-qname-exists",
 	      "B.3 records as NXDOMAIN for ns1.example.");
+	/* ANY is in no bitmap: the name's NSEC shows it holds data. */
+	nodata(&rs, "ns1.example.", WIRE_TYPE_ANY);
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec-nodata-any",
+	      "B.3 records as NODATA for ns1.example./ANY");
 	recs_free(&rs);
 
 	if (load_auth("B.3.", NULL, "ns2.example. A RRSIG",

@@ -277,6 +277,9 @@ static void test_b2_no_data(void)
 	nxdomain(&rs, "ns1.example.");
 	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-nx-qname-exists",
 	      "B.2 records as NXDOMAIN");
+	nodata(&rs, "ns1.example.", WIRE_TYPE_ANY);
+	check(&v, VAL_BOGUS, WIRE_EDE_NSEC_MISSING, "nsec3-nodata-any",
+	      "B.2 records as NODATA for ns1.example./ANY");
 	recs_free(&rs);
 
 	if (load_auth("B.2.", NULL, "2vptu5timamqttgl4luu9kg21e0aor3s A RRSIG",
@@ -345,6 +348,9 @@ static void test_b21_ent(void)
 	nodata(&rs, "y.w.example.", WIRE_TYPE_A);
 	check(&v, VAL_SECURE, VAL_EDE_NONE, "secure",
 	      "B.2.1 empty non-terminal y.w.example./A");
+	nodata(&rs, "y.w.example.", WIRE_TYPE_ANY);
+	check(&v, VAL_SECURE, VAL_EDE_NONE, "secure",
+	      "B.2.1 an empty non-terminal has nothing for ANY");
 	nodata(&rs, "y.w.example.", WIRE_TYPE_DS);
 	check(&v, VAL_SECURE, VAL_EDE_NONE, "secure",
 	      "B.2.1 no DS at the empty non-terminal");
