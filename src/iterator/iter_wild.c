@@ -101,18 +101,50 @@ static bool nsec_covers(const struct wire_rr *rr, const uint8_t *name)
 	return wire_dname_canon_cmp(name, next) < 0;
 }
 
-/* Writes the RRset of type at owner with its RRSIGs (answer section) and
- * m's NSEC or NSEC3 records (authority) to out; their smallest TTL in
- * *ret_ttl. Returns the length, 0 when no NSEC covers owner (no NSEC3
- * its next closer name below ce) or it does not fit. */
+/* The target of the CNAME at owner in m's answer section, or NULL. */
+static const uint8_t *cname_target(const struct wire_msg *m,
+				   const uint8_t *owner)
+{
+	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER]; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_ANSWER][i];
+
+		if (rr->type == WIRE_TYPE_CNAME &&
+		    wire_dname_equal(rr->owner, owner) &&
+		    wire_dname_check(rr->rdata, rr->rdata + rr->rdlen) > 0)
+			return rr->rdata;
+	}
+	return NULL;
+}
+
+/* Whether rr is a record of the RRset the question's type asked for at
+ * target (or one of its RRSIGs), signed data of the zone beside a
+ * wildcard CNAME: kept with the expansion, so that the CNAME expanded
+ * for another name ends where the server's own answer ended. */
+static bool target_data(const struct wire_msg *m, const struct wire_rr *rr,
+			const uint8_t *target, const uint8_t *zone)
+{
+	uint16_t t = rr->type == WIRE_TYPE_RRSIG ? covered(rr) : rr->type;
+
+	return target && wire_dname_equal(rr->owner, target) &&
+	       wire_dname_is_subdomain(target, zone) && m->has_question &&
+	       t == m->qtype && t != WIRE_TYPE_CNAME;
+}
+
+/* Writes the RRset of type at owner with its RRSIGs (answer section;
+ * for a CNAME, then the RRset asked for at its target in zone, as the
+ * server gave it) and m's NSEC or NSEC3 records (authority) to out; their
+ * smallest TTL in *ret_ttl. Returns the length, 0 when no NSEC covers
+ * owner (no NSEC3 its next closer name below ce) or it does not fit. */
 static size_t take(const struct wire_msg *m, const uint8_t *owner,
-		   const uint8_t *ce, uint16_t type, uint8_t *out, size_t cap,
-		   uint32_t *ret_ttl)
+		   const uint8_t *ce, const uint8_t *zone, uint16_t type,
+		   uint8_t *out, size_t cap, uint32_t *ret_ttl)
 {
 	struct wire_builder b;
 	uint32_t ttl = UINT32_MAX;
 	bool cover = false;
 	const uint8_t *nc = next_closer(owner, ce);
+	const uint8_t *target =
+		type == WIRE_TYPE_CNAME ? cname_target(m, owner) : NULL;
 	int err = wire_build_init(&b, out, cap, 0, WIRE_FLAG_QR);
 
 	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER] && err == 0; i++) {
@@ -120,6 +152,14 @@ static size_t take(const struct wire_msg *m, const uint8_t *owner,
 
 		if (!wire_dname_equal(rr->owner, owner) ||
 		    (rr->type != type && covered(rr) != type))
+			continue;
+		ttl = rr->ttl < ttl ? rr->ttl : ttl;
+		err = wire_build_rr(&b, WIRE_SEC_ANSWER, rr);
+	}
+	for (size_t i = 0; i < m->count[WIRE_SEC_ANSWER] && err == 0; i++) {
+		const struct wire_rr *rr = &m->sec[WIRE_SEC_ANSWER][i];
+
+		if (!target_data(m, rr, target, zone))
 			continue;
 		ttl = rr->ttl < ttl ? rr->ttl : ttl;
 		err = wire_build_rr(&b, WIRE_SEC_ANSWER, rr);
@@ -141,15 +181,16 @@ static size_t take(const struct wire_msg *m, const uint8_t *owner,
 }
 
 static void learn_one(struct it_wild *t, const struct wire_msg *m,
-		      const struct wire_rr *sig, const struct up_server *from,
-		      int64_t now)
+		      const struct wire_rr *sig, const uint8_t *zone,
+		      const struct up_server *from, int64_t now)
 {
 	uint8_t buf[DT_UP_EDNS_BUFSIZE]; /* what no UDP response holds is
 					    not kept */
 	uint16_t type = covered(sig);
 	const uint8_t *ce = wire_dname_ancestor(sig->owner, sig->rdata[3]);
 	uint32_t ttl = 0;
-	size_t len = ce ? take(m, sig->owner, ce, type, buf, sizeof(buf), &ttl)
+	size_t len = ce ? take(m, sig->owner, ce, zone, type, buf, sizeof(buf),
+			       &ttl)
 			: 0;
 
 	if (!len)
@@ -174,11 +215,13 @@ void it_wild_learn(struct it_wild *t, const struct wire_msg *m,
 		    (rr->owner[0] == 1 && rr->owner[1] == '*') ||
 		    !wire_dname_is_subdomain(rr->owner, zone))
 			continue;
-		learn_one(t, m, rr, from, now);
+		learn_one(t, m, rr, zone, from, now);
 	}
 }
 
-/* The response of e to name/qtype. */
+/* The response of e to name/qtype: the expansion re-owned at name, and
+ * for a CNAME its target's RRset kept with it when it is of qtype (then
+ * next stays empty: the chain ends in the response). */
 static size_t synthesise(const struct it_kept *e, const uint8_t *name,
 			 uint16_t qtype, int64_t now, uint8_t *out, size_t cap,
 			 uint8_t next[DT_NAME_MAXLEN])
@@ -186,10 +229,14 @@ static size_t synthesise(const struct it_kept *e, const uint8_t *name,
 	uint32_t age = it_kept_age(e, now);
 	struct wire_builder b;
 	struct wire_msg *m;
+	bool ends = false;
 	int err;
 
 	if (!(m = wire_msg_parse(e->msg, e->len, 0, &err)))
 		return 0;
+	const uint8_t *exp = m->count[WIRE_SEC_ANSWER]
+				     ? m->sec[WIRE_SEC_ANSWER][0].owner
+				     : NULL;
 	err = wire_build_init(&b, out, cap, 0,
 			      WIRE_FLAG_QR | WIRE_FLAG_AA | WIRE_RCODE_NOERROR);
 	if (err == 0)
@@ -197,15 +244,27 @@ static size_t synthesise(const struct it_kept *e, const uint8_t *name,
 	for (int sec = WIRE_SEC_ANSWER; sec <= WIRE_SEC_AUTHORITY; sec++)
 		for (size_t i = 0; i < m->count[sec] && err == 0; i++) {
 			struct wire_rr rr = m->sec[sec][i];
+			uint16_t t = rr.type == WIRE_TYPE_RRSIG ? covered(&rr)
+								: rr.type;
 
 			rr.ttl = rr.ttl > age ? rr.ttl - age : 0;
-			if (sec == WIRE_SEC_ANSWER)
+			if (sec == WIRE_SEC_ANSWER &&
+			    !wire_dname_equal(rr.owner, exp)) {
+				/* the CNAME's target, as its server gave
+				 * it: only the type asked now */
+				if (t != qtype)
+					continue;
+				ends |= rr.type == qtype;
+			} else if (sec == WIRE_SEC_ANSWER) {
 				rr.owner = name;
+			}
 			if (rr.type == WIRE_TYPE_CNAME &&
 			    wire_dname_check(rr.rdata, rr.rdata + rr.rdlen) > 0)
 				wire_dname_copy(next, rr.rdata);
 			err = wire_build_rr(&b, (enum wire_section)sec, &rr);
 		}
+	if (ends)
+		next[0] = 0;
 	if (err == 0)
 		err = wire_build_opt(&b, DT_UP_EDNS_BUFSIZE, 0, 0, WIRE_EDNS_DO,
 				     NULL, 0);

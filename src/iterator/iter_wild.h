@@ -11,7 +11,11 @@
  * expansion, RFC 4035 §5.3.4), and the NSEC records in the authority
  * section. The validator checks the signatures and the proof for the new
  * name, exactly as for a server's expansion; a CNAME is followed from
- * there. NSEC3 proofs are not kept (hashed names).
+ * there. NSEC3 proofs are kept as well (the next closer name's hash
+ * covered). With a wildcard CNAME, the RRset the server gave for the
+ * question's type at the CNAME's target, when the target is in the
+ * zone, is kept beside it and given with the expansion when that type is
+ * asked: the chain then ends there, as the server's answer did.
  */
 #ifndef DT_ITERATOR_ITER_WILD_H
 #define DT_ITERATOR_ITER_WILD_H
@@ -39,10 +43,12 @@ void it_wild_learn(struct it_wild *t, const struct wire_msg *m,
  * The response for name/qtype synthesised from a kept expansion whose
  * wildcard is at or below floor (the zone asked), written to out (cap
  * octets): AA, NOERROR, the question, the RRset (of qtype, or a CNAME)
- * owned by name with its RRSIGs, the NSEC records in the authority
- * section, OPT with DO. Returns its length with the server that sent the
- * records in *ret_from, the type of the RRset in *ret_type and, for a
- * CNAME, its target in ret_next; or 0.
+ * owned by name with its RRSIGs (for a CNAME, then its target's RRset of
+ * qtype when one was kept), the NSEC records in the authority section,
+ * OPT with DO. Returns its length with the server that sent the records
+ * in *ret_from, the type of the RRset in *ret_type and, for a CNAME whose
+ * target's RRset is not in it, its target in ret_next (else empty); or
+ * 0.
  */
 size_t it_wild_answer(struct it_wild *t, const uint8_t *name, uint16_t qtype,
 		      const uint8_t *floor, int64_t now, uint8_t *out,

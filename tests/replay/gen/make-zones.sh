@@ -41,6 +41,7 @@ ksk_secure=$(key ksk secure.example.)
 evil_secure=$(key evil secure.example.)
 ksk_n3=$(key ksk n3.example.)
 ksk_w3=$(key ksk w3.example.)
+ksk_w5=$(key ksk w5.example.)
 ksk_soon=$(key ksk soon.example.)
 ksk_root=$(key ksk .)
 
@@ -76,6 +77,9 @@ soa() { echo "$1 3600 IN SOA ns.$1 host.$1 1 3600 900 604800 300"; echo "$1 3600
 	echo "w3.example. 3600 IN NS ns.w3.example."
 	echo "ns.w3.example. 3600 IN A 192.0.2.59"
 	ds "$ksk_w3"
+	echo "w5.example. 3600 IN NS ns.w5.example."
+	echo "ns.w5.example. 3600 IN A 192.0.2.60"
+	ds "$ksk_w5"
 	echo "soon.example. 3600 IN NS ns.soon.example."
 	echo "ns.soon.example. 3600 IN A 192.0.2.56"
 	ds "$ksk_soon"
@@ -118,6 +122,14 @@ soa() { echo "$1 3600 IN SOA ns.$1 host.$1 1 3600 900 604800 300"; echo "$1 3600
 	echo "*.w.w3.example. 3600 IN A 192.0.2.30"
 } >"$out/w3.zone"
 
+# w5.example.: NSEC3 as w3, with a wildcard CNAME to a name of its own
+# (dt_iter_wild_cname_target).
+{
+	soa w5.example.
+	echo "host.w5.example. 3600 IN A 192.0.2.22"
+	echo "*.c.w5.example. 3600 IN CNAME host.w5.example."
+} >"$out/w5.zone"
+
 {
 	soa soon.example.
 	echo "host.soon.example. 86400 IN A 192.0.2.40"
@@ -136,6 +148,7 @@ cat "$out/n3.zone" "$ksk_n3.key" >"$out/n3k.zone"
 dnssec-signzone -q -z -3 - -A -H 0 -O full -s "$inception" -e "$expiration" \
 	-d "$out" -o n3.example. -f "$out/n3.signed" -K "$out" "$out/n3k.zone" "$ksk_n3" >/dev/null
 ldns-signzone -n -t 0 -i "$inception" -e "$expiration" -o w3.example. -f "$out/w3.signed" "$out/w3.zone" "$ksk_w3"
+ldns-signzone -n -t 0 -i "$inception" -e "$expiration" -o w5.example. -f "$out/w5.signed" "$out/w5.zone" "$ksk_w5"
 ldns-signzone -i "$inception" -e "$soon_expiration" -o soon.example. -f "$out/soon.signed" "$out/soon.zone" "$ksk_soon"
 ldns-signzone -i "$inception" -e "$expiration" -o . -f "$out/root.signed" "$out/root.zone" "$ksk_root"
 
@@ -146,7 +159,7 @@ echo "; trust anchor:"
 ds "$ksk_example"
 echo "; evil DS for secure.example.:"
 ds "$evil_secure"
-for f in example example-evil secure secure-evil secure-evil-ds n3 w3 soon root; do
+for f in example example-evil secure secure-evil secure-evil-ds n3 w3 w5 soon root; do
 	echo "; $f.signed"
 	cat "$out/$f.signed"
 done
