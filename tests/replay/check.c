@@ -183,38 +183,78 @@ static void ede_note(const struct wire_msg *m, char *why, size_t whylen)
 			 (int)(tl > 160 ? 160 : tl), text);
 }
 
-static int cmp_msg(const struct rpl_entry *e, const struct wire_msg *m,
-		   char *why, size_t whylen)
+/* The header flags a peer's `flags` compares (the RCODE aside). */
+#define PEER_FLAGS                                                          \
+	(WIRE_FLAG_QR | WIRE_FLAG_AA | WIRE_FLAG_TC | WIRE_FLAG_RD |        \
+	 WIRE_FLAG_RA | WIRE_FLAG_AD | WIRE_FLAG_CD)
+
+/*
+ * What a CHECK_ANSWER compares. dnstrust's rule: the RCODE, the AD flag
+ * and the answer section (`sections` adds the other two). A peer's entry
+ * whose MATCH line does not say `all` is compared as its harness compares
+ * it: only what the line names (Deckard's rcode, flags, answer,
+ * authority, additional).
+ */
+struct what {
+	bool rcode, ad, flags, sec[WIRE_SEC_COUNT];
+};
+
+static struct what compared(const struct rpl_entry *e, bool peer)
 {
+	bool more = e->match & RPL_M_SECTIONS;
+	struct what w = {.rcode = true, .ad = true,
+			 .sec = {true, more, more}};
+
+	if (!peer || (e->match & RPL_M_ALL))
+		return w;
+	w.rcode = e->match & RPL_M_RCODE;
+	w.ad = w.flags = e->match & RPL_M_FLAGS;
+	w.sec[0] = e->match & RPL_M_ANSWER;
+	w.sec[1] = more || (e->match & RPL_M_AUTHORITY);
+	w.sec[2] = more || (e->match & RPL_M_ADDITIONAL);
+	return w;
+}
+
+static int cmp_msg(const struct rpl_entry *e, const struct wire_msg *m,
+		   bool peer, char *why, size_t whylen)
+{
+	struct what w = compared(e, peer);
 	bool ttl = e->match & RPL_M_TTL;
-	int nsec = (e->match & RPL_M_SECTIONS) ? WIRE_SEC_COUNT : 1;
 	char b1[16], b2[16];
 
 	if (e->match & RPL_M_NOTHING)
 		return 0;
-	if (m->rcode != e->rcode) {
+	if (w.rcode && m->rcode != e->rcode) {
 		snprintf(why, whylen, "rcode %s, expected %s",
 			 rcode_str(m->rcode, b1), rcode_str(e->rcode, b2));
 		ede_note(m, why, whylen);
 		return -1;
 	}
-	if ((m->hdr.flags & WIRE_FLAG_AD) != (e->flags & WIRE_FLAG_AD)) {
+	if (w.ad && (m->hdr.flags & WIRE_FLAG_AD) != (e->flags & WIRE_FLAG_AD)) {
 		snprintf(why, whylen, "AD %s, expected %s",
 			 (m->hdr.flags & WIRE_FLAG_AD) ? "set" : "clear",
 			 (e->flags & WIRE_FLAG_AD) ? "set" : "clear");
 		return -1;
 	}
+	if (w.flags &&
+	    (m->hdr.flags & PEER_FLAGS) != (e->flags & PEER_FLAGS)) {
+		snprintf(why, whylen, "flags 0x%04x, expected 0x%04x",
+			 (unsigned)(m->hdr.flags & PEER_FLAGS),
+			 (unsigned)(e->flags & PEER_FLAGS));
+		return -1;
+	}
 	if ((e->match & RPL_M_EDE) && cmp_ede(e, m, why, whylen) < 0)
 		return -1;
-	for (int s = 0; s < nsec; s++)
-		if (cmp_section(s, e->sec[s], e->n[s], m->sec[s], m->count[s],
+	for (int s = 0; s < WIRE_SEC_COUNT; s++)
+		if (w.sec[s] &&
+		    cmp_section(s, e->sec[s], e->n[s], m->sec[s], m->count[s],
 				ttl, why, whylen) < 0)
 			return -1;
 	return 0;
 }
 
 int rpl_check(const struct rpl_entry *e, const uint8_t *reply, size_t len,
-	      char *why, size_t whylen)
+	      bool peer, char *why, size_t whylen)
 {
 	struct wire_msg *m;
 	int err = 0, ret;
@@ -224,7 +264,7 @@ int rpl_check(const struct rpl_entry *e, const uint8_t *reply, size_t len,
 		snprintf(why, whylen, "reply does not parse (%d)", err);
 		return -1;
 	}
-	ret = cmp_msg(e, m, why, whylen);
+	ret = cmp_msg(e, m, peer, why, whylen);
 	wire_msg_free(m);
 	return ret;
 }

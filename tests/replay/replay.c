@@ -816,7 +816,8 @@ static int step_check(struct run *run, const struct rpl_step *st, char *why,
 	} else {
 		if (run->trace)
 			trace_reply(rp->buf, rp->len);
-		ret = rpl_check(st->e, rp->buf, rp->len, why, whylen);
+		ret = rpl_check(st->e, rp->buf, rp->len, run->sc->peer, why,
+				whylen);
 	}
 	free(rp->buf);
 	free(rp);
@@ -1448,8 +1449,10 @@ static int run_file(const char *path, bool timing, bool peer)
 	/* The peers' harnesses know no private domains (dnstrust.conf(5)
 	 * private-domain): a peer's scenario is played with the scenario's
 	 * configuration only, as its anchors are the only anchors. */
-	if (ret == 0 && peer)
+	if (ret == 0 && peer) {
+		sc->peer = true;
 		sc->cfg.no_private_defaults = true;
+	}
 	if (ret == 0)
 		ret = run_scenario(sc, why, sizeof(why));
 	rpl_free(sc);

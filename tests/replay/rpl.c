@@ -547,6 +547,18 @@ static int match_line(struct parser *p, const char *s)
 			e->match |= RPL_M_UDP;
 		else if (weq(w, wl, "sections"))
 			e->match |= RPL_M_SECTIONS;
+		else if (weq(w, wl, "all"))
+			e->match |= RPL_M_ALL;
+		else if (weq(w, wl, "rcode"))
+			e->match |= RPL_M_RCODE;
+		else if (weq(w, wl, "flags"))
+			e->match |= RPL_M_FLAGS;
+		else if (weq(w, wl, "answer"))
+			e->match |= RPL_M_ANSWER;
+		else if (weq(w, wl, "authority"))
+			e->match |= RPL_M_AUTHORITY;
+		else if (weq(w, wl, "additional"))
+			e->match |= RPL_M_ADDITIONAL;
 		else if (weq(w, wl, "ttl"))
 			e->match |= RPL_M_TTL;
 		else if (weq(w, wl, "noede")) {
@@ -560,7 +572,7 @@ static int match_line(struct parser *p, const char *s)
 				return fail(p, "bad ede=");
 			e->match |= RPL_M_EDE;
 		}
-		/* all, DO and others: no meaning here */
+		/* DO and others: no meaning here */
 	}
 	if (!any)
 		e->match |= RPL_M_NOTHING;
