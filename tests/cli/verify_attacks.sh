@@ -10,18 +10,19 @@
 # the one verification of the DNSKEY RRset by the KSK.
 #
 #   trap.test. (RSASHA256, 2048 bits):
-#   - DT_VAL_SIGS_PER_RRSET (8): RRSIGs that fail (original TTL changed,
-#     so the signed data differs) before the valid one: 7 + 1 is secure
-#     after 8 verifications, 8 + 1 is bogus after 8;
+#   - DT_VAL_SIGS_PER_RRSET (8) with DT_VAL_RRSIGS_PER_RRSET (8): RRSIGs
+#     that fail (original TTL changed, so the signed data differs) before
+#     the valid one: 7 + 1 is secure after 8 verifications, 8 + 1 is bogus
+#     after 8, the 9th never looked at;
 #   - KeyTrap (CVE-2023-50387): 20 DNSKEYs crafted to share the ZSK's key
 #     tag and algorithm, and 20 failing RRSIGs: bogus after 8
 #     verifications, not 21 keys x 21 RRSIGs (336 with the three
-#     signature limits removed: 21 keys x the 16 RRSIGs examined);
+#     signature limits removed: 21 keys x the 8 RRSIGs examined);
 #   - DT_VAL_KEYS_PER_TAG (4): the valid ZSK as the 4th key of its tag is
 #     found, as the 5th it is not tried;
-#   - DT_VAL_RRSIGS_PER_RRSET (16): RRSIGs naming a key tag no key has
-#     (refused before any cryptography) before the valid one: 15 + 1 is
-#     secure, 16 + 1 is bogus and the 17th is never looked at;
+#   - DT_VAL_RRSIGS_PER_RRSET (8): RRSIGs naming a key tag no key has
+#     (refused before any cryptography) before the valid one: 7 + 1 is
+#     secure, 8 + 1 is bogus and the 9th is never looked at;
 #   - DT_VAL_CRYPTO_PER_QUERY (32): a CNAME chain whose every RRset costs
 #     8 verifications: 4 RRsets are secure after 32, 5 are bogus after 32.
 #   iter.test., deep.test. (ECDSA P-256, NSEC3):
@@ -193,7 +194,7 @@ mkdir "$z"
 	echo '@ SOA ns hostmaster 1 7200 3600 1209600 300'
 	echo '@ NS ns'
 	echo 'ns A 192.0.2.1'
-	for h in www trap s7 s8 r15 r16; do echo "$h A 192.0.2.80"; done
+	for h in www trap s7 s8 r7 r8; do echo "$h A 192.0.2.80"; done
 	for i in 0 1 2 3; do echo "q$i CNAME q$((i + 1))"; done
 	echo 'q4 A 192.0.2.4'
 } >"$z/zone"
@@ -208,8 +209,8 @@ junktag=$(((zsktag + 1) % 65536))
 
 sigs s7.trap.test. A 7 0 <"$tmp/clean" |
 	sigs s8.trap.test. A 8 0 |
-	sigs r15.trap.test. A 0 15 |
-	sigs r16.trap.test. A 0 16 |
+	sigs r7.trap.test. A 0 7 |
+	sigs r8.trap.test. A 0 8 |
 	sigs q0.trap.test. CNAME 7 0 | sigs q1.trap.test. CNAME 7 0 |
 	sigs q2.trap.test. CNAME 7 0 | sigs q3.trap.test. CNAME 7 0 |
 	sigs q4.trap.test. A 7 0 >"$tmp/attack"
@@ -255,8 +256,8 @@ run "$tmp/attack" "s7.trap.test. A"
 expect "sigs per RRset: 7 failing RRSIGs then the valid one: secure after 8 verifications" \
 	secure - secure 8
 run "$tmp/attack" "s8.trap.test. A"
-expect "sigs per RRset: 8 failing RRSIGs then the valid one: bogus sig-limit-rrset after 8" \
-	bogus 6 sig-limit-rrset 8 - "limit of 8 signature verifications per RRset"
+expect "sigs per RRset: 8 failing RRSIGs then the valid one: bogus after 8, the 9th not examined" \
+	bogus 6 sig-bad 8 - "1 more RRSIGs not examined (limit 8)"
 run "$tmp/clean" "s8.trap.test. A"
 expect "sigs per RRset: the same RRset without the failing RRSIGs: secure" \
 	secure - secure 1
@@ -278,13 +279,13 @@ run "$tmp/tag5" "www.trap.test. A"
 expect "keys per tag: the ZSK 5th of 21 keys with its tag: bogus, not tried" \
 	bogus 6 sig-bad 4 - "17 more keys with that tag not tried, limit 4"
 
-run "$tmp/attack" "r15.trap.test. A"
-expect "RRSIGs per RRset: 15 RRSIGs by no key then the valid one: secure" \
+run "$tmp/attack" "r7.trap.test. A"
+expect "RRSIGs per RRset: 7 RRSIGs by no key then the valid one: secure" \
 	secure - secure 1
-run "$tmp/attack" "r16.trap.test. A"
-expect "RRSIGs per RRset: 16 RRSIGs by no key then the valid one: bogus, 17th not examined" \
-	bogus 9 sig-no-key 0 - "1 more RRSIGs not examined (limit 16)"
-run "$tmp/clean" "r16.trap.test. A"
+run "$tmp/attack" "r8.trap.test. A"
+expect "RRSIGs per RRset: 8 RRSIGs by no key then the valid one: bogus, 9th not examined" \
+	bogus 9 sig-no-key 0 - "1 more RRSIGs not examined (limit 8)"
+run "$tmp/clean" "r8.trap.test. A"
 expect "RRSIGs per RRset: the same RRset without them: secure" \
 	secure - secure 1
 
