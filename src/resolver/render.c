@@ -111,9 +111,8 @@ static int add_used(struct render *r, const struct answer *a,
 	uint32_t cap = a->ttl_own && u->section == WIRE_SEC_ANSWER ? a->ttl_max
 								 : a->ttl;
 	uint32_t ttl = aged(u->ttl, cap, age);
-	int e;
-
 	size_t sigs = 0;
+	int e;
 
 	if (u->first >= m->count[u->section])
 		return 0;

@@ -228,8 +228,7 @@ static bool nsec_lacks_type(const struct nsec *x, const uint8_t *qname,
 			b1, t, b2, t);
 		return false;
 	}
-	if (qtype == WIRE_TYPE_ANY &&
-	    wire_bitmap_any(x->bm, x->bmlen)) {
+	if (qtype == WIRE_TYPE_ANY && wire_bitmap_any(x->bm, x->bmlen)) {
 		/* ANY is in no bitmap; a name whose NSEC lists any type
 		 * (its own NSEC at least) has data for ANY. */
 		nsec_bogus(v, wc ? "nsec-wc-nodata-any" : "nsec-nodata-any",

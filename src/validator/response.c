@@ -806,7 +806,6 @@ static int take(struct walk *w, const struct cand *c, enum val_role role)
 {
 	char name[DT_NAME_TEXT_MAXLEN + 16];
 	bool wild = c->v.status == VAL_SECURE && c->info.wildcard;
-
 	size_t at = w->res->nused;
 
 	fold(w, &c->v, cand_ttl(c));
