@@ -432,7 +432,9 @@ static void test_walks(struct iterator *it)
 	ok(asked(3, "ns.other. A"), "ns.other. A was asked of other.'s server");
 
 	ok(ask(it, "www.v6only.", WIRE_TYPE_A) && got_err == 0,
-	   "www.v6only. A: its NS name has no glue and no A");
+	   "www.v6only. A: its NS name has no glue and no A (%s, %d "
+	   "answers)",
+	   errcode_str(got_err), calls);
 	is_str(answer_rr(0), "www.v6only. 3600 IN A 192.0.2.6",
 	       "resolved through the NS name's AAAA");
 	ok(asked(3, "ns.v6.other. A") && asked(3, "ns.v6.other. AAAA"),
@@ -532,7 +534,8 @@ static void test_prime(struct up_client *up)
 	ok(!it_root_primed(it), "priming under way: not primed yet");
 	loop_run(L);
 	ok(pending == 0 && errs[0] == 0 && errs[1] == 0 && errs[2] == 0,
-	   "three questions asked together, answered");
+	   "three questions asked together, answered (%s, %s, %s)",
+	   errcode_str(errs[0]), errcode_str(errs[1]), errcode_str(errs[2]));
 	is_int(count(7, ". NS"), 1, "one priming query for the three");
 	ok(count(7, NULL) == 1 + 3 && count(1, NULL) > root,
 	   "the hint was asked each question once, beside the priming "
