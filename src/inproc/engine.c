@@ -663,6 +663,12 @@ static bool forwarding(void *arg)
 	return !recursing(arg);
 }
 
+/* Whether warm-up steps are left (none without an anchored zone). */
+static bool warm_left(const struct inproc *e)
+{
+	return e->nwarm && e->warm_next < e->nwarm + 2;
+}
+
 /*
  * A process's first validation pays OpenSSL's start-up (its
  * configuration, the provider's tables, each key type's methods): a few
@@ -675,12 +681,6 @@ static bool forwarding(void *arg)
  * probe's verdict (judge_wait), a step would hold back the questions
  * themselves.
  */
-/* Whether warm-up steps are left (none without an anchored zone). */
-static bool warm_left(const struct inproc *e)
-{
-	return e->nwarm && e->warm_next < e->nwarm + 2;
-}
-
 static bool warm_idle(void *arg)
 {
 	struct inproc *e = arg;

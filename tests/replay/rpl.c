@@ -521,6 +521,22 @@ static int question_line(struct parser *p, const char *s)
 	return 0;
 }
 
+/* MATCH keywords that set bits (Deckard's question: name, type and
+ * class). */
+static const struct {
+	const char *word;
+	unsigned bits;
+} match_words[] = {
+	{"opcode", RPL_M_OPCODE},	{"qtype", RPL_M_QTYPE},
+	{"qname", RPL_M_QNAME},		{"question", RPL_M_QTYPE | RPL_M_QNAME},
+	{"subdomain", RPL_M_SUBDOMAIN}, {"TCP", RPL_M_TCP},
+	{"UDP", RPL_M_UDP},		{"sections", RPL_M_SECTIONS},
+	{"all", RPL_M_ALL},		{"rcode", RPL_M_RCODE},
+	{"flags", RPL_M_FLAGS},		{"answer", RPL_M_ANSWER},
+	{"authority", RPL_M_AUTHORITY}, {"additional", RPL_M_ADDITIONAL},
+	{"ttl", RPL_M_TTL},
+};
+
 static int match_line(struct parser *p, const char *s)
 {
 	struct rpl_entry *e = p->entry;
@@ -529,39 +545,15 @@ static int match_line(struct parser *p, const char *s)
 	bool any = false;
 
 	while (word(&s, &w, &wl)) {
+		size_t k = 0;
+
 		any = true;
-		if (weq(w, wl, "opcode"))
-			e->match |= RPL_M_OPCODE;
-		else if (weq(w, wl, "qtype"))
-			e->match |= RPL_M_QTYPE;
-		else if (weq(w, wl, "qname"))
-			e->match |= RPL_M_QNAME;
-		else if (weq(w, wl, "question")) /* Deckard: name, type
-							     and class */
-			e->match |= RPL_M_QTYPE | RPL_M_QNAME;
-		else if (weq(w, wl, "subdomain"))
-			e->match |= RPL_M_SUBDOMAIN;
-		else if (weq(w, wl, "TCP"))
-			e->match |= RPL_M_TCP;
-		else if (weq(w, wl, "UDP"))
-			e->match |= RPL_M_UDP;
-		else if (weq(w, wl, "sections"))
-			e->match |= RPL_M_SECTIONS;
-		else if (weq(w, wl, "all"))
-			e->match |= RPL_M_ALL;
-		else if (weq(w, wl, "rcode"))
-			e->match |= RPL_M_RCODE;
-		else if (weq(w, wl, "flags"))
-			e->match |= RPL_M_FLAGS;
-		else if (weq(w, wl, "answer"))
-			e->match |= RPL_M_ANSWER;
-		else if (weq(w, wl, "authority"))
-			e->match |= RPL_M_AUTHORITY;
-		else if (weq(w, wl, "additional"))
-			e->match |= RPL_M_ADDITIONAL;
-		else if (weq(w, wl, "ttl"))
-			e->match |= RPL_M_TTL;
-		else if (weq(w, wl, "noede")) {
+		while (k < sizeof(match_words) / sizeof(match_words[0]) &&
+		       !weq(w, wl, match_words[k].word))
+			k++;
+		if (k < sizeof(match_words) / sizeof(match_words[0])) {
+			e->match |= match_words[k].bits;
+		} else if (weq(w, wl, "noede")) {
 			e->match |= RPL_M_EDE;
 			e->ede = RPL_EDE_ABSENT;
 		} else if (wl > 4 && strncasecmp(w, "ede=", 4) == 0) {
